@@ -1,0 +1,222 @@
+/**
+ * Emits `router.ts`, `handlers.ts`, `peers.ts` and `index.ts`: small line
+ * printers whose output reads like the table.
+ */
+import type { MethodRow } from "../method-table.ts";
+import { HEADER, lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
+import { validatorName } from "./emit-validators.ts";
+
+type HandlingSide = "agent" | "client";
+const SIDES: readonly HandlingSide[] = ["agent", "client"];
+
+function handledBy(rows: readonly MethodRow[], side: HandlingSide): MethodRow[] {
+  return rows.filter((r) => r.side === side || r.side === "both");
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const rowConst = (side: HandlingSide, row: MethodRow) => `${side === "agent" ? "A" : "C"}_${row.wire.replace(/[^A-Za-z0-9]/g, "_")}`;
+const contextType = (side: HandlingSide) => `${cap(side)}Context`;
+const handlerType = (side: HandlingSide) => `${cap(side)}Handler`;
+
+function typeNames(rows: readonly MethodRow[]): string[] {
+  const names = new Set<string>();
+  for (const r of rows) {
+    names.add(paramsTypeName(r));
+    const res = resultTypeName(r);
+    if (res) names.add(res);
+  }
+  return [...names].sort();
+}
+
+export function emitRouter(rows: readonly MethodRow[]): string {
+  const out: string[] = [HEADER];
+  out.push('import { check, type Leniency } from "../validation/check.ts";');
+  out.push('import { notImplemented, type Row } from "../row.ts";');
+  out.push('import type { Decoded } from "../decode.ts";');
+  out.push('import { leniency } from "./leniency.ts";');
+  out.push('import * as V from "./validators.ts";');
+  out.push(`import type { AgentContext, AgentHandler, ClientContext, ClientHandler } from "./handlers.ts";`);
+  const used = typeNames(rows.filter((r) => r.callback !== undefined));
+  out.push(`import type { ${used.join(", ")} } from "./types.ts";`);
+  out.push("");
+  for (const side of SIDES) {
+    out.push(`// ── rows handled by the ${side} ──`);
+    for (const row of handledBy(rows, side)) {
+      const res = resultTypeName(row);
+      const invoke = row.callback === undefined ? "undefined" : invokeText(side, row);
+      out.push(`const ${rowConst(side, row)}: Row<${handlerType(side)}, ${contextType(side)}> = {`);
+      out.push(`  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},`);
+      out.push(`  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)},`);
+      out.push(`  params: V.${validatorName(paramsTypeName(row))}, paramsType: ${lit(paramsTypeName(row))},`);
+      out.push(`  result: ${res ? `V.${validatorName(res)}` : "undefined"}, resultType: ${res ? lit(res) : "undefined"},`);
+      out.push(`  invoke: ${invoke},`);
+      out.push("};");
+    }
+    out.push("");
+  }
+  for (const side of SIDES) {
+    for (const kind of ["request", "notification"] as const) {
+      const fn = `${side}${cap(kind)}Row`;
+      out.push(`/** The ${kind} row the ${side} handles for \`wire\`, or undefined. A switch: "__proto__" is just unknown. */`);
+      out.push(`export function ${fn}(wire: string): Row<${handlerType(side)}, ${contextType(side)}> | undefined {`);
+      out.push("  switch (wire) {");
+      for (const row of handledBy(rows, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row)};`);
+      out.push("    default: return undefined;");
+      out.push("  }");
+      out.push("}");
+      out.push("");
+    }
+  }
+  out.push(ROUTER_TAIL);
+  return out.join("\n");
+}
+
+function invokeText(side: HandlingSide, row: MethodRow): string {
+  const p = paramsTypeName(row);
+  const call = `h.${row.callback}(p as ${p}, c)`;
+  const optional = row.capability !== undefined;
+  return optional ? `(h, p, c) => (h.${row.callback} ? ${call} : notImplemented(${lit(row.wire)}))` : `(h, p, c) => ${call}`;
+}
+
+const ROUTER_TAIL = `/** The row \`side\` handles for an inbound message, or undefined for an unknown method. */
+export function inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined {
+  if (side === "agent") return (kind === "request" ? agentRequestRow(wire) : agentNotificationRow(wire)) as Row<never, never> | undefined;
+  return (kind === "request" ? clientRequestRow(wire) : clientNotificationRow(wire)) as Row<never, never> | undefined;
+}
+
+/**
+ * How the sender decodes the answer to \`wire\` sent to a peer that handles
+ * it on \`peerSide\`: the row whose result validator applies. Computed once
+ * when the request is sent.
+ */
+export function resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined {
+  return inboundRow(peerSide, "request", wire);
+}
+
+/**
+ * Decodes inbound params for \`wire\`: the row and (possibly repaired) params,
+ * \`ext\` for an unregistered \`_\` method, \`method_not_found\`, or
+ * \`invalid_params\` with one error per location.
+ */
+export function decode(side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode: Leniency = "repair"): Decoded<never, never> {
+  const row = inboundRow(side, kind, wire);
+  if (row === undefined || row.invoke === undefined) {
+    if (row === undefined && isExtensionWire(wire)) return { tag: "ext", wire, params };
+    return { tag: "method_not_found", wire };
+  }
+  const value = params === undefined ? {} : params;
+  const outcome = check(row.params, value, row.paramsType, leniency, mode);
+  if (outcome === undefined) return { tag: "ok", row, params: value, repairs: undefined };
+  if (outcome.ok) return { tag: "ok", row, params: value, repairs: outcome.repairs };
+  return { tag: "invalid_params", row, errors: outcome.errors };
+}
+
+/** True for an extension method name: \`_\`-prefixed, and never \`__proto__\`. */
+export function isExtensionWire(wire: string): boolean {
+  return wire.charCodeAt(0) === 95 /* _ */ && wire !== "__proto__";
+}
+
+/** Calls the handler for a decoded message; unregistered extension methods go to \`extMethod\`/\`extNotification\`. */
+export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;
+export function dispatch(side: "client", handler: ClientHandler, decoded: Decoded<never, never>, ctx: ClientContext): unknown;
+export function dispatch(_side: "agent" | "client", handler: AgentHandler | ClientHandler, decoded: Decoded<never, never>, ctx: AgentContext | ClientContext): unknown {
+  switch (decoded.tag) {
+    case "ok":
+      return (decoded.row.invoke as (h: unknown, p: unknown, c: unknown) => unknown)(handler, decoded.params, ctx);
+    case "ext": {
+      const params = decoded.params as Record<string, unknown>;
+      if (ctx.requestId === undefined) return handler.extNotification?.(decoded.wire, params, ctx as never);
+      return handler.extMethod ? handler.extMethod(decoded.wire, params, ctx as never) : notImplemented(decoded.wire);
+    }
+    default:
+      return notImplemented(decoded.tag === "method_not_found" ? decoded.wire : decoded.row.wire);
+  }
+}
+`;
+
+export function emitHandlers(rows: readonly MethodRow[]): string {
+  const out: string[] = [HEADER];
+  out.push('import type { HandlerContext } from "../context.ts";');
+  out.push('import type { AgentPeer, ClientPeer } from "./peers.ts";');
+  out.push(`import type { ${typeNames(rows.filter((r) => r.callback !== undefined)).join(", ")} } from "./types.ts";`);
+  out.push("");
+  out.push("/** A value or a promise of it: handlers may answer synchronously. */");
+  out.push("export type Awaitable<T> = T | Promise<T>;");
+  out.push("");
+  out.push("/** Context of an agent handler: its peer proxy calls the client. */");
+  out.push("export type AgentContext = HandlerContext<ClientPeer>;");
+  out.push("/** Context of a client handler: its peer proxy calls the agent. */");
+  out.push("export type ClientContext = HandlerContext<AgentPeer>;");
+  for (const side of SIDES) {
+    out.push("");
+    out.push(`/** Implement this to handle what the ${side === "agent" ? "client sends an agent" : "agent sends a client"}. Capability-gated methods are optional. */`);
+    out.push(`export interface ${handlerType(side)} {`);
+    for (const row of handledBy(rows, side)) {
+      if (row.callback === undefined) continue;
+      const res = resultTypeName(row);
+      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : "";
+      out.push(`  /** \`${row.wire}\` ${row.kind}.${gate} */`);
+      out.push(`  ${row.callback}${row.capability ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
+    }
+    out.push("  /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */");
+    out.push(`  extMethod?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<Record<string, unknown>>;`);
+    out.push("  /** Unregistered `_`-prefixed notifications; without it they are ignored. */");
+    out.push(`  extNotification?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<void>;`);
+    out.push("}");
+  }
+  out.push("");
+  return out.join("\n");
+}
+
+export function emitPeers(rows: readonly MethodRow[]): string {
+  const out: string[] = [HEADER];
+  out.push('import type { PeerCaller, RequestOptions } from "../peer-caller.ts";');
+  const app = rows.filter((r) => r.layer !== "protocol");
+  out.push(`import type { ${typeNames(app).join(", ")} } from "./types.ts";`);
+  for (const side of SIDES) {
+    const mine = app.filter((r) => r.side === side);
+    const S = cap(side);
+    out.push("");
+    out.push(`/** Every request the ${side} handles: wire → params and result types. */`);
+    out.push(`export interface ${S}Methods {`);
+    for (const r of mine.filter((r) => r.kind === "request")) out.push(`  ${lit(r.wire)}: { params: ${paramsTypeName(r)}; result: ${resultTypeName(r)} };`);
+    out.push("}");
+    out.push(`/** Every notification the ${side} handles: wire → params type. */`);
+    out.push(`export interface ${S}Notifications {`);
+    for (const r of mine.filter((r) => r.kind === "notification")) out.push(`  ${lit(r.wire)}: ${paramsTypeName(r)};`);
+    out.push("}");
+    out.push("");
+    out.push(`/** Typed proxy for calling the ${side}. */`);
+    out.push(`export interface ${S}Peer {`);
+    for (const r of mine) {
+      out.push(`  /** Sends \`${r.wire}\`.${r.capability ? ` Rejects locally, without sending, unless the ${side} advertised \`${r.capability.join(".")}\`.` : ""} */`);
+      if (r.kind === "request") out.push(`  ${peerMethodName(r)}(params: ${paramsTypeName(r)}, options?: RequestOptions): Promise<${resultTypeName(r)}>;`);
+      else out.push(`  ${peerMethodName(r)}(params: ${paramsTypeName(r)}): Promise<void>;`);
+    }
+    out.push("}");
+    out.push("");
+    out.push(`/** Builds the ${side} proxy over a connection's outbound side. */`);
+    out.push(`export function create${S}Peer(caller: PeerCaller): ${S}Peer {`);
+    out.push("  return {");
+    for (const r of mine) {
+      if (r.kind === "request") out.push(`    ${peerMethodName(r)}: (params, options) => caller.request(${lit(r.wire)}, params, options) as Promise<${resultTypeName(r)}>,`);
+      else out.push(`    ${peerMethodName(r)}: (params) => caller.notify(${lit(r.wire)}, params),`);
+    }
+    out.push("  };");
+    out.push("}");
+  }
+  out.push("");
+  return out.join("\n");
+}
+
+export function emitIndex(): string {
+  return [
+    HEADER,
+    'export type * from "./types.ts";',
+    'export * from "./handlers.ts";',
+    'export * from "./peers.ts";',
+    'export * from "./router.ts";',
+    'export { leniency } from "./leniency.ts";',
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,58 @@
+/**
+ * Emits `validators.ts`: ajv standalone validators (draft 2020-12,
+ * `discriminator: true`, all errors) for every params and result type of the
+ * table. The output imports nothing from ajv: its one runtime helper is
+ * rewired to `src/validation/runtime.ts`.
+ */
+import Ajv2020Module from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import type { MethodRow } from "../method-table.ts";
+import { HEADER, paramsTypeName, resultTypeName } from "./names.ts";
+import { stripDocs, type AcpSchema } from "./schema.ts";
+import { typeDefinitions } from "./emit-types.ts";
+
+const Ajv2020 = Ajv2020Module.default;
+const standaloneCode = standaloneModule.default;
+
+/** Export name of the validator for a type. */
+export function validatorName(typeName: string): string {
+  return `validate${typeName}`;
+}
+
+/** Every distinct params/result type of the table, in table order. */
+export function validatedTypes(rows: readonly MethodRow[]): string[] {
+  const names: string[] = [];
+  for (const row of rows) {
+    for (const n of [paramsTypeName(row), resultTypeName(row)]) if (n !== undefined && !names.includes(n)) names.push(n);
+  }
+  return names;
+}
+
+export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): string {
+  const defs = stripDocs(typeDefinitions(rows, schema));
+  const ajv = new Ajv2020({
+    code: { source: true, esm: true, optimize: true, lines: false },
+    discriminator: true,
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    messages: true,
+  });
+  ajv.addSchema({ $id: "acp", $defs: defs as Record<string, object> });
+  const exports = Object.fromEntries(validatedTypes(rows).map((n) => [validatorName(n), `acp#/$defs/${n}`]));
+  let code = standaloneCode(ajv, exports);
+  code = code.replace(/^"use strict";/, "");
+  let needsLength = false;
+  code = code.replace(/const (\w+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/g, (_m, v: string) => {
+    needsLength = true;
+    return `const ${v} = ucs2length;`;
+  });
+  const leftover = /require\("([^"]+)"\)/.exec(code);
+  if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
+  code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
+  const imports = [
+    'import type { Validator } from "../validation/validator.ts";',
+    ...(needsLength ? ['import { ucs2length } from "../validation/runtime.ts";'] : []),
+  ];
+  return `${HEADER}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports.join("\n")}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The ACP v1 method table: one row per wire method. This file is the single
+ * source of truth for routing; `npm run codegen` turns it, together with the
+ * pinned ACP JSON Schema named in {@link schemaSource}, into `src/generated/`.
+ *
+ * Edit a row, run `npm run codegen`, commit both. Codegen checks every row
+ * against the invariants of the design (unique wires and callbacks, notification
+ * ⇔ no result, layer ⇔ callback, prefixes, capability paths, schema cross-check)
+ * and stops with a message naming the row and the field.
+ */
+
+/** Which side handles (receives) a method. `both` is for protocol rows. */
+export type Side = "agent" | "client" | "both";
+
+/** A JSON Schema object, used inline by registered extension rows. */
+export interface InlineSchema {
+  readonly [keyword: string]: unknown;
+}
+
+/** One wire method. */
+export interface MethodRow {
+  /** The exact wire method string, `_` or `$/` included. */
+  readonly wire: string;
+  /** The side that handles the method. */
+  readonly side: Side;
+  /** A request expects one answer; a notification never gets one. */
+  readonly kind: "request" | "notification";
+  /** Handler method name; absent for connection-routed rows. */
+  readonly callback?: string;
+  /** `$defs` name in the pinned schema, or an inline schema (extension rows only). */
+  readonly params: string | InlineSchema;
+  /** Same as `params`, for the result; absent for notifications. */
+  readonly result?: string | InlineSchema;
+  /**
+   * Path into the HANDLING side's own advertised capabilities. The method is
+   * only callable when that value is present and neither `false` nor `null`
+   * (fail closed).
+   */
+  readonly capability?: readonly string[];
+  /** `app` rows reach a handler; the other two are handled by the connection. */
+  readonly layer: "app" | "protocol" | "session_control";
+  /** Needs a completed `authenticate` when the agent requires authentication. */
+  readonly auth?: boolean;
+  /** The result a cancelled call answers with instead of `-32800`. */
+  readonly onCancel?: unknown;
+  /** Marks a registered extension row (`_`-prefixed wire, inline schemas allowed). */
+  readonly extension?: boolean;
+}
+
+/** Where the schema comes from, and the SHA-256 of the exact file codegen accepts. */
+export interface SchemaSource {
+  readonly package: string;
+  readonly version: string;
+  readonly file: string;
+  readonly sha256: string;
+}
+
+export const schemaSource: SchemaSource = {
+  package: "@agentclientprotocol/sdk",
+  version: "2.4.0",
+  file: "schema/v1/schema.json",
+  sha256: "0d0b1ca83c4872e5473f68926a894c7a8203b59b118e2a79bfe43dd76fbcbc1a",
+};
+
+export const methods: readonly MethodRow[] = [
+  // ── handled by the agent ──────────────────────────────────────────────
+  { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app" },
+  { wire: "authenticate", side: "agent", kind: "request", callback: "authenticate", params: "AuthenticateRequest", result: "AuthenticateResponse", layer: "app" },
+  { wire: "logout", side: "agent", kind: "request", callback: "logout", params: "LogoutRequest", result: "LogoutResponse", capability: ["auth", "logout"], layer: "app" },
+  { wire: "session/new", side: "agent", kind: "request", callback: "newSession", params: "NewSessionRequest", result: "NewSessionResponse", layer: "app", auth: true },
+  { wire: "session/load", side: "agent", kind: "request", callback: "loadSession", params: "LoadSessionRequest", result: "LoadSessionResponse", capability: ["loadSession"], layer: "app", auth: true },
+  { wire: "session/list", side: "agent", kind: "request", callback: "listSessions", params: "ListSessionsRequest", result: "ListSessionsResponse", capability: ["sessionCapabilities", "list"], layer: "app", auth: true },
+  { wire: "session/delete", side: "agent", kind: "request", callback: "deleteSession", params: "DeleteSessionRequest", result: "DeleteSessionResponse", capability: ["sessionCapabilities", "delete"], layer: "app", auth: true },
+  { wire: "session/resume", side: "agent", kind: "request", callback: "resumeSession", params: "ResumeSessionRequest", result: "ResumeSessionResponse", capability: ["sessionCapabilities", "resume"], layer: "app", auth: true },
+  { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true },
+  { wire: "session/set_mode", side: "agent", kind: "request", callback: "setSessionMode", params: "SetSessionModeRequest", result: "SetSessionModeResponse", layer: "app", auth: true },
+  { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", layer: "app", auth: true },
+  { wire: "session/prompt", side: "agent", kind: "request", callback: "prompt", params: "PromptRequest", result: "PromptResponse", layer: "app", auth: true, onCancel: { stopReason: "cancelled" } },
+  { wire: "session/cancel", side: "agent", kind: "notification", params: "CancelNotification", layer: "session_control" },
+
+  // ── handled by the client ─────────────────────────────────────────────
+  { wire: "session/request_permission", side: "client", kind: "request", callback: "requestPermission", params: "RequestPermissionRequest", result: "RequestPermissionResponse", layer: "app", onCancel: { outcome: { outcome: "cancelled" } } },
+  { wire: "session/update", side: "client", kind: "notification", callback: "sessionUpdate", params: "SessionNotification", layer: "app" },
+  { wire: "fs/read_text_file", side: "client", kind: "request", callback: "readTextFile", params: "ReadTextFileRequest", result: "ReadTextFileResponse", capability: ["fs", "readTextFile"], layer: "app" },
+  { wire: "fs/write_text_file", side: "client", kind: "request", callback: "writeTextFile", params: "WriteTextFileRequest", result: "WriteTextFileResponse", capability: ["fs", "writeTextFile"], layer: "app" },
+  { wire: "terminal/create", side: "client", kind: "request", callback: "createTerminal", params: "CreateTerminalRequest", result: "CreateTerminalResponse", capability: ["terminal"], layer: "app" },
+  { wire: "terminal/output", side: "client", kind: "request", callback: "terminalOutput", params: "TerminalOutputRequest", result: "TerminalOutputResponse", capability: ["terminal"], layer: "app" },
+  { wire: "terminal/release", side: "client", kind: "request", callback: "releaseTerminal", params: "ReleaseTerminalRequest", result: "ReleaseTerminalResponse", capability: ["terminal"], layer: "app" },
+  { wire: "terminal/wait_for_exit", side: "client", kind: "request", callback: "waitForTerminalExit", params: "WaitForTerminalExitRequest", result: "WaitForTerminalExitResponse", capability: ["terminal"], layer: "app" },
+  { wire: "terminal/kill", side: "client", kind: "request", callback: "killTerminal", params: "KillTerminalRequest", result: "KillTerminalResponse", capability: ["terminal"], layer: "app" },
+  { wire: "elicitation/create", side: "client", kind: "request", callback: "createElicitation", params: "CreateElicitationRequest", result: "CreateElicitationResponse", capability: ["elicitation"], layer: "app" },
+  { wire: "elicitation/complete", side: "client", kind: "notification", callback: "completeElicitation", params: "CompleteElicitationNotification", capability: ["elicitation"], layer: "app" },
+
+  // ── protocol rows, handled by either side ─────────────────────────────
+  { wire: "$/cancel_request", side: "both", kind: "notification", params: "CancelRequestNotification", layer: "protocol" },
+];

@@ -1,0 +1,24 @@
+/** The context every handler call receives. */
+import type { AgentCapabilities, ClientCapabilities } from "./generated/types.ts";
+
+/** A JSON-RPC request id as acp-router accepts it: a string or a safe integer. */
+export type RequestId = string | number;
+
+export interface HandlerContext<Peer> {
+  /**
+   * Aborted when the call is cancelled (`$/cancel_request`, or `session/cancel`
+   * for that session's handlers) or the connection closes. Created on first
+   * read, so handlers that never look at it cost nothing.
+   */
+  readonly signal: AbortSignal;
+  /** The request's id; undefined for notifications. */
+  readonly requestId: RequestId | undefined;
+  /** `params.sessionId` when the params carry one. */
+  readonly sessionId: string | undefined;
+  /** Typed proxy for calling the other side. */
+  readonly peer: Peer;
+  /** The agent's capabilities as negotiated by `initialize` (undefined before). */
+  readonly agentCapabilities: AgentCapabilities | undefined;
+  /** The client's capabilities as negotiated by `initialize` (undefined before). */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+}

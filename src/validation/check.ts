@@ -1,0 +1,68 @@
+/**
+ * Validation of decoded params and results: the fast path is one call of a
+ * generated validator; the slow path repairs lenient locations (unless
+ * strict) and otherwise reports one error per instance location.
+ */
+import { repairOnce, type LeniencyGraph, type Repair } from "./leniency.ts";
+import type { Validator, ValidatorError } from "./validator.ts";
+
+/** How a receiver treats the schema's lenient locations. `repair` is the default, as the reference SDKs do. */
+export type Leniency = "repair" | "strict";
+
+/** One validation error, per instance location. */
+export interface FieldError {
+  /** JSON Pointer into the params (`/prompt/0/type`); `""` is the params object itself. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The outcome of a failed fast path. */
+export type CheckOutcome = { readonly ok: true; readonly repairs: readonly Repair[] } | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** Most errors listed in one answer; the rest are summarised in the last entry. */
+export const MAX_FIELD_ERRORS = 20;
+
+/**
+ * Validates `data` against `validator`. Returns undefined when valid as it
+ * is (the fast path: no allocation); otherwise the repairs made (data is
+ * modified in place) or the errors.
+ */
+export function check(validator: Validator, data: unknown, root: string, graph: LeniencyGraph, leniency: Leniency): CheckOutcome | undefined {
+  if (validator(data)) return undefined;
+  const first = validator.errors ?? [];
+  if (leniency === "repair" && typeof data === "object" && data !== null) {
+    const done = new Set<string>();
+    const repairs: Repair[] = [];
+    let errors = first;
+    for (let round = 0; round < 8; round++) {
+      const made = repairOnce(graph, root, data, errors, done);
+      if (!made) break;
+      repairs.push(...made);
+      if (validator(data)) return { ok: true, repairs };
+      errors = validator.errors ?? [];
+    }
+  }
+  return { ok: false, errors: fieldErrors(first) };
+}
+
+/** Groups validator errors into one entry per instance location. */
+export function fieldErrors(errors: readonly ValidatorError[]): FieldError[] {
+  const byPath = new Map<string, string[]>();
+  for (const e of errors) {
+    const missing = e.keyword === "required" ? e.params.missingProperty : undefined;
+    const path = typeof missing === "string" ? `${e.instancePath}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}` : e.instancePath;
+    const message = typeof missing === "string" ? "is required" : (e.message ?? e.keyword);
+    const list = byPath.get(path);
+    if (!list) byPath.set(path, [message]);
+    else if (!list.includes(message)) list.push(message);
+  }
+  const out: FieldError[] = [];
+  for (const [path, messages] of byPath) {
+    if (out.length === MAX_FIELD_ERRORS) {
+      out.push({ path: "", message: `and ${byPath.size - MAX_FIELD_ERRORS} more locations` });
+      break;
+    }
+    out.push({ path, message: messages.join("; ") });
+  }
+  return out;
+}

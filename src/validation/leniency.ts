@@ -1,0 +1,152 @@
+/**
+ * Schema leniency: the ACP schema marks locations that a receiver repairs
+ * instead of rejecting (`x-deserialize-default-on-error`, `-default-on-null`,
+ * `-skip-invalid-items`), as the reference SDKs do. Codegen turns those marks
+ * into a {@link LeniencyGraph}; {@link repair} walks it along each error's
+ * instance path and fixes the deepest lenient location it finds.
+ */
+import type { ValidatorError } from "./validator.ts";
+
+/** What the schema says about one property. */
+export interface LeniencyProp {
+  readonly onError?: true;
+  readonly onNull?: true;
+  readonly default?: unknown;
+  readonly skipItems?: true;
+  /** Graph nodes describing the property's value. */
+  readonly value?: readonly string[];
+  /** Graph nodes describing the property's array items. */
+  readonly items?: readonly string[];
+}
+
+/** One schema definition (or inline subschema) that can reach a lenient location. */
+export interface LeniencyNode {
+  readonly props?: Readonly<Record<string, LeniencyProp>>;
+  readonly refs?: readonly string[];
+  readonly tag?: string;
+  readonly variants?: Readonly<Record<string, readonly string[]>>;
+}
+
+export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
+
+/** One repair made to a decoded value, reported through `onDiagnostic`. */
+export interface Repair {
+  /** JSON Pointer of the repaired location. */
+  readonly path: string;
+  readonly action: "default" | "removed" | "dropped_item";
+}
+
+interface Candidate {
+  readonly depth: number;
+  readonly parent: Record<string, unknown> | unknown[];
+  readonly key: string | number;
+  readonly path: string;
+  readonly action: Repair["action"];
+  readonly value?: unknown;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Repairs `data` in place at the deepest lenient location on the path of each
+ * error. Returns the repairs made, or undefined when some error has no lenient
+ * location (the value must then be rejected).
+ */
+export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, errors: readonly ValidatorError[], done: Set<string>): Repair[] | undefined {
+  const chosen = new Map<string, Candidate>();
+  for (const error of errors) {
+    const found = locate(graph, root, data, pointerSegments(error.instancePath));
+    if (!found || done.has(found.path)) return undefined;
+    chosen.set(found.path, found);
+  }
+  const repairs: Repair[] = [];
+  // Drop array items from the highest index down so earlier indices stay valid.
+  const ordered = [...chosen.values()].sort((a, b) => (typeof b.key === "number" && typeof a.key === "number" ? b.key - a.key : 0));
+  for (const c of ordered) {
+    done.add(c.path);
+    if (c.action === "dropped_item") (c.parent as unknown[]).splice(c.key as number, 1);
+    else if (c.action === "removed") delete (c.parent as Record<string, unknown>)[c.key as string];
+    else (c.parent as Record<string, unknown>)[c.key as string] = cloneJson(c.value);
+    repairs.push({ path: c.path, action: c.action });
+  }
+  return repairs;
+}
+
+function locate(graph: LeniencyGraph, root: string, data: unknown, segments: readonly string[]): Candidate | undefined {
+  let nodes = expand(graph, [root], data);
+  let value = data;
+  let best: Candidate | undefined;
+  let path = "";
+  for (let i = 0; i < segments.length && nodes.length > 0; i++) {
+    const key = segments[i] as string;
+    if (!isObject(value) || !hasOwn.call(value, key)) break;
+    const prop = findProp(graph, nodes, key);
+    if (!prop) break;
+    const parent = value;
+    const child = parent[key];
+    const here = `${path}/${escapePointer(key)}`;
+    if (prop.onError) best = prop.default === undefined ? { depth: i, parent, key, path: here, action: "removed" } : { depth: i, parent, key, path: here, action: "default", value: prop.default };
+    else if (prop.onNull && child === null) best = { depth: i, parent, key, path: here, action: prop.default === undefined ? "removed" : "default", value: prop.default };
+    path = here;
+    const index = Array.isArray(child) && i + 1 < segments.length ? Number(segments[i + 1]) : NaN;
+    if (Array.isArray(child) && Number.isInteger(index) && index >= 0 && index < child.length) {
+      i++;
+      path = `${path}/${index}`;
+      if (prop.skipItems) best = { depth: i, parent: child, key: index, path, action: "dropped_item" };
+      value = child[index];
+      nodes = expand(graph, prop.items ?? [], value);
+    } else {
+      value = child;
+      nodes = expand(graph, prop.value ?? [], value);
+    }
+  }
+  return best;
+}
+
+function findProp(graph: LeniencyGraph, nodes: readonly string[], key: string): LeniencyProp | undefined {
+  for (const name of nodes) {
+    const node = hasOwn.call(graph, name) ? graph[name] : undefined;
+    const props = node?.props;
+    if (props && hasOwn.call(props, key)) return props[key];
+  }
+  return undefined;
+}
+
+/** The node names that describe `value`: the given ones, their refs, and the variant its tag selects. */
+function expand(graph: LeniencyGraph, start: readonly string[], value: unknown): string[] {
+  const out: string[] = [];
+  const queue = [...start];
+  while (queue.length > 0 && out.length < 256) {
+    const name = queue.shift() as string;
+    if (out.includes(name) || !hasOwn.call(graph, name)) continue;
+    out.push(name);
+    const node = graph[name] as LeniencyNode;
+    if (node.refs) queue.push(...node.refs);
+    if (node.tag !== undefined && node.variants && isObject(value)) {
+      const tag = value[node.tag];
+      if (typeof tag === "string" && hasOwn.call(node.variants, tag)) queue.push(...(node.variants[tag] as readonly string[]));
+    }
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** Splits a JSON Pointer into unescaped segments. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function cloneJson(value: unknown): unknown {
+  return value === undefined || value === null || typeof value !== "object" ? value : JSON.parse(JSON.stringify(value));
+}

@@ -1,0 +1,19 @@
+/** The shape of a generated (ajv standalone) validator and its errors. */
+
+/** One error as a generated validator reports it. */
+export interface ValidatorError {
+  /** JSON Pointer into the validated value (`/prompt/0/type`). */
+  readonly instancePath: string;
+  /** Pointer into the schema, for diagnostics. */
+  readonly schemaPath: string;
+  /** The failing keyword (`required`, `type`, `discriminator`, …). */
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+}
+
+/** A compiled validator: returns true when valid, else leaves `errors` set. */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: readonly ValidatorError[] | null;
+}
