@@ -1,0 +1,133 @@
+/**
+ * Opens a connection over a transport: wires framing to the inbound
+ * pipeline, end-of-stream to close, and builds the public object.
+ */
+import { RpcError } from "../errors.ts";
+import type { AgentHandler, ClientHandler } from "../generated/handlers.ts";
+import { createAgentPeer, createClientPeer, type AgentMethods, type AgentNotifications, type AgentPeer, type ClientMethods, type ClientNotifications, type ClientPeer } from "../generated/peers.ts";
+import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
+import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
+import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import type { Transport } from "../transport/transport.ts";
+import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
+import { processLine } from "./inbound.ts";
+import type { ConnectionOptions } from "./options.ts";
+
+/** What both sides' connections offer. */
+interface ConnectionBase<Methods, Notifications> {
+  /** Sends a request; typed for every table row the peer handles, open for `_` extension methods. */
+  request<W extends keyof Methods & string>(wire: W, params: Methods[W] extends { params: infer P } ? P : never, options?: RequestOptions): Promise<Methods[W] extends { result: infer R } ? R : never>;
+  request(wire: `_${string}`, params: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
+  /** Sends a notification; typed like `request`. */
+  notify<W extends keyof Notifications & string>(wire: W, params: Notifications[W]): Promise<void>;
+  notify(wire: `_${string}`, params: Record<string, unknown>): Promise<void>;
+  /** Closes the connection: pending calls reject with `ConnectionClosedError`, handler signals abort. */
+  close(reason?: string): void;
+  /** Settles when the connection closed, for whatever reason. Never rejects. */
+  readonly closed: Promise<CloseInfo>;
+  /** The agent's capabilities once `initialize` completed. */
+  readonly agentCapabilities: AgentCapabilities | undefined;
+  /** The client's capabilities once `initialize` was sent or received. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** Internal counts (pending calls, in-flight handlers, busy lanes, timers, listeners). */
+  stats(): ConnectionStats;
+}
+
+/** An agent's connection: `client` calls the client. */
+export interface AgentConnection extends ConnectionBase<ClientMethods, ClientNotifications> {
+  readonly client: ClientPeer;
+}
+
+/** A client's connection: `agent` calls the agent. */
+export interface ClientConnection extends ConnectionBase<AgentMethods, AgentNotifications> {
+  readonly agent: AgentPeer;
+}
+
+/** Serves `handler` as an ACP agent over `transport`. */
+export function connectAgent(handler: AgentHandler, transport: Transport, options: ConnectionOptions = {}): AgentConnection {
+  const core = open<ClientPeer>("agent", handler, transport, createClientPeer, options);
+  return Object.assign(facade(core), { client: core.peer });
+}
+
+/** Serves `handler` as an ACP client over `transport`; call the agent through `.agent`. */
+export function connectClient(handler: ClientHandler, transport: Transport, options: ConnectionOptions = {}): ClientConnection {
+  const core = open<AgentPeer>("client", handler, transport, createAgentPeer, options);
+  return Object.assign(facade(core), { agent: core.peer });
+}
+
+function facade<P>(core: ConnectionCore<P>) {
+  return {
+    request: (wire: string, params: unknown, options?: RequestOptions) => core.request(wire, params, options, undefined),
+    notify: (wire: string, params: unknown) => core.notify(wire, params),
+    close: (reason = "closed by this side") => core.close(reason),
+    closed: core.closed,
+    get agentCapabilities() {
+      return core.agentCapabilities;
+    },
+    get clientCapabilities() {
+      return core.clientCapabilities;
+    },
+    stats: () => core.stats(),
+  } as ConnectionBase<never, never>;
+}
+
+function open<P>(side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
+  const core = new ConnectionCore<P>(side, handler, transport, makePeer, options);
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxDepth = options.maxDepth;
+  // Lines waiting while the continuation of a just-settled call runs (arrival order is processing order).
+  let backlog: string[] | null = null;
+  let ended: { error: Error | undefined } | undefined;
+
+  const handle = (text: string) => {
+    processLine(core, text, maxDepth);
+    if (core.settledResponse) {
+      core.settledResponse = false;
+      if (backlog === null) {
+        backlog = [];
+        queueMicrotask(drain);
+      }
+    }
+  };
+  const drain = () => {
+    const lines = backlog as string[];
+    backlog = null;
+    for (let i = 0; i < lines.length; i++) {
+      if (core.isClosed) return;
+      handle(lines[i] as string);
+      if (backlog !== null) {
+        (backlog as string[]).push(...lines.slice(i + 1));
+        return;
+      }
+    }
+    if (ended) finish(ended.error);
+  };
+  const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error);
+
+  const framer = createFramer(
+    {
+      line(text) {
+        if (core.isClosed) return;
+        if (backlog !== null) backlog.push(text);
+        else handle(text);
+      },
+      oversized(length) {
+        core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
+        core.reject(null, RpcError.parseError(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+      },
+    },
+    maxBytes,
+  );
+  transport.start({
+    data(chunk) {
+      if (!core.isClosed) framer.push(chunk);
+    },
+    end(error) {
+      if (core.isClosed) return;
+      framer.end();
+      if (backlog !== null) ended = { error };
+      else finish(error);
+    },
+  });
+  return core;
+}

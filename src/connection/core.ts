@@ -1,0 +1,388 @@
+/**
+ * The connection's state and the steps that touch it: answering inbound
+ * calls, sending outbound ones, cancellation and close. The inbound pipeline
+ * that decides what to do with each line is in `inbound.ts`; the public
+ * objects built on this are in `connect.ts`.
+ */
+import type { RequestId } from "../context.ts";
+import { ConnectionClosedError, RpcError } from "../errors.ts";
+import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
+import { isExtensionWire, resultMarker } from "../generated/router.ts";
+import { leniency as leniencyGraph } from "../generated/leniency.ts";
+import { encodeNotification, encodeRequest, encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
+import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
+import type { Row } from "../row.ts";
+import type { Transport } from "../transport/transport.ts";
+import { check, type Leniency } from "../validation/check.ts";
+import { capabilityName, hasCapability } from "./capabilities.ts";
+import type { BatchSink, CallHost, InboundCall } from "./call.ts";
+import { Lanes, isThenable } from "./lanes.ts";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
+import { PendingMap, release, type PendingCall } from "./pending.ts";
+
+export type Side = "agent" | "client";
+
+/** Why and how a connection ended. */
+export interface CloseInfo {
+  readonly reason: string;
+  readonly error: Error | undefined;
+}
+
+/** Internal counts, for tests and soak runs: all zero on an idle or closed connection. */
+export interface ConnectionStats {
+  readonly pendingOutbound: number;
+  readonly inFlightInbound: number;
+  readonly busyLanes: number;
+  readonly timers: number;
+  readonly abortListeners: number;
+}
+
+export class ConnectionCore<Peer> implements CallHost<Peer> {
+  readonly side: Side;
+  readonly peerSide: Side;
+  readonly handler: object;
+  readonly transport: Transport;
+  readonly leniency: Leniency;
+  readonly exposeErrors: boolean;
+  readonly authRequired: boolean;
+  readonly acceptBatches: boolean;
+  readonly maxInFlight: number;
+  readonly maxPending: number;
+  readonly diagnostic: ((d: Diagnostic) => void) | undefined;
+
+  readonly pending = new PendingMap();
+  readonly inFlight = new Map<RequestId, InboundCall<Peer>>();
+  readonly lanes: Lanes;
+  peer!: Peer;
+  private readonly makePeer: (caller: PeerCaller) => Peer;
+  private readonly lanePeers = new Map<string, Peer>();
+
+  initialized = false;
+  authenticated = false;
+  /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
+  settledResponse = false;
+  agentCapabilities: AgentCapabilities | undefined;
+  clientCapabilities: ClientCapabilities | undefined;
+  closeInfo: CloseInfo | undefined;
+  readonly closed: Promise<CloseInfo>;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  constructor(side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions) {
+    this.side = side;
+    this.peerSide = side === "agent" ? "client" : "agent";
+    this.handler = handler;
+    this.transport = transport;
+    this.leniency = options.leniency ?? "repair";
+    this.exposeErrors = options.exposeErrors === true;
+    this.authRequired = options.authRequired === true;
+    this.acceptBatches = options.batches === "accept";
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.diagnostic = options.onDiagnostic;
+    this.lanes = new Lanes((error) => this.report("handler_error", "a notification handler failed", describe(error)));
+    this.makePeer = makePeer;
+    this.peer = makePeer(this.caller(undefined));
+    this.closed = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closeInfo !== undefined;
+  }
+
+  report(kind: Diagnostic["kind"], message: string, data?: unknown): void {
+    if (!this.diagnostic) return;
+    try {
+      this.diagnostic(data === undefined ? { kind, message } : { kind, message, data });
+    } catch {
+      // A failing diagnostics hook must not break the connection.
+    }
+  }
+
+  /** The peer proxy a notification handler of `lane` gets: its requests never wait on that lane. */
+  lanePeer(lane: string): Peer {
+    let peer = this.lanePeers.get(lane);
+    if (!peer) {
+      peer = this.makePeer(this.caller(lane));
+      if (this.lanePeers.size < 1024) this.lanePeers.set(lane, peer);
+    }
+    return peer;
+  }
+
+  private caller(fromLane: string | undefined): PeerCaller {
+    return {
+      request: (wire, params, options) => this.request(wire, params, options, fromLane),
+      notify: (wire, params) => this.notify(wire, params),
+    };
+  }
+
+  /** The capabilities this side advertised (the inbound gate checks these). */
+  ownCapabilities(): unknown {
+    return this.side === "agent" ? this.agentCapabilities : this.clientCapabilities;
+  }
+
+  // ── answering inbound requests ──────────────────────────────────────
+
+  /** Writes an answer line, or hands it to the batch it belongs to. */
+  writeAnswer(line: string, batch: BatchSink | undefined): void {
+    if (this.closeInfo) return;
+    if (batch) batch.add(line.slice(0, -1));
+    else this.transport.write(line);
+  }
+
+  /** Answers a rejected message; `id` was chosen by the rejection-id rule. */
+  reject(id: RequestId | null, error: RpcError, batch: BatchSink | undefined): void {
+    this.writeAnswer(encodeLine(errorMessage(id, error.toJSON())), batch);
+  }
+
+  /** Runs a decoded request's handler and answers it exactly once. */
+  invoke(call: InboundCall<Peer>, run: () => unknown): void {
+    let result: unknown;
+    try {
+      result = run();
+    } catch (error) {
+      this.fail(call, error);
+      return;
+    }
+    if (isThenable(result)) {
+      this.inFlight.set(call.requestId as RequestId, call);
+      result.then(
+        (value) => this.succeed(call, value),
+        (error: unknown) => this.fail(call, error),
+      );
+    } else this.succeed(call, result);
+  }
+
+  succeed(call: InboundCall<Peer>, value: unknown): void {
+    if (call.answered) return;
+    call.answered = true;
+    this.inFlight.delete(call.requestId as RequestId);
+    if (call.row !== undefined) this.afterAnswer(call.row.wire, value);
+    let line: string;
+    try {
+      line = encodeResult(call.requestId as RequestId, value);
+    } catch (error) {
+      this.report("handler_error", `the result of "${call.row?.wire ?? "extension"}" cannot be encoded as JSON`, describe(error));
+      line = encodeLine(errorMessage(call.requestId as RequestId, RpcError.internalError().toJSON()));
+    }
+    this.writeAnswer(line, call.batch);
+  }
+
+  fail(call: InboundCall<Peer>, error: unknown): void {
+    if (call.answered) return;
+    if (call.cancelled && !(error instanceof RpcError)) {
+      const onCancel = call.row?.onCancel;
+      if (onCancel !== undefined) {
+        this.succeed(call, onCancel);
+        return;
+      }
+      error = RpcError.requestCancelled();
+    }
+    call.answered = true;
+    this.inFlight.delete(call.requestId as RequestId);
+    if (!(error instanceof RpcError)) this.report("handler_error", `handler of "${call.row?.wire ?? "extension"}" threw`, describe(error));
+    this.reject(call.requestId as RequestId, RpcError.from(error, this.exposeErrors), call.batch);
+  }
+
+  /** Records what `initialize`, `authenticate` and `logout` change, once they succeed. */
+  private afterAnswer(wire: string, value: unknown): void {
+    if (this.side !== "agent") return;
+    if (wire === "initialize") {
+      this.initialized = true;
+      this.agentCapabilities = ((value as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+    } else if (wire === "authenticate") this.authenticated = true;
+    else if (wire === "logout") this.authenticated = false;
+  }
+
+  /** `$/cancel_request` for an inbound request: aborts it; unknown or finished ids are ignored. */
+  cancelInbound(requestId: unknown): void {
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    this.inFlight.get(requestId)?.cancel();
+  }
+
+  /**
+   * Inbound `session/cancel` (agent side): cancels that session's running
+   * handlers and the agent's own outstanding requests for it. Only calls in
+   * flight now are touched, so a late cancel never reaches the next turn.
+   */
+  cancelSession(sessionId: string): void {
+    for (const call of this.inFlight.values()) if (call.sessionId === sessionId) call.cancel();
+    for (const pending of this.pending.values()) if (pending.sessionId === sessionId) this.sendCancel(pending);
+  }
+
+  /**
+   * Outbound `session/cancel` (client side): every pending inbound call of
+   * that session whose row has an `onCancel` result (permission requests) is
+   * answered with it now, and its signal aborted.
+   */
+  private cancelOwnSession(sessionId: string): void {
+    for (const call of [...this.inFlight.values()]) {
+      if (call.sessionId !== sessionId || call.row?.onCancel === undefined) continue;
+      call.cancel();
+      this.succeed(call, call.row.onCancel);
+    }
+  }
+
+  // ── outbound ───────────────────────────────────────────────────────
+
+  notify(wire: string, params: unknown): Promise<void> {
+    if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
+    if (this.side === "client" && wire === "session/cancel") {
+      const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof sessionId === "string") this.cancelOwnSession(sessionId);
+    }
+    try {
+      this.transport.write(encodeNotification(wire, params));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve();
+  }
+
+  request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
+    if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
+    const row = resultMarker(this.peerSide, wire);
+    if (row?.capability !== undefined && !hasCapability(this.side === "agent" ? this.clientCapabilities : this.agentCapabilities, row.capability)) {
+      return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.peerSide, row.capability)} was not advertised by the ${this.peerSide}; not sent`));
+    }
+    if (this.pending.size >= this.maxPending) {
+      return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.maxPending}); not sent`));
+    }
+    if (row === undefined && !isExtensionWire(wire)) this.report("unknown_message", `sending "${wire}", which the ${this.peerSide} does not handle in the method table`);
+    let line: string;
+    const id = this.pending.allocate();
+    try {
+      line = encodeRequest(id, wire, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.side === "client" && wire === "initialize") this.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    return new Promise((resolve, reject) => {
+      const call: PendingCall = {
+        id,
+        wire,
+        row,
+        sessionId: typeof sessionId === "string" ? sessionId : undefined,
+        fromLane,
+        resolve,
+        reject,
+        timer: undefined,
+        signal: undefined,
+        onAbort: undefined,
+        cancelSent: false,
+      };
+      this.pending.add(call);
+      this.transport.write(line);
+      if (options !== undefined) this.watch(call, options);
+    });
+  }
+
+  private watch(call: PendingCall, options: RequestOptions): void {
+    const signal = options.signal;
+    if (signal) {
+      if (signal.aborted) this.sendCancel(call);
+      else {
+        call.signal = signal;
+        call.onAbort = () => this.sendCancel(call);
+        signal.addEventListener("abort", call.onAbort, { once: true });
+      }
+    }
+    if (options.timeoutMs !== undefined) {
+      const ms = options.timeoutMs;
+      call.timer = setTimeout(() => {
+        call.timer = undefined;
+        this.sendCancel(call);
+        if (this.pending.take(call.id)) call.reject(new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
+      }, ms);
+    }
+  }
+
+  /** Sends `$/cancel_request` for a pending call (once); the call keeps waiting for the peer's answer. */
+  private sendCancel(call: PendingCall): void {
+    if (call.cancelSent || this.closeInfo) return;
+    call.cancelSent = true;
+    this.transport.write(encodeNotification("$/cancel_request", { requestId: call.id }));
+  }
+
+  /** Settles the pending call a response answers; unknown ids are dropped with a diagnostic. */
+  answerPending(body: Record<string, unknown>): boolean {
+    const call = this.pending.take(body.id);
+    if (!call) {
+      this.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
+      return false;
+    }
+    this.settledResponse = true;
+    const error = body.error;
+    if (error !== undefined) {
+      const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
+      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? new RpcError(e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
+      this.settle(call, () => call.reject(rpc));
+      return true;
+    }
+    const result = body.result;
+    const row = call.row;
+    if (row?.result !== undefined) {
+      const outcome = check(row.result, result, row.resultType as string, leniencyGraph, this.leniency);
+      if (outcome !== undefined) {
+        if (!outcome.ok) {
+          this.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
+          this.settle(call, () => call.reject(new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.peerSide}`, { errors: outcome.errors })));
+          return true;
+        }
+        this.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
+      }
+    }
+    if (this.side === "client" && call.wire === "initialize") {
+      this.initialized = true;
+      this.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+    }
+    this.settle(call, () => call.resolve(result));
+    return true;
+  }
+
+  /** Resolves after that session's earlier notifications, unless the call came from that very lane. */
+  private settle(call: PendingCall, done: () => void): void {
+    const s = call.sessionId;
+    if (s !== undefined && s !== call.fromLane && this.lanes.busy(s)) this.lanes.run(s, done);
+    else done();
+  }
+
+  // ── close ──────────────────────────────────────────────────────────
+
+  /** Closes once: rejects pending calls, aborts inbound signals, releases timers and listeners. */
+  close(reason: string, error?: Error): void {
+    if (this.closeInfo) return;
+    const info: CloseInfo = { reason, error };
+    this.closeInfo = info;
+    const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);
+    for (const call of this.pending.drain()) call.reject(closedError);
+    for (const call of this.inFlight.values()) {
+      call.answered = true;
+      call.abortForClose();
+    }
+    this.inFlight.clear();
+    this.lanes.clear();
+    this.lanePeers.clear();
+    this.report("closed", `connection closed: ${reason}`, error ? describe(error) : undefined);
+    try {
+      this.transport.close();
+    } catch {
+      // Closing a broken stream may throw; the connection is closed either way.
+    }
+    this.resolveClosed(info);
+  }
+
+  stats(): ConnectionStats {
+    const { timers, listeners } = this.pending.resources();
+    return { pendingOutbound: this.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
+  }
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+export type { Row, PendingCall };
+export { release };

@@ -1,0 +1,179 @@
+/**
+ * The inbound pipeline (DESIGN §4), in order: frame → parse → classify →
+ * envelope → connection-routed rows → initialization gate → capability gate
+ * → auth gate → decode (with leniency) → dispatch → exactly one answer.
+ */
+import type { RequestId } from "../context.ts";
+import { RpcError } from "../errors.ts";
+import { inboundRow, isExtensionWire } from "../generated/router.ts";
+import { leniency as leniencyGraph } from "../generated/leniency.ts";
+import { classify, isResponseShaped, rejectionId } from "../jsonrpc/classify.ts";
+import { checkEnvelope } from "../jsonrpc/envelope.ts";
+import { parseLine } from "../jsonrpc/parse.ts";
+import type { Row } from "../row.ts";
+import { check } from "../validation/check.ts";
+import { capabilityName, hasCapability } from "./capabilities.ts";
+import { InboundCall, type BatchSink } from "./call.ts";
+import { describe, type ConnectionCore } from "./core.ts";
+
+type Body = Record<string, unknown>;
+
+/** Handles one framed line. */
+export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: number | undefined): void {
+  const parsed = parseLine(text, maxDepth);
+  if (!parsed.ok) {
+    core.report("parse_error", `unparsable line: ${parsed.reason}`);
+    core.reject(null, RpcError.parseError(parsed.reason), undefined);
+    return;
+  }
+  const value = parsed.value;
+  if (Array.isArray(value)) processBatch(core, value);
+  else processMessage(core, value, undefined);
+}
+
+function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
+  if (!core.acceptBatches || items.length === 0) {
+    core.report("batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
+    core.reject(null, RpcError.invalidRequest(items.length === 0 ? "Invalid request: empty batch" : "Invalid request: batches are not supported"), undefined);
+    return;
+  }
+  const answers: string[] = [];
+  let open = 1;
+  const sink: BatchSink = {
+    add(answer) {
+      answers.push(answer);
+      sink.done();
+    },
+    done() {
+      if (--open === 0 && answers.length > 0) core.transport.write(`[${answers.join(",")}]\n`);
+    },
+  };
+  for (const item of items) {
+    if (answersExpected(item)) open++;
+    processMessage(core, item, sink);
+  }
+  sink.done();
+}
+
+/** True when an element of a batch will get an answer (it goes through `writeAnswer` exactly once). */
+function answersExpected(item: unknown): boolean {
+  const kind = classify(item);
+  return kind === "request" || kind === "unidentified_request" || (kind === "unknown" && !isResponseShaped(item));
+}
+
+export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch: BatchSink | undefined): void {
+  const kind = classify(value);
+  const body = value as Body;
+  switch (kind) {
+    case "request":
+      processRequest(core, body, batch);
+      return;
+    case "notification":
+      processNotification(core, body);
+      return;
+    case "response":
+      core.answerPending(body);
+      return;
+    case "unidentified_request":
+      core.reject(rejectionId(kind, body), RpcError.invalidRequest("Invalid request: id must be a string or an integer"), batch);
+      return;
+    default:
+      if (isResponseShaped(value)) core.report("unknown_response", "response-shaped message without a usable id dropped", { id: (body as { id?: unknown } | null)?.id ?? null });
+      else {
+        core.report("unknown_message", "message is neither a request, a notification nor a response");
+        core.reject(null, RpcError.invalidRequest("Invalid request: not a JSON-RPC 2.0 message"), batch);
+      }
+  }
+}
+
+function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink | undefined): void {
+  const id = body.id as RequestId;
+  const wire = body.method as string;
+  const envelope = checkEnvelope(body);
+  if (envelope) return core.reject(id, envelope, batch);
+  if (core.inFlight.has(id)) return core.reject(id, RpcError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
+  const row = inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
+  if (!core.initialized && wire !== "initialize") return core.reject(id, RpcError.invalidRequest("Not initialized: the first request must be initialize"), batch);
+  if (row === undefined) {
+    const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
+    if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, RpcError.methodNotFound(wire), batch);
+    const params = body.params ?? {};
+    const call = new InboundCall(core, id, sessionOf(params), undefined, batch, undefined);
+    return start(core, call, () => handler.extMethod?.(wire, params, call));
+  }
+  if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
+    return core.reject(id, RpcError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
+  }
+  if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, RpcError.authRequired(), batch);
+  const params = body.params === undefined ? {} : body.params;
+  const outcome = check(row.params, params, row.paramsType, leniencyGraph, core.leniency);
+  if (outcome !== undefined) {
+    if (!outcome.ok) return core.reject(id, RpcError.invalidParams({ errors: outcome.errors }), batch);
+    core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
+  }
+  const call = new InboundCall(core, id, sessionOf(params), row, batch, undefined);
+  const invoke = row.invoke as (h: unknown, p: unknown, c: unknown) => unknown;
+  start(core, call, () => invoke(core.handler, params, call));
+}
+
+function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, run: () => unknown): void {
+  if (core.inFlight.size >= core.maxInFlight) {
+    call.answered = true;
+    core.reject(call.requestId as RequestId, new RpcError(-32603, `Too many requests in flight (maxInFlight ${core.maxInFlight})`, { maxInFlight: core.maxInFlight }), call.batch);
+    return;
+  }
+  core.invoke(call, run);
+}
+
+function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
+  const wire = body.method as string;
+  const params = body.params === undefined ? {} : body.params;
+  if (wire === "$/cancel_request") return core.cancelInbound((params as { requestId?: unknown } | null)?.requestId);
+  if (wire === "session/cancel" && core.side === "agent") {
+    const sessionId = sessionOf(params);
+    if (sessionId === undefined) return core.report("invalid_notification", 'dropped "session/cancel" without a string sessionId');
+    return core.cancelSession(sessionId);
+  }
+  const row = inboundRow(core.side, "notification", wire) as Row<unknown, unknown> | undefined;
+  if (row === undefined || row.invoke === undefined) {
+    const handler = core.handler as { extNotification?: (m: string, p: unknown, c: unknown) => unknown };
+    if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) {
+      return deliver(core, sessionOf(params), (call) => handler.extNotification?.(wire, params, call));
+    }
+    return core.report("unknown_notification", `ignored notification "${wire}"`);
+  }
+  if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
+    return core.report("gated_notification", `dropped "${wire}": ${capabilityName(core.side, row.capability)} was not advertised`);
+  }
+  const outcome = check(row.params, params, row.paramsType, leniencyGraph, core.leniency);
+  if (outcome !== undefined) {
+    if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
+    core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
+  }
+  const invoke = row.invoke;
+  deliver(core, sessionOf(params), (call) => invoke(core.handler, params, call));
+}
+
+/** Runs a notification handler in its session's lane (notifications without a session share one lane). */
+function deliver<P>(core: ConnectionCore<P>, sessionId: string | undefined, run: (call: InboundCall<P>) => unknown): void {
+  const lane = sessionId ?? "";
+  core.lanes.run(lane, () => {
+    if (core.isClosed) return undefined;
+    const call = new InboundCall(core, undefined, sessionId, undefined, undefined, lane);
+    try {
+      return run(call);
+    } catch (error) {
+      core.report("handler_error", "a notification handler threw", describe(error));
+      return undefined;
+    }
+  });
+}
+
+function sessionOf(params: unknown): string | undefined {
+  const s = isObject(params) ? params.sessionId : undefined;
+  return typeof s === "string" ? s : undefined;
+}
+
+function isObject(value: unknown): value is Body {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,92 @@
+/**
+ * Per-session serial lanes (DESIGN §7): tasks with the same key run one
+ * after another in arrival order; different keys run concurrently. A lane
+ * exists only while it is busy, so idle sessions hold no state.
+ */
+
+type Task = () => unknown;
+
+interface Lane {
+  readonly queue: Task[];
+  head: number;
+}
+
+export class Lanes {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly onError: (error: unknown) => void;
+
+  constructor(onError: (error: unknown) => void) {
+    this.onError = onError;
+  }
+
+  /** Runs `task` now if the lane is idle (synchronously), else after the tasks queued before it. */
+  run(key: string, task: Task): void {
+    const lane = this.lanes.get(key);
+    if (lane) lane.queue.push(task);
+    else this.start(key, task);
+  }
+
+  /** True while a task of this lane runs or waits. */
+  busy(key: string): boolean {
+    return this.lanes.has(key);
+  }
+
+  /** Number of busy lanes (for stats). */
+  get size(): number {
+    return this.lanes.size;
+  }
+
+  /** Drops every queued task (connection closed). */
+  clear(): void {
+    this.lanes.clear();
+  }
+
+  private start(key: string, task: Task): void {
+    const result = this.invoke(task);
+    if (!isThenable(result)) return;
+    const lane: Lane = { queue: [], head: 0 };
+    this.lanes.set(key, lane);
+    result.then(
+      () => this.next(key, lane),
+      (error: unknown) => {
+        this.onError(error);
+        this.next(key, lane);
+      },
+    );
+  }
+
+  private next(key: string, lane: Lane): void {
+    if (this.lanes.get(key) !== lane) return; // cleared meanwhile
+    while (lane.head < lane.queue.length) {
+      const task = lane.queue[lane.head] as Task;
+      lane.queue[lane.head++] = noop;
+      const result = this.invoke(task);
+      if (isThenable(result)) {
+        result.then(
+          () => this.next(key, lane),
+          (error: unknown) => {
+            this.onError(error);
+            this.next(key, lane);
+          },
+        );
+        return;
+      }
+    }
+    this.lanes.delete(key);
+  }
+
+  private invoke(task: Task): unknown {
+    try {
+      return task();
+    } catch (error) {
+      this.onError(error);
+      return undefined;
+    }
+  }
+}
+
+function noop(): void {}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}

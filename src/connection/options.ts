@@ -1,0 +1,45 @@
+/** Connection options, their defaults, and diagnostics. */
+import type { Leniency } from "../validation/check.ts";
+
+/** Something the connection noticed but did not answer on the wire. Never written to stdout. */
+export interface Diagnostic {
+  readonly kind:
+    | "parse_error"
+    | "oversized_line"
+    | "batch"
+    | "unknown_message"
+    | "unknown_response"
+    | "unknown_notification"
+    | "invalid_notification"
+    | "gated_notification"
+    | "repaired"
+    | "handler_error"
+    | "invalid_result"
+    | "closed";
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export interface ConnectionOptions {
+  /** `repair` (default) fixes the schema's lenient locations, as the reference SDKs do; `strict` rejects them. */
+  readonly leniency?: Leniency;
+  /** `reject` (default, as the reference SDK): one `-32600`, `id: null`, no handler runs. `accept`: JSON-RPC 2.0 §6. */
+  readonly batches?: "reject" | "accept";
+  /** Send handler error messages to the peer in `-32603` answers. Default false: internals stay private. */
+  readonly exposeErrors?: boolean;
+  /** Agent side: `auth` rows answer `-32000` until `authenticate` succeeds. Default false. */
+  readonly authRequired?: boolean;
+  /** Longest inbound line; longer lines are answered `-32700` and skipped. Default 32 MiB. */
+  readonly maxMessageBytes?: number;
+  /** Deepest JSON nesting accepted; deeper lines are answered `-32700`. Default 128. */
+  readonly maxDepth?: number;
+  /** Inbound requests running at once; beyond it requests are answered `-32603` at once, handlers not started. Default 8192. */
+  readonly maxInFlight?: number;
+  /** Outbound requests awaiting answers; beyond it calls reject locally. Default 16384. */
+  readonly maxPending?: number;
+  /** Receives every diagnostic. Default: ignore them. */
+  readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 8192;
+export const DEFAULT_MAX_PENDING = 16384;

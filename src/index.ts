@@ -1,0 +1,21 @@
+/**
+ * acp-router: the Agent Client Protocol (v1) for TypeScript, both sides.
+ *
+ * Agents: implement `AgentHandler`, then `connectAgent(handler, transport)`
+ * (or `serveStdio(handler)` from `acp-router/stdio`). Clients: implement
+ * `ClientHandler`, then `connectClient(handler, transport)` and call
+ * `conn.agent.*`.
+ */
+export { connectAgent, connectClient, type AgentConnection, type ClientConnection } from "./connection/connect.ts";
+export type { CloseInfo, ConnectionStats } from "./connection/core.ts";
+export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
+export type { HandlerContext, RequestId } from "./context.ts";
+export { ConnectionClosedError, ErrorCode, RpcError, type ErrorCodeValue, type ErrorObject } from "./errors.ts";
+export type { RequestOptions } from "./peer-caller.ts";
+export type { Leniency, FieldError } from "./validation/check.ts";
+export type { Repair } from "./validation/leniency.ts";
+export type { Transport, TransportReceiver } from "./transport/transport.ts";
+export { memoryPair, type MemoryPairOptions } from "./transport/memory.ts";
+export { webStreamTransport, type WebStreamOptions } from "./transport/web.ts";
+export { DEFAULT_MAX_MESSAGE_BYTES } from "./transport/framer.ts";
+export * from "./generated/index.ts";

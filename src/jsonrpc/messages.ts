@@ -1,0 +1,67 @@
+/**
+ * JSON-RPC 2.0 message shapes, builders and the one-line encoder. Pure: no
+ * I/O, no state.
+ */
+import type { RequestId } from "../context.ts";
+import type { ErrorObject } from "../errors.ts";
+
+export interface RequestMessage {
+  readonly jsonrpc: "2.0";
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params?: unknown;
+}
+export interface NotificationMessage {
+  readonly jsonrpc: "2.0";
+  readonly method: string;
+  readonly params?: unknown;
+}
+export interface SuccessResponse {
+  readonly jsonrpc: "2.0";
+  readonly id: RequestId;
+  readonly result: unknown;
+}
+export interface ErrorResponse {
+  readonly jsonrpc: "2.0";
+  readonly id: RequestId | null;
+  readonly error: ErrorObject;
+}
+export type ResponseMessage = SuccessResponse | ErrorResponse;
+export type Message = RequestMessage | NotificationMessage | ResponseMessage;
+
+export function requestMessage(id: RequestId, method: string, params?: unknown): RequestMessage {
+  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+}
+export function notificationMessage(method: string, params?: unknown): NotificationMessage {
+  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+}
+export function resultMessage(id: RequestId, result: unknown): SuccessResponse {
+  // JSON-RPC requires `result` on success; a handler returning nothing answers `null`.
+  return { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+}
+export function errorMessage(id: RequestId | null, error: ErrorObject): ErrorResponse {
+  return { jsonrpc: "2.0", id, error };
+}
+
+/** Encodes one message (or a batch answer) as one NDJSON line, newline included. */
+export function encodeLine(message: Message | readonly Message[]): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/**
+ * Fast encoders for the hot path: they build the line around the
+ * already-stringified payload without an intermediate envelope object.
+ */
+export function encodeResult(id: RequestId, result: unknown): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result === undefined ? "null" : JSON.stringify(result)}}\n`;
+}
+export function encodeRequest(id: number, method: string, params: unknown): string {
+  return params === undefined
+    ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}\n`
+    : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
+}
+export function encodeNotification(method: string, params: unknown): string {
+  return params === undefined
+    ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`
+    : `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
+}

@@ -1,0 +1,37 @@
+/**
+ * Parses one NDJSON line into a JSON value, bounding nesting depth before
+ * `JSON.parse` so a hostile line cannot make later recursive code overflow.
+ */
+
+export type ParseResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+
+/** Default `maxDepth`: 128 levels. ACP messages nest under 20; this leaves room for `_meta` and extensions. */
+export const DEFAULT_MAX_DEPTH = 128;
+
+/** Parses `line`; never throws. */
+export function parseLine(line: string, maxDepth = DEFAULT_MAX_DEPTH): ParseResult {
+  // A line no longer than the bound cannot nest deeper than it: skip the scan.
+  if (line.length > maxDepth && exceedsDepth(line, maxDepth)) return { ok: false, reason: `nesting deeper than ${maxDepth} levels` };
+  try {
+    return { ok: true, value: JSON.parse(line) };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : "invalid JSON" };
+  }
+}
+
+/** True when brackets outside strings nest deeper than `maxDepth`. Linear, allocation free. */
+export function exceedsDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
+}

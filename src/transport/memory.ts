@@ -1,0 +1,75 @@
+/**
+ * An in-memory transport pair that still passes bytes: each side's writes are
+ * UTF-8 encoded and delivered to the other side asynchronously, so tests and
+ * benchmarks exercise framing exactly as over a pipe.
+ */
+import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
+
+export interface MemoryPairOptions {
+  /** Split every delivery into chunks of at most this many bytes (tests of framing). Default: no splitting. */
+  readonly chunkBytes?: number;
+}
+
+/** Two connected transports: what one writes, the other reads. */
+export function memoryPair(options: MemoryPairOptions = {}): [Transport, Transport] {
+  const a = new MemoryEnd(options.chunkBytes);
+  const b = new MemoryEnd(options.chunkBytes);
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+const encoder = new TextEncoder();
+
+class MemoryEnd implements Transport {
+  peer: MemoryEnd | undefined;
+  private receiver: TransportReceiver | undefined;
+  private early: Uint8Array[] = [];
+  private endedEarly = false;
+  private closed = false;
+  private readonly chunkBytes: number | undefined;
+  private readonly out = createCoalescer((text) => this.peer?.deliver(encoder.encode(text)));
+
+  constructor(chunkBytes: number | undefined) {
+    this.chunkBytes = chunkBytes;
+  }
+
+  start(receiver: TransportReceiver): void {
+    this.receiver = receiver;
+    const early = this.early;
+    this.early = [];
+    for (const chunk of early) receiver.data(chunk);
+    if (this.endedEarly) receiver.end();
+  }
+
+  write(text: string): void {
+    if (!this.closed) this.out.write(text);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.out.flushNow();
+    this.closed = true;
+    const peer = this.peer;
+    // The peer sees end-of-stream after everything already written.
+    queueMicrotask(() => peer?.finish());
+    this.finish();
+  }
+
+  deliver(bytes: Uint8Array): void {
+    const size = this.chunkBytes;
+    if (size === undefined || bytes.length <= size) this.receive(bytes);
+    else for (let i = 0; i < bytes.length; i += size) this.receive(bytes.subarray(i, i + size));
+  }
+
+  private receive(bytes: Uint8Array): void {
+    if (this.receiver) this.receiver.data(bytes);
+    else this.early.push(bytes);
+  }
+
+  private finish(): void {
+    if (this.endedEarly) return;
+    this.endedEarly = true;
+    this.receiver?.end();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * NDJSON over Node streams (stdio, sockets, pipes). Backpressure: while the
+ * peer is not reading our output, inbound reading pauses; past the write
+ * queue bound the transport ends with an error instead of growing.
+ */
+import type { Readable, Writable } from "node:stream";
+import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
+import { asError, DEFAULT_MAX_WRITE_QUEUE_BYTES } from "./web.ts";
+
+export interface NodeStreamOptions {
+  /** Close with an error once this many bytes wait in the writable's buffer. Default 64 MiB. */
+  readonly maxWriteQueueBytes?: number;
+  /** End the writable when the connection closes. Default true; false for `process.stdout`. */
+  readonly endWritable?: boolean;
+}
+
+export function nodeStreamTransport(readable: Readable, writable: Writable, options: NodeStreamOptions = {}): Transport {
+  const limit = options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES;
+  let receiver: TransportReceiver | undefined;
+  let closed = false;
+  let ended = false;
+  let waitingDrain = false;
+
+  const onData = (chunk: Uint8Array | string) => receiver?.data(chunk);
+  const onEnd = () => finish();
+  const onReadError = (error: Error) => finish(error);
+  const onWriteError = (error: Error) => finish(asError(error, "write failed"));
+  const onDrain = () => {
+    waitingDrain = false;
+    if (!closed) readable.resume();
+  };
+  const detach = () => {
+    readable.off("data", onData);
+    readable.off("end", onEnd);
+    readable.off("close", onEnd);
+    readable.off("error", onReadError);
+    writable.off("error", onWriteError);
+    writable.off("drain", onDrain);
+  };
+  const finish = (error?: Error) => {
+    if (ended) return;
+    ended = true;
+    detach();
+    // Swallow late errors from streams we no longer use.
+    readable.on("error", ignore);
+    writable.on("error", ignore);
+    receiver?.end(error);
+  };
+
+  const out = createCoalescer((text) => {
+    if (writable.destroyed || writable.writableEnded) return;
+    const ok = writable.write(text);
+    if (writable.writableLength > limit) {
+      finish(new Error(`write queue over ${limit} bytes: the peer is not reading`));
+      writable.destroy();
+      return;
+    }
+    if (!ok && !waitingDrain) {
+      waitingDrain = true;
+      readable.pause();
+      writable.once("drain", onDrain);
+    }
+  });
+
+  return {
+    start(r) {
+      receiver = r;
+      readable.on("data", onData);
+      readable.on("end", onEnd);
+      readable.on("close", onEnd);
+      readable.on("error", onReadError);
+      writable.on("error", onWriteError);
+      if (readable.readableEnded) finish();
+    },
+    write(text) {
+      if (!closed) out.write(text);
+    },
+    close() {
+      if (closed) return;
+      out.flushNow();
+      closed = true;
+      readable.pause();
+      if (options.endWritable !== false && !writable.writableEnded) writable.end();
+      finish();
+    },
+  };
+}
+
+function ignore(): void {}

@@ -1,0 +1,123 @@
+/**
+ * Stdio for both sides (Node only; the rest of acp-router has no `node:`
+ * imports). `serveStdio` runs an agent on this process's stdin/stdout;
+ * `spawnAgent` starts an agent process for a client.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { connectAgent, type AgentConnection } from "../connection/connect.ts";
+import type { ConnectionOptions } from "../connection/options.ts";
+import type { AgentHandler } from "../generated/handlers.ts";
+import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
+import type { Transport, TransportReceiver } from "./transport.ts";
+
+export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
+
+/**
+ * Serves `handler` as an agent on stdin/stdout. stdout carries protocol lines
+ * only; when stdin ends the connection closes and, with nothing else
+ * pending, the process exits on its own.
+ */
+export function serveStdio(handler: AgentHandler, options: ConnectionOptions & NodeStreamOptions = {}): AgentConnection {
+  const transport = nodeStreamTransport(process.stdin, process.stdout, { ...options, endWritable: false });
+  const conn = connectAgent(handler, transport, options);
+  void conn.closed.then(() => {
+    // Let the process exit: stop holding stdin open.
+    process.stdin.pause();
+    process.stdin.unref?.();
+  });
+  return conn;
+}
+
+/** The agent process ended; pending calls reject with a `ConnectionClosedError` whose cause is this. */
+export class AgentExitedError extends Error {
+  readonly exitCode: number | null;
+  readonly signalName: NodeJS.Signals | null;
+  /** The last lines the agent wrote to stderr (captured mode), for the error message. */
+  readonly stderrTail: string;
+  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string) {
+    const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`;
+    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`);
+    this.name = "AgentExitedError";
+    this.exitCode = exitCode;
+    this.signalName = signalName;
+    this.stderrTail = stderrTail;
+  }
+}
+
+export interface SpawnAgentOptions extends NodeStreamOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** `inherit` (default) passes the agent's stderr through; `capture` keeps its last lines for errors and `stderrTail()`. */
+  readonly stderr?: "inherit" | "capture" | "ignore";
+  /** Lines of stderr kept in capture mode. Default 20. */
+  readonly stderrLines?: number;
+  /** After closing the agent's stdin, kill it if it has not exited within this many ms. Default 2000. */
+  readonly killAfterMs?: number;
+}
+
+export interface AgentProcess {
+  readonly transport: Transport;
+  readonly child: ChildProcess;
+  /** Settles when the process exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The captured tail of stderr (capture mode), else "". */
+  stderrTail(): string;
+}
+
+/** Starts `command args` as an ACP agent; connect to it with `connectClient(handler, agent.transport)`. */
+export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): AgentProcess {
+  const mode = options.stderr ?? "inherit";
+  const spawnOptions: SpawnOptions = { stdio: ["pipe", "pipe", mode === "capture" ? "pipe" : mode], cwd: options.cwd, env: options.env };
+  const child = spawn(command, args, spawnOptions);
+  const keep = options.stderrLines ?? 20;
+  let tail: string[] = [];
+  let partial = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (text: string) => {
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    tail.push(...lines);
+    if (tail.length > keep) tail = tail.slice(-keep);
+  });
+  const stderrTail = () => [...tail, ...(partial ? [partial] : [])].slice(-keep).join("\n");
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+
+  const inner = nodeStreamTransport(child.stdout as NonNullable<ChildProcess["stdout"]>, child.stdin as NonNullable<ChildProcess["stdin"]>, options);
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const transport: Transport = {
+    start(receiver: TransportReceiver) {
+      let ended = false;
+      inner.start({
+        data: (chunk) => receiver.data(chunk),
+        end: (error) => {
+          if (ended) return;
+          ended = true;
+          // Wait for the exit status so the error can name it.
+          void exited.then(({ code, signal }) => {
+            if (killTimer) clearTimeout(killTimer);
+            receiver.end(spawnError ?? error ?? new AgentExitedError(code, signal, stderrTail()));
+          });
+          // An agent that closed stdout but lives on is stopped.
+          if (child.exitCode === null && child.signalCode === null) scheduleKill();
+        },
+      });
+    },
+    write: (text) => inner.write(text),
+    close() {
+      inner.close();
+      scheduleKill();
+    },
+  };
+  function scheduleKill(): void {
+    if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
+    killTimer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 2000);
+    killTimer.unref();
+  }
+  return { transport, child, exited, stderrTail };
+}

@@ -1,0 +1,47 @@
+/**
+ * The byte-pipe contract between a connection and a stream. Transports move
+ * bytes; framing, parsing and everything after belong to the connection.
+ */
+
+/** What a transport calls as bytes arrive. */
+export interface TransportReceiver {
+  /** A chunk of inbound bytes (or text, for string streams). Chunk boundaries mean nothing. */
+  data(chunk: Uint8Array | string): void;
+  /** The inbound side ended; `error` says why when it failed (stream error, peer exit, overflow). */
+  end(error?: Error): void;
+}
+
+export interface Transport {
+  /** Starts delivering inbound data. Called once by the connection. */
+  start(receiver: TransportReceiver): void;
+  /** Queues encoded NDJSON text for the peer; writes leave in call order. */
+  write(text: string): void;
+  /** Flushes what was written, ends the outbound side and stops reading. Idempotent. */
+  close(): void;
+}
+
+/**
+ * Joins the writes of one microtask into one chunk: fewer syscalls and stream
+ * operations under load, and the same bytes in the same order.
+ */
+export function createCoalescer(flush: (text: string) => void): { write(text: string): void; flushNow(): void } {
+  let parts: string[] = [];
+  let scheduled = false;
+  const run = () => {
+    scheduled = false;
+    if (parts.length === 0) return;
+    const text = parts.length === 1 ? (parts[0] as string) : parts.join("");
+    parts = [];
+    flush(text);
+  };
+  return {
+    write(text: string) {
+      parts.push(text);
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(run);
+      }
+    },
+    flushNow: run,
+  };
+}

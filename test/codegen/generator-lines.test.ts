@@ -1,0 +1,149 @@
+// The emitters are line printers: a tiny in-memory table in, exact lines out.
+import { describe, expect, it } from "vitest";
+import { emitHandlers, emitIndex, emitPeers, emitRouter } from "../../codegen/emit-router.ts";
+import { generate } from "../../codegen/generate.ts";
+import { HEADER } from "../../codegen/names.ts";
+import { methods, type MethodRow } from "../../method-table.ts";
+import { realSchema } from "./support.ts";
+
+/** A tiny table: the real rows for these wires, in table order. */
+const tiny: readonly MethodRow[] = methods.filter((r) =>
+  ["initialize", "session/prompt", "session/cancel", "session/update", "fs/read_text_file", "$/cancel_request"].includes(r.wire),
+);
+
+const lines = (text: string) => text.split("\n");
+
+/** The lines of the `switch` inside `function name(...)`, without the braces. */
+function switchOf(text: string, name: string): string[] {
+  const all = lines(text);
+  const start = all.findIndex((l) => l.startsWith(`export function ${name}(`));
+  const end = all.indexOf("  }", start);
+  return all.slice(start + 2, end);
+}
+
+describe("emitRouter", () => {
+  const router = emitRouter(tiny);
+
+  it("emits one switch case per row a side handles, for each kind, in table order", () => {
+    expect(switchOf(router, "agentRequestRow")).toEqual([
+      '    case "initialize": return A_initialize;',
+      '    case "session/prompt": return A_session_prompt;',
+      "    default: return undefined;",
+    ]);
+    expect(switchOf(router, "agentNotificationRow")).toEqual([
+      '    case "session/cancel": return A_session_cancel;',
+      '    case "$/cancel_request": return A___cancel_request;',
+      "    default: return undefined;",
+    ]);
+    expect(switchOf(router, "clientRequestRow")).toEqual([
+      '    case "fs/read_text_file": return C_fs_read_text_file;',
+      "    default: return undefined;",
+    ]);
+    expect(switchOf(router, "clientNotificationRow")).toEqual([
+      '    case "session/update": return C_session_update;',
+      '    case "$/cancel_request": return C___cancel_request;',
+      "    default: return undefined;",
+    ]);
+  });
+
+  it("prints a row constant that reads like the table row", () => {
+    const at = lines(router).indexOf("const A_session_prompt: Row<AgentHandler, AgentContext> = {");
+    expect(lines(router).slice(at, at + 7)).toEqual([
+      "const A_session_prompt: Row<AgentHandler, AgentContext> = {",
+      '  wire: "session/prompt", kind: "request", layer: "app",',
+      '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"},',
+      '  params: V.validatePromptRequest, paramsType: "PromptRequest",',
+      '  result: V.validatePromptResponse, resultType: "PromptResponse",',
+      "  invoke: (h, p, c) => h.prompt(p as PromptRequest, c),",
+      "};",
+    ]);
+  });
+
+  it("calls a gated handler method only when it exists, else answers method-not-found", () => {
+    expect(lines(router)).toContain(
+      '  invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),',
+    );
+  });
+
+  it("gives connection-routed rows no invoke", () => {
+    const at = lines(router).indexOf("const A_session_cancel: Row<AgentHandler, AgentContext> = {");
+    expect(lines(router)[at + 5]).toBe("  invoke: undefined,");
+  });
+
+  it("never indexes an object with a wire string", () => {
+    expect(router).not.toMatch(/\[\s*wire\s*\]/);
+  });
+});
+
+describe("emitHandlers", () => {
+  const handlers = emitHandlers(tiny);
+
+  it("prints one handler method per app row", () => {
+    expect(lines(handlers)).toContain("  prompt(params: PromptRequest, ctx: AgentContext): Awaitable<PromptResponse>;");
+    expect(lines(handlers)).toContain("  initialize(params: InitializeRequest, ctx: AgentContext): Awaitable<InitializeResponse>;");
+    expect(lines(handlers)).toContain("  sessionUpdate(params: SessionNotification, ctx: ClientContext): Awaitable<void>;");
+  });
+
+  it("makes a capability-gated method optional and says which capability gates it", () => {
+    const all = lines(handlers);
+    const at = all.indexOf("  readTextFile?(params: ReadTextFileRequest, ctx: ClientContext): Awaitable<ReadTextFileResponse>;");
+    expect(at).toBeGreaterThan(0);
+    expect(all[at - 1]).toBe("  /** `fs/read_text_file` request. Gated by `fs.readTextFile`. */");
+  });
+
+  it("gives connection-routed rows no handler method", () => {
+    expect(handlers).not.toContain("session/cancel");
+    expect(handlers).not.toContain("$/cancel_request");
+  });
+
+  it("ends each handler with the optional extension fallbacks", () => {
+    expect(lines(handlers)).toContain("  extMethod?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<Record<string, unknown>>;");
+    expect(lines(handlers)).toContain("  extNotification?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<void>;");
+  });
+});
+
+describe("emitPeers", () => {
+  const peers = emitPeers(tiny);
+
+  it("prints a typed proxy method and its one-line call into the caller", () => {
+    expect(lines(peers)).toContain("  prompt(params: PromptRequest, options?: RequestOptions): Promise<PromptResponse>;");
+    expect(lines(peers)).toContain('    prompt: (params, options) => caller.request("session/prompt", params, options) as Promise<PromptResponse>,');
+  });
+
+  it("sends notifications with notify, named after the last wire segment when there is no callback", () => {
+    expect(lines(peers)).toContain("  cancel(params: CancelNotification): Promise<void>;");
+    expect(lines(peers)).toContain('    cancel: (params) => caller.notify("session/cancel", params),');
+  });
+
+  it("maps every request wire to its params and result types", () => {
+    expect(lines(peers)).toContain('  "session/prompt": { params: PromptRequest; result: PromptResponse };');
+    expect(lines(peers)).toContain('  "fs/read_text_file": { params: ReadTextFileRequest; result: ReadTextFileResponse };');
+  });
+
+  it("leaves protocol rows to the connection", () => {
+    expect(peers).not.toContain("$/cancel_request");
+  });
+});
+
+describe("every generated file", () => {
+  it("has a fixed header naming the table and the command, with no timestamp or version", () => {
+    expect(HEADER).toContain("method-table.ts");
+    expect(HEADER).toContain("npm run codegen");
+    expect(HEADER).not.toMatch(/\d{4}-\d\d-\d\d|\d+\.\d+\.\d+/);
+  });
+
+  it("starts with that header, for the emitters on the tiny table", () => {
+    for (const text of [emitRouter(tiny), emitHandlers(tiny), emitPeers(tiny), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
+  });
+
+  it("starts with that header and is byte-identical when the real table is generated twice", async () => {
+    const { schema } = realSchema();
+    const first = await generate(methods, schema);
+    const second = await generate(methods, schema);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "index.ts"]);
+    for (const [name, text] of first) {
+      expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
+      expect(second.get(name) === text, name).toBe(true);
+    }
+  });
+});

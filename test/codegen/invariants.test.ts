@@ -1,0 +1,174 @@
+// DESIGN §2: every invariant of the method table, broken one row at a time,
+// fails codegen with a message naming the row and the field.
+import { describe, expect, it } from "vitest";
+import { checkTable, TableError } from "../../codegen/check.ts";
+import { generate } from "../../codegen/generate.ts";
+import { methods, type MethodRow } from "../../method-table.ts";
+import { realSchema } from "./support.ts";
+
+const { schema } = realSchema();
+
+/** The real table with the row for `wire` replaced by `change(row)`. */
+function withRow(wire: string, change: (row: MethodRow) => MethodRow): MethodRow[] {
+  const at = methods.findIndex((r) => r.wire === wire);
+  if (at < 0) throw new Error(`no row for ${wire}`);
+  return methods.map((r, i) => (i === at ? change(r) : r));
+}
+
+/** The real table without the row for `wire`, or with `extra` appended. */
+const without = (wire: string): MethodRow[] => methods.filter((r) => r.wire !== wire);
+const plus = (extra: MethodRow): MethodRow[] => [...methods, extra];
+
+/** Runs the checker and returns the TableError it throws (failing the test when it does not). */
+function tableError(rows: readonly MethodRow[]): TableError {
+  try {
+    checkTable(rows, schema);
+  } catch (error) {
+    if (error instanceof TableError) return error;
+    throw error;
+  }
+  throw new Error("checkTable accepted the broken table");
+}
+
+/** Asserts the table fails with `problem` among its problems, and in its message. */
+function expectProblem(rows: readonly MethodRow[], problem: string): readonly string[] {
+  const error = tableError(rows);
+  expect(error.problems).toContain(problem);
+  expect(error.message).toContain(problem);
+  return error.problems;
+}
+
+const extensionLike = { side: "agent", kind: "request", callback: "probe", params: "PromptRequest", result: "PromptResponse", layer: "app" } as const;
+
+describe("the method table checker", () => {
+  it("accepts the real table", () => {
+    expect(() => checkTable(methods, schema)).not.toThrow();
+  });
+
+  describe("invariant 1: uniqueness", () => {
+    it("rejects a second row with the same (side, wire)", () => {
+      const session = methods.find((r) => r.wire === "session/new") as MethodRow;
+      const problems = expectProblem(plus({ ...session, callback: "newSessionAgain" }), 'row "session/new" (agent): field "wire": duplicate: "session/new" is already handled by the agent side');
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a callback name used twice on one side", () => {
+      const problems = expectProblem(
+        withRow("session/load", (r) => ({ ...r, callback: "newSession" })),
+        'row "session/load" (agent): field "callback": duplicate callback "newSession" on the agent side (also row "session/new" (agent))',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("allows the same callback name on the two different sides", () => {
+      expect(() => checkTable(withRow("session/request_permission", (r) => ({ ...r, callback: "prompt" })), schema)).not.toThrow();
+    });
+  });
+
+  describe("invariant 2: a notification has no result, a request has one", () => {
+    it("rejects a notification with a result", () => {
+      const problems = expectProblem(withRow("session/update", (r) => ({ ...r, result: "PromptResponse" })), 'row "session/update" (client): field "result": a notification has no result');
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a request without a result", () => {
+      const { result: _dropped, ...rest } = methods.find((r) => r.wire === "fs/read_text_file") as MethodRow;
+      expectProblem(withRow("fs/read_text_file", () => rest), 'row "fs/read_text_file" (client): field "result": a request needs a result type');
+    });
+  });
+
+  describe("invariant 3: only app rows have callbacks", () => {
+    it("rejects an app row without a callback", () => {
+      const { callback: _dropped, ...rest } = methods.find((r) => r.wire === "session/prompt") as MethodRow;
+      const problems = expectProblem(withRow("session/prompt", () => rest), 'row "session/prompt" (agent): field "callback": an "app" row needs a callback');
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a session_control row with a callback", () => {
+      const problems = expectProblem(
+        withRow("session/cancel", (r) => ({ ...r, callback: "cancel" })),
+        'row "session/cancel" (agent): field "callback": a "session_control" row is handled by the connection and has no callback',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a protocol row with a callback", () => {
+      const problems = expectProblem(
+        withRow("$/cancel_request", (r) => ({ ...r, callback: "cancelRequest" })),
+        'row "$/cancel_request" (both): field "callback": a "protocol" row is handled by the connection and has no callback',
+      );
+      expect(problems).toHaveLength(1);
+    });
+  });
+
+  describe("invariant 4: wire prefixes", () => {
+    it('rejects a "_" wire on a row not registered as an extension', () => {
+      expectProblem(
+        plus({ ...extensionLike, wire: "_example.com/probe" }),
+        'row "_example.com/probe" (agent): field "wire": "_"-prefixed wires are only allowed on registered extension rows (extension: true)',
+      );
+    });
+
+    it('rejects a "$/" wire on a row that is not a protocol row', () => {
+      expectProblem(plus({ ...extensionLike, wire: "$/probe" }), 'row "$/probe" (agent): field "wire": "$/" wires and protocol rows go together');
+    });
+
+    it('rejects the "rpc." prefix JSON-RPC reserves', () => {
+      expectProblem(plus({ ...extensionLike, wire: "rpc.discover" }), 'row "rpc.discover" (agent): field "wire": "rpc." is reserved by JSON-RPC 2.0');
+    });
+  });
+
+  describe("invariant 5: capability paths", () => {
+    it("rejects a path that is not in the handling side's capability type", () => {
+      const problems = expectProblem(
+        withRow("fs/read_text_file", (r) => ({ ...r, capability: ["fs", "readFile"] })),
+        'row "fs/read_text_file" (client): field "capability": "fs.readFile" is not a property of ClientCapabilities',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("looks the path up in the HANDLING side's capabilities, not the caller's", () => {
+      const problems = expectProblem(
+        withRow("session/load", (r) => ({ ...r, capability: ["fs", "readTextFile"] })),
+        'row "session/load" (agent): field "capability": "fs" is not a property of AgentCapabilities',
+      );
+      expect(problems).toHaveLength(1);
+    });
+  });
+
+  describe("invariant 6: cross-check with the schema", () => {
+    it("rejects a params name that is not in $defs", () => {
+      expectProblem(withRow("session/prompt", (r) => ({ ...r, params: "PromptRequets" })), 'row "session/prompt" (agent): field "params": "PromptRequets" is not a $defs name in the schema');
+    });
+
+    it("rejects a result name that is not in $defs", () => {
+      expectProblem(withRow("session/prompt", (r) => ({ ...r, result: "PromptReply" })), 'row "session/prompt" (agent): field "result": "PromptReply" is not a $defs name in the schema');
+    });
+
+    it("rejects a table that lacks a method the schema defines", () => {
+      const problems = expectProblem(
+        without("session/set_mode"),
+        'row "session/set_mode" (agent): missing: the schema defines this request (SetSessionModeRequest) but the table has no row for it',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a row whose kind disagrees with the schema", () => {
+      const problems = expectProblem(
+        withRow("session/update", (r) => ({ ...r, kind: "request", result: "PromptResponse" })),
+        'row "session/update" (client): field "kind": the schema says "notification"',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a row for a method the schema does not define", () => {
+      const problems = expectProblem(plus({ ...extensionLike, wire: "session/fork", callback: "forkSession" }), 'row "session/fork" (agent): field "wire": the schema defines no such method for this side');
+      expect(problems).toHaveLength(1);
+    });
+  });
+
+  it("stops generate() before it emits anything", async () => {
+    await expect(generate(without("session/set_mode"), schema)).rejects.toThrow(TableError);
+    await expect(generate(without("session/set_mode"), schema)).rejects.toThrow('row "session/set_mode" (agent): missing');
+  });
+});
