@@ -33,6 +33,18 @@ export interface ErrorObject {
   readonly data?: unknown;
 }
 
+/**
+ * Plain wire error objects for the router's own rejections: building an
+ * `Error` captures a stack trace, which would dominate the invalid path.
+ */
+export const wireError = {
+  parse: (detail?: string): ErrorObject => (detail === undefined ? { code: ErrorCode.ParseError, message: "Parse error" } : { code: ErrorCode.ParseError, message: "Parse error", data: { reason: detail } }),
+  invalidRequest: (message = "Invalid request", data?: unknown): ErrorObject => (data === undefined ? { code: ErrorCode.InvalidRequest, message } : { code: ErrorCode.InvalidRequest, message, data }),
+  methodNotFound: (method: string, reason?: string): ErrorObject => ({ code: ErrorCode.MethodNotFound, message: "Method not found", data: reason === undefined ? { method } : { method, reason } }),
+  invalidParams: (data?: unknown): ErrorObject => (data === undefined ? { code: ErrorCode.InvalidParams, message: "Invalid params" } : { code: ErrorCode.InvalidParams, message: "Invalid params", data }),
+  authRequired: (message = "Authentication required"): ErrorObject => ({ code: ErrorCode.AuthRequired, message }),
+} as const;
+
 /** An error answered to (or received from) the peer. Throw it from a handler to answer with exactly this error. */
 export class RpcError extends Error {
   readonly code: number;
@@ -51,16 +63,20 @@ export class RpcError extends Error {
   }
 
   static parseError(detail?: string): RpcError {
-    return new RpcError(ErrorCode.ParseError, "Parse error", detail === undefined ? undefined : { reason: detail });
+    return RpcError.fromObject(wireError.parse(detail));
   }
   static invalidRequest(message = "Invalid request", data?: unknown): RpcError {
-    return new RpcError(ErrorCode.InvalidRequest, message, data);
+    return RpcError.fromObject(wireError.invalidRequest(message, data));
   }
   static methodNotFound(method: string, reason?: string): RpcError {
-    return new RpcError(ErrorCode.MethodNotFound, "Method not found", reason === undefined ? { method } : { method, reason });
+    return RpcError.fromObject(wireError.methodNotFound(method, reason));
   }
   static invalidParams(data?: unknown): RpcError {
-    return new RpcError(ErrorCode.InvalidParams, "Invalid params", data);
+    return RpcError.fromObject(wireError.invalidParams(data));
+  }
+  /** An RpcError carrying a wire error object's code, message and data. */
+  static fromObject(error: ErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
   }
   static internalError(detail?: string): RpcError {
     return new RpcError(ErrorCode.InternalError, "Internal error", detail === undefined ? undefined : { details: detail });
@@ -69,7 +85,7 @@ export class RpcError extends Error {
     return new RpcError(ErrorCode.RequestCancelled, "Request cancelled");
   }
   static authRequired(message = "Authentication required"): RpcError {
-    return new RpcError(ErrorCode.AuthRequired, message);
+    return RpcError.fromObject(wireError.authRequired(message));
   }
   static resourceNotFound(uri?: string): RpcError {
     return new RpcError(ErrorCode.ResourceNotFound, "Resource not found", uri === undefined ? undefined : { uri });

@@ -2,7 +2,7 @@
  * Opens a connection over a transport: wires framing to the inbound
  * pipeline, end-of-stream to close, and builds the public object.
  */
-import { RpcError } from "../errors.ts";
+import { wireError } from "../errors.ts";
 import type { AgentHandler, ClientHandler } from "../generated/handlers.ts";
 import { createAgentPeer, createClientPeer, type AgentMethods, type AgentNotifications, type AgentPeer, type ClientMethods, type ClientNotifications, type ClientPeer } from "../generated/peers.ts";
 import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
@@ -113,7 +113,7 @@ function open<P>(side: Side, handler: object, transport: Transport, makePeer: (c
       },
       oversized(length) {
         core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-        core.reject(null, RpcError.parseError(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+        core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
       },
     },
     maxBytes,

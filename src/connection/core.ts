@@ -5,7 +5,7 @@
  * objects built on this are in `connect.ts`.
  */
 import type { RequestId } from "../context.ts";
-import { ConnectionClosedError, RpcError } from "../errors.ts";
+import { ConnectionClosedError, RpcError, type ErrorObject } from "../errors.ts";
 import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
 import { isExtensionWire, resultMarker } from "../generated/router.ts";
 import { leniency as leniencyGraph } from "../generated/leniency.ts";
@@ -132,8 +132,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   }
 
   /** Answers a rejected message; `id` was chosen by the rejection-id rule. */
-  reject(id: RequestId | null, error: RpcError, batch: BatchSink | undefined): void {
-    this.writeAnswer(encodeLine(errorMessage(id, error.toJSON())), batch);
+  reject(id: RequestId | null, error: ErrorObject, batch: BatchSink | undefined): void {
+    this.writeAnswer(encodeLine(errorMessage(id, error)), batch);
   }
 
   /** Runs a decoded request's handler and answers it exactly once. */
@@ -182,7 +182,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
     if (!(error instanceof RpcError)) this.report("handler_error", `handler of "${call.row?.wire ?? "extension"}" threw`, describe(error));
-    this.reject(call.requestId as RequestId, RpcError.from(error, this.exposeErrors), call.batch);
+    this.reject(call.requestId as RequestId, RpcError.from(error, this.exposeErrors).toJSON(), call.batch);
   }
 
   /** Records what `initialize`, `authenticate` and `logout` change, once they succeed. */

@@ -4,7 +4,7 @@
  * → auth gate → decode (with leniency) → dispatch → exactly one answer.
  */
 import type { RequestId } from "../context.ts";
-import { RpcError } from "../errors.ts";
+import { wireError } from "../errors.ts";
 import { inboundRow, isExtensionWire } from "../generated/router.ts";
 import { leniency as leniencyGraph } from "../generated/leniency.ts";
 import { classify, isResponseShaped, rejectionId } from "../jsonrpc/classify.ts";
@@ -23,7 +23,7 @@ export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: 
   const parsed = parseLine(text, maxDepth);
   if (!parsed.ok) {
     core.report("parse_error", `unparsable line: ${parsed.reason}`);
-    core.reject(null, RpcError.parseError(parsed.reason), undefined);
+    core.reject(null, wireError.parse(parsed.reason), undefined);
     return;
   }
   const value = parsed.value;
@@ -34,7 +34,7 @@ export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: 
 function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
   if (!core.acceptBatches || items.length === 0) {
     core.report("batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
-    core.reject(null, RpcError.invalidRequest(items.length === 0 ? "Invalid request: empty batch" : "Invalid request: batches are not supported"), undefined);
+    core.reject(null, wireError.invalidRequest(items.length === 0 ? "Invalid request: empty batch" : "Invalid request: batches are not supported"), undefined);
     return;
   }
   const answers: string[] = [];
@@ -75,13 +75,13 @@ export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch
       core.answerPending(body);
       return;
     case "unidentified_request":
-      core.reject(rejectionId(kind, body), RpcError.invalidRequest("Invalid request: id must be a string or an integer"), batch);
+      core.reject(rejectionId(kind, body), wireError.invalidRequest("Invalid request: id must be a string or an integer"), batch);
       return;
     default:
       if (isResponseShaped(value)) core.report("unknown_response", "response-shaped message without a usable id dropped", { id: (body as { id?: unknown } | null)?.id ?? null });
       else {
         core.report("unknown_message", "message is neither a request, a notification nor a response");
-        core.reject(null, RpcError.invalidRequest("Invalid request: not a JSON-RPC 2.0 message"), batch);
+        core.reject(null, wireError.invalidRequest("Invalid request: not a JSON-RPC 2.0 message"), batch);
       }
   }
 }
@@ -91,24 +91,24 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   const wire = body.method as string;
   const envelope = checkEnvelope(body);
   if (envelope) return core.reject(id, envelope, batch);
-  if (core.inFlight.has(id)) return core.reject(id, RpcError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
+  if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
   const row = inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
-  if (!core.initialized && wire !== "initialize") return core.reject(id, RpcError.invalidRequest("Not initialized: the first request must be initialize"), batch);
+  if (!core.initialized && wire !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
-    if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, RpcError.methodNotFound(wire), batch);
+    if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
     const params = body.params ?? {};
     const call = new InboundCall(core, id, sessionOf(params), undefined, batch, undefined);
     return start(core, call, () => handler.extMethod?.(wire, params, call));
   }
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
-    return core.reject(id, RpcError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
+    return core.reject(id, wireError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
   }
-  if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, RpcError.authRequired(), batch);
+  if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, wireError.authRequired(), batch);
   const params = body.params === undefined ? {} : body.params;
   const outcome = check(row.params, params, row.paramsType, leniencyGraph, core.leniency);
   if (outcome !== undefined) {
-    if (!outcome.ok) return core.reject(id, RpcError.invalidParams({ errors: outcome.errors }), batch);
+    if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
   const call = new InboundCall(core, id, sessionOf(params), row, batch, undefined);
@@ -119,7 +119,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
 function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, run: () => unknown): void {
   if (core.inFlight.size >= core.maxInFlight) {
     call.answered = true;
-    core.reject(call.requestId as RequestId, new RpcError(-32603, `Too many requests in flight (maxInFlight ${core.maxInFlight})`, { maxInFlight: core.maxInFlight }), call.batch);
+    core.reject(call.requestId as RequestId, { code: -32603, message: `Too many requests in flight (maxInFlight ${core.maxInFlight})`, data: { maxInFlight: core.maxInFlight } }, call.batch);
     return;
   }
   core.invoke(call, run);

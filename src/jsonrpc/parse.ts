@@ -10,13 +10,22 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /** Parses `line`; never throws. */
 export function parseLine(line: string, maxDepth = DEFAULT_MAX_DEPTH): ParseResult {
-  // A line no longer than the bound cannot nest deeper than it: skip the scan.
-  if (line.length > maxDepth && exceedsDepth(line, maxDepth)) return { ok: false, reason: `nesting deeper than ${maxDepth} levels` };
+  // Nesting cannot exceed the number of opening brackets: only lines with many
+  // of them (counted with native indexOf) pay for the full scan.
+  if (line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return { ok: false, reason: `nesting deeper than ${maxDepth} levels` };
   try {
     return { ok: true, value: JSON.parse(line) };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : "invalid JSON" };
   }
+}
+
+/** True when `text` has at most `limit` opening brackets (`{` and `[`) in all. */
+function fewBrackets(text: string, limit: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++n > limit) return false;
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++n > limit) return false;
+  return true;
 }
 
 /** True when brackets outside strings nest deeper than `maxDepth`. Linear, allocation free. */

@@ -26,7 +26,7 @@ export interface Framer {
  * (UTF-16 code units), which never exceeds the line's UTF-8 byte length.
  */
 export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES): Framer {
-  const decoder = new TextDecoder("utf-8");
+  const decode = createUtf8Decoder();
   let pending = "";
   let skipping = false;
   let skipped = 0;
@@ -65,10 +65,10 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 
   return {
     push(chunk) {
-      pushText(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+      pushText(typeof chunk === "string" ? chunk : decode(chunk, false));
     },
     end() {
-      pushText(decoder.decode());
+      pushText(decode(EMPTY, true));
       if (skipping) {
         skipping = false;
         sink.oversized(skipped);
@@ -87,4 +87,45 @@ function isBlank(line: string): boolean {
   // Messages start with "{" or "["; only then is a full whitespace check needed.
   if (c === 123 || c === 91) return false;
   return line.trim().length === 0;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * A streaming UTF-8 decoder: a multi-byte character split across chunks is
+ * carried to the next chunk. Uses Node's native `Buffer` decoding when it is
+ * there (several times faster than `TextDecoder` in stream mode), else
+ * `TextDecoder`. Invalid bytes become U+FFFD either way.
+ */
+export function createUtf8Decoder(): (chunk: Uint8Array, end: boolean) => string {
+  const text = new TextDecoder("utf-8");
+  const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, o: number, l: number): { toString(e: string): string } } }).Buffer;
+  const whole = NodeBuffer ? (b: Uint8Array) => NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8") : (b: Uint8Array) => text.decode(b);
+  let carry: Uint8Array | undefined;
+  return (chunk, end) => {
+    let bytes = chunk;
+    if (carry) {
+      bytes = new Uint8Array(carry.length + chunk.length);
+      bytes.set(carry);
+      bytes.set(chunk, carry.length);
+      carry = undefined;
+    }
+    const cut = end ? bytes.length : completeLength(bytes);
+    if (cut < bytes.length) carry = bytes.slice(cut);
+    return cut === 0 ? "" : whole(cut === bytes.length ? bytes : bytes.subarray(0, cut));
+  };
+}
+
+/** Length of the prefix of `bytes` that ends on a character boundary (an unfinished last character is left out). */
+function completeLength(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // Look back over at most 3 continuation bytes for the lead byte of the last character.
+  for (let i = n - 1, seen = 0; i >= 0 && seen < 4; i--, seen++) {
+    const b = bytes[i] as number;
+    if ((b & 0xc0) !== 0x80) {
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      return n - i >= need ? n : i;
+    }
+  }
+  return n;
 }

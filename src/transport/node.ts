@@ -65,6 +65,8 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
   return {
     start(r) {
       receiver = r;
+      // Node's native decoder handles characters split across chunks.
+      if (!readable.readableObjectMode) readable.setEncoding("utf8");
       readable.on("data", onData);
       readable.on("end", onEnd);
       readable.on("close", onEnd);
