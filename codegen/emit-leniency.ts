@@ -55,6 +55,10 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
         if (sub["x-deserialize-default-on-error"] === true) p.onError = true;
         if (sub["x-deserialize-default-on-null"] === true) p.onNull = true;
         if ((p.onError || p.onNull) && "default" in sub) p.default = sub.default;
+        // A null list or map without a stated default becomes empty (the type's
+        // default in the reference SDKs: `defaultOnNull(z.array(...), () => [])`),
+        // rather than removed, which would fail a required property.
+        else if (p.onNull && !p.onError) p.default = typeDefault(sub.type);
         if (sub["x-deserialize-skip-invalid-items"] === true) p.skipItems = true;
         const value = targets(sub, `${name}/${key}`);
         if (value.length) p.value = value;
@@ -80,6 +84,14 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
 
   for (const [name, def] of Object.entries(defs)) build(name, def);
   return prune(graph, validatedTypes(rows));
+}
+
+/** The empty value of a JSON Schema `type` that has one (`[]`, `{}`), else undefined (the property is removed). */
+function typeDefault(type: unknown): unknown {
+  const types = Array.isArray(type) ? type : [type];
+  if (types.includes("array")) return [];
+  if (types.includes("object")) return {};
+  return undefined;
 }
 
 function itemSchemas(sub: SchemaNode): SchemaNode[] {

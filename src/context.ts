@@ -4,6 +4,7 @@ import type { AgentCapabilities, ClientCapabilities } from "./generated/types.ts
 /** A JSON-RPC request id as acp-router accepts it: a string or a safe integer. */
 export type RequestId = string | number;
 
+/** What a handler method receives besides its params: cancellation, ids, the peer proxy and negotiated capabilities. */
 export interface HandlerContext<Peer> {
   /**
    * Aborted when the call is cancelled (`$/cancel_request`, or `session/cancel`
@@ -11,8 +12,8 @@ export interface HandlerContext<Peer> {
    * read, so handlers that never look at it cost nothing.
    */
   readonly signal: AbortSignal;
-  /** The request's id; undefined for notifications. */
-  readonly requestId: RequestId | undefined;
+  /** The request's id (a string or a safe integer); undefined for notifications. */
+  readonly requestId: string | number | undefined;
   /** `params.sessionId` when the params carry one. */
   readonly sessionId: string | undefined;
   /** Typed proxy for calling the other side. */

@@ -24,6 +24,7 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
 } as const;
 
+/** One of the values of {@link ErrorCode}. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** A JSON-RPC error object as written on the wire. */
@@ -62,15 +63,19 @@ export class RpcError extends Error {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 
+  /** `-32700`: invalid JSON or an oversized line. */
   static parseError(detail?: string): RpcError {
     return RpcError.fromObject(wireError.parse(detail));
   }
+  /** `-32600`: not a valid request object, or a request before `initialize`. */
   static invalidRequest(message = "Invalid request", data?: unknown): RpcError {
     return RpcError.fromObject(wireError.invalidRequest(message, data));
   }
+  /** `-32601`: unknown method, or gated by a capability not advertised (`reason`). */
   static methodNotFound(method: string, reason?: string): RpcError {
     return RpcError.fromObject(wireError.methodNotFound(method, reason));
   }
+  /** `-32602`: params failed validation; `data.errors` lists each location. */
   static invalidParams(data?: unknown): RpcError {
     return RpcError.fromObject(wireError.invalidParams(data));
   }
@@ -78,15 +83,19 @@ export class RpcError extends Error {
   static fromObject(error: ErrorObject): RpcError {
     return new RpcError(error.code, error.message, error.data);
   }
+  /** `-32603`: a handler failed; `details` only when errors are exposed. */
   static internalError(detail?: string): RpcError {
     return new RpcError(ErrorCode.InternalError, "Internal error", detail === undefined ? undefined : { details: detail });
   }
+  /** `-32800`: the request was cancelled. */
   static requestCancelled(): RpcError {
     return new RpcError(ErrorCode.RequestCancelled, "Request cancelled");
   }
+  /** `-32000`: authentication is required first. */
   static authRequired(message = "Authentication required"): RpcError {
     return RpcError.fromObject(wireError.authRequired(message));
   }
+  /** `-32002`: a file, session or other resource does not exist. */
   static resourceNotFound(uri?: string): RpcError {
     return new RpcError(ErrorCode.ResourceNotFound, "Resource not found", uri === undefined ? undefined : { uri });
   }

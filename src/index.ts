@@ -9,7 +9,12 @@
 export { connectAgent, connectClient, type AgentConnection, type ClientConnection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
-export type { HandlerContext, RequestId } from "./context.ts";
+export type { HandlerContext } from "./context.ts";
+export type { PeerCaller } from "./peer-caller.ts";
+export type { Row } from "./row.ts";
+export type { Decoded } from "./decode.ts";
+export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/leniency.ts";
+export type { Validator, ValidatorError } from "./validation/validator.ts";
 export { ConnectionClosedError, ErrorCode, RpcError, type ErrorCodeValue, type ErrorObject } from "./errors.ts";
 export type { RequestOptions } from "./peer-caller.ts";
 export type { Leniency, FieldError } from "./validation/check.ts";

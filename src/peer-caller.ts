@@ -8,7 +8,10 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
 }
 
+/** The outbound side of a connection as generated peer proxies see it. */
 export interface PeerCaller {
+  /** Sends a request and settles with its validated result. */
   request(wire: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Sends a notification. */
   notify(wire: string, params: unknown): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import type { Validator } from "./validation/validator.ts";
 import { RpcError } from "./errors.ts";
 
+/** One generated routing row (see method-table.ts): routing fields, validators and the typed handler call. */
 export interface Row<Handler = unknown, Context = unknown> {
   readonly wire: string;
   readonly kind: "request" | "notification";

@@ -17,9 +17,11 @@ import type { ConnectionOptions } from "./options.ts";
 interface ConnectionBase<Methods, Notifications> {
   /** Sends a request; typed for every table row the peer handles, open for `_` extension methods. */
   request<W extends keyof Methods & string>(wire: W, params: Methods[W] extends { params: infer P } ? P : never, options?: RequestOptions): Promise<Methods[W] extends { result: infer R } ? R : never>;
+  /** Sends an extension request (`_`-prefixed wire, passed unchanged); the result is not validated. */
   request(wire: `_${string}`, params: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
   /** Sends a notification; typed like `request`. */
   notify<W extends keyof Notifications & string>(wire: W, params: Notifications[W]): Promise<void>;
+  /** Sends an extension notification (`_`-prefixed wire, passed unchanged). */
   notify(wire: `_${string}`, params: Record<string, unknown>): Promise<void>;
   /** Closes the connection: pending calls reject with `ConnectionClosedError`, handler signals abort. */
   close(reason?: string): void;

@@ -59,6 +59,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   initialized = false;
   authenticated = false;
+  /** Client side: sessions introduced by session/new, load or resume (updates for others are delivered with a diagnostic). */
+  readonly knownSessions = new Set<string>();
   /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
   settledResponse = false;
   agentCapabilities: AgentCapabilities | undefined;
@@ -334,12 +336,32 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
         this.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
       }
     }
-    if (this.side === "client" && call.wire === "initialize") {
-      this.initialized = true;
-      this.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
-    }
+    if (this.side === "client") this.afterResult(call, result);
     this.settle(call, () => call.resolve(result));
     return true;
+  }
+
+  /** Client side: records what an answered request changes (capabilities, known sessions). */
+  private afterResult(call: PendingCall, result: unknown): void {
+    switch (call.wire) {
+      case "initialize":
+        this.initialized = true;
+        this.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+        return;
+      case "session/new": {
+        const id = (result as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof id === "string") this.knownSessions.add(id);
+        return;
+      }
+      case "session/load":
+      case "session/resume":
+        if (call.sessionId !== undefined) this.knownSessions.add(call.sessionId);
+        return;
+      case "session/close":
+      case "session/delete":
+        if (call.sessionId !== undefined) this.knownSessions.delete(call.sessionId);
+        return;
+    }
   }
 
   /** Resolves after that session's earlier notifications, unless the call came from that very lane. */

@@ -151,7 +151,11 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
   }
   const invoke = row.invoke;
-  deliver(core, sessionOf(params), (call) => invoke(core.handler, params, call));
+  const sessionId = sessionOf(params);
+  if (core.side === "client" && sessionId !== undefined && !core.knownSessions.has(sessionId)) {
+    core.report("unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
+  }
+  deliver(core, sessionId, (call) => invoke(core.handler, params, call));
 }
 
 /** Runs a notification handler in its session's lane (notifications without a session share one lane). */

@@ -12,6 +12,7 @@ export interface Diagnostic {
     | "unknown_notification"
     | "invalid_notification"
     | "gated_notification"
+    | "unknown_session"
     | "repaired"
     | "handler_error"
     | "invalid_result"
@@ -20,6 +21,7 @@ export interface Diagnostic {
   readonly data?: unknown;
 }
 
+/** Options of `connectAgent` and `connectClient`. Every one is optional; defaults are stated per option. */
 export interface ConnectionOptions {
   /** `repair` (default) fixes the schema's lenient locations, as the reference SDKs do; `strict` rejects them. */
   readonly leniency?: Leniency;

@@ -5,6 +5,7 @@
  */
 import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
 
+/** Options of {@link memoryPair}. */
 export interface MemoryPairOptions {
   /** Split every delivery into chunks of at most this many bytes (tests of framing). Default: no splitting. */
   readonly chunkBytes?: number;

@@ -7,6 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
 import { asError, DEFAULT_MAX_WRITE_QUEUE_BYTES } from "./web.ts";
 
+/** Options of {@link nodeStreamTransport}. */
 export interface NodeStreamOptions {
   /** Close with an error once this many bytes wait in the writable's buffer. Default 64 MiB. */
   readonly maxWriteQueueBytes?: number;
@@ -14,6 +15,7 @@ export interface NodeStreamOptions {
   readonly endWritable?: boolean;
 }
 
+/** A transport over Node streams (stdio, pipes, sockets). */
 export function nodeStreamTransport(readable: Readable, writable: Writable, options: NodeStreamOptions = {}): Transport {
   const limit = options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES;
   let receiver: TransportReceiver | undefined;

@@ -44,6 +44,7 @@ export class AgentExitedError extends Error {
   }
 }
 
+/** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
@@ -55,6 +56,7 @@ export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly killAfterMs?: number;
 }
 
+/** A spawned agent process and the transport over its stdin/stdout. */
 export interface AgentProcess {
   readonly transport: Transport;
   readonly child: ChildProcess;

@@ -11,6 +11,7 @@ export interface TransportReceiver {
   end(error?: Error): void;
 }
 
+/** A byte pipe to the peer: the connection frames, parses and answers; the transport only moves text and bytes. */
 export interface Transport {
   /** Starts delivering inbound data. Called once by the connection. */
   start(receiver: TransportReceiver): void;

@@ -4,11 +4,13 @@
  */
 import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
 
+/** Options of {@link webStreamTransport}. */
 export interface WebStreamOptions {
   /** Close with an error once this many bytes wait for the peer to read. Default 64 MiB. */
   readonly maxWriteQueueBytes?: number;
 }
 
+/** A transport over Web streams: reads NDJSON bytes (or text) from `readable`, writes UTF-8 NDJSON to `writable`. */
 export function webStreamTransport(
   readable: ReadableStream<Uint8Array | string>,
   writable: WritableStream<Uint8Array>,

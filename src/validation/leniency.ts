@@ -27,6 +27,7 @@ export interface LeniencyNode {
   readonly variants?: Readonly<Record<string, readonly string[]>>;
 }
 
+/** All lenient locations of the schema, keyed by definition name; generated into `src/generated/leniency.ts`. */
 export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
 
 /** One repair made to a decoded value, reported through `onDiagnostic`. */

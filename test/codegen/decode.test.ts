@@ -28,14 +28,14 @@ const examples: Record<string, Example> = {
   "agent authenticate": { valid: { methodId: "api-key" }, invalid: { methodId: 5 }, paths: ["/methodId"] },
   "agent logout": { valid: {}, invalid: [], paths: [""] },
   "agent session/new": {
-    valid: { cwd: "/work", mcpServers: [{ name: "fs", command: "mcp-fs", args: [], env: [] }] },
+    valid: { cwd: "/project", mcpServers: [{ name: "fs", command: "mcp-fs", args: [], env: [] }] },
     invalid: { mcpServers: "none" },
     paths: ["/cwd", "/mcpServers"],
   },
-  "agent session/load": { valid: { sessionId, cwd: "/work", mcpServers: [] }, invalid: { cwd: "/work", mcpServers: [] }, paths: ["/sessionId"] },
-  "agent session/list": { valid: { cwd: "/work", cursor: null }, invalid: { cwd: 5 }, paths: ["/cwd"] },
+  "agent session/load": { valid: { sessionId, cwd: "/project", mcpServers: [] }, invalid: { cwd: "/project", mcpServers: [] }, paths: ["/sessionId"] },
+  "agent session/list": { valid: { cwd: "/project", cursor: null }, invalid: { cwd: 5 }, paths: ["/cwd"] },
   "agent session/delete": { valid: { sessionId }, invalid: {}, paths: ["/sessionId"] },
-  "agent session/resume": { valid: { sessionId, cwd: "/work" }, invalid: { sessionId }, paths: ["/cwd"] },
+  "agent session/resume": { valid: { sessionId, cwd: "/project" }, invalid: { sessionId }, paths: ["/cwd"] },
   "agent session/close": { valid: { sessionId }, invalid: { sessionId: null }, paths: ["/sessionId"] },
   "agent session/set_mode": { valid: { sessionId, modeId: "code" }, invalid: { sessionId, modeId: 3 }, paths: ["/modeId"] },
   "agent session/set_config_option": { valid: { sessionId, configId: "model", value: "fast" }, invalid: { sessionId, value: "fast" }, paths: ["/configId"] },
@@ -50,8 +50,8 @@ const examples: Record<string, Example> = {
     invalid: { sessionId, update: { sessionUpdate: "no_such_update" } },
     paths: ["/update"],
   },
-  "client fs/read_text_file": { valid: { sessionId, path: "/work/a.txt", line: 1, limit: 10 }, invalid: { sessionId, path: "/work/a.txt", line: -1 }, paths: ["/line"] },
-  "client fs/write_text_file": { valid: { sessionId, path: "/work/a.txt", content: "x" }, invalid: { sessionId, path: "/work/a.txt" }, paths: ["/content"] },
+  "client fs/read_text_file": { valid: { sessionId, path: "/project/a.txt", line: 1, limit: 10 }, invalid: { sessionId, path: "/project/a.txt", line: -1 }, paths: ["/line"] },
+  "client fs/write_text_file": { valid: { sessionId, path: "/project/a.txt", content: "x" }, invalid: { sessionId, path: "/project/a.txt" }, paths: ["/content"] },
   "client terminal/create": {
     valid: { sessionId, command: "ls", args: ["-l"], env: [{ name: "LANG", value: "C" }] },
     invalid: { sessionId, command: "ls", env: [{ name: "LANG" }] },
@@ -194,6 +194,17 @@ describe("leniency", () => {
   it('rejects that item in "strict" mode at its location', () => {
     const decoded = decode("client", "notification", "session/update", toolCall(), "strict");
     expect(decoded.tag === "invalid_params" && decoded.errors.map((e) => e.path)).toEqual(["/update/content/1"]);
+  });
+
+  it("replaces a null list marked default-on-null with an empty list, as the reference SDK does", () => {
+    const decoded = decode("agent", "request", "session/new", { cwd: "/project", mcpServers: null, additionalDirectories: null });
+    expect(decoded.tag).toBe("ok");
+    if (decoded.tag !== "ok") return;
+    expect(decoded.params).toEqual({ cwd: "/project", mcpServers: [], additionalDirectories: [] });
+    expect(decoded.repairs).toEqual([
+      { path: "/additionalDirectories", action: "default" },
+      { path: "/mcpServers", action: "default" },
+    ]);
   });
 
   it("does not repair a location the schema does not mark lenient", () => {
