@@ -31,7 +31,7 @@ function typeNames(rows: readonly MethodRow[]): string[] {
 export function emitRouter(rows: readonly MethodRow[]): string {
   const out: string[] = [HEADER];
   out.push('import { check, type Leniency } from "../validation/check.ts";');
-  out.push('import { notImplemented, type Row } from "../row.ts";');
+  out.push('import { isExtensionWire, notImplemented, type Row, type Router } from "../row.ts";');
   out.push('import type { Decoded } from "../decode.ts";');
   out.push('import { leniency } from "./leniency.ts";');
   out.push('import * as V from "./validators.ts";');
@@ -111,10 +111,10 @@ export function decode(side: "agent" | "client", kind: "request" | "notification
   return { tag: "invalid_params", row, errors: outcome.errors };
 }
 
-/** True for an extension method name: \`_\`-prefixed, and never \`__proto__\`. */
-export function isExtensionWire(wire: string): boolean {
-  return wire.charCodeAt(0) === 95 /* _ */ && wire !== "__proto__";
-}
+export { isExtensionWire };
+
+/** This table's router, as connections take it. */
+export const router: Router = { inboundRow, resultMarker, leniency };
 
 /** Calls the handler for a decoded message; unregistered extension methods go to \`extMethod\`/\`extNotification\`. */
 export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;
@@ -209,6 +209,41 @@ export function emitPeers(rows: readonly MethodRow[]): string {
   return out.join("\n");
 }
 
+export function emitConnect(): string {
+  return [
+    HEADER,
+    'import { openConnection, type Connection } from "../connection/connect.ts";',
+    'import type { ConnectionOptions } from "../connection/options.ts";',
+    'import type { Transport } from "../transport/transport.ts";',
+    'import type { AgentHandler, ClientHandler } from "./handlers.ts";',
+    'import { createAgentPeer, createClientPeer, type AgentMethods, type AgentNotifications, type AgentPeer, type ClientMethods, type ClientNotifications, type ClientPeer } from "./peers.ts";',
+    'import { router } from "./router.ts";',
+    "",
+    "/** An agent's connection: `client` calls the client. */",
+    "export interface AgentConnection extends Connection<ClientMethods, ClientNotifications> {",
+    "  readonly client: ClientPeer;",
+    "}",
+    "",
+    "/** A client's connection: `agent` calls the agent. */",
+    "export interface ClientConnection extends Connection<AgentMethods, AgentNotifications> {",
+    "  readonly agent: AgentPeer;",
+    "}",
+    "",
+    "/** Serves `handler` as an ACP agent over `transport`, routed by this table. */",
+    "export function connectAgent(handler: AgentHandler, transport: Transport, options: ConnectionOptions = {}): AgentConnection {",
+    '  const { connection, peer } = openConnection<ClientPeer, ClientMethods, ClientNotifications>(router, "agent", handler, transport, createClientPeer, options);',
+    "  return Object.assign(connection, { client: peer });",
+    "}",
+    "",
+    "/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */",
+    "export function connectClient(handler: ClientHandler, transport: Transport, options: ConnectionOptions = {}): ClientConnection {",
+    '  const { connection, peer } = openConnection<AgentPeer, AgentMethods, AgentNotifications>(router, "client", handler, transport, createAgentPeer, options);',
+    "  return Object.assign(connection, { agent: peer });",
+    "}",
+    "",
+  ].join("\n");
+}
+
 export function emitIndex(): string {
   return [
     HEADER,
@@ -216,6 +251,7 @@ export function emitIndex(): string {
     'export * from "./handlers.ts";',
     'export * from "./peers.ts";',
     'export * from "./router.ts";',
+    'export * from "./connect.ts";',
     'export { leniency } from "./leniency.ts";',
     "",
   ].join("\n");

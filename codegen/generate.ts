@@ -5,7 +5,7 @@
 import type { MethodRow } from "../method-table.ts";
 import { checkTable } from "./check.ts";
 import { emitLeniency } from "./emit-leniency.ts";
-import { emitHandlers, emitIndex, emitPeers, emitRouter } from "./emit-router.ts";
+import { emitConnect, emitHandlers, emitIndex, emitPeers, emitRouter } from "./emit-router.ts";
 import { emitTypes } from "./emit-types.ts";
 import { emitValidators } from "./emit-validators.ts";
 import type { AcpSchema } from "./schema.ts";
@@ -25,6 +25,7 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     ["router.ts", emitRouter(rows)],
     ["handlers.ts", emitHandlers(rows)],
     ["peers.ts", emitPeers(rows)],
+    ["connect.ts", emitConnect()],
     ["index.ts", emitIndex()],
   ]);
   const prefix = options.runtimeImport ?? "../";

@@ -6,12 +6,12 @@
  * `ClientHandler`, then `connectClient(handler, transport)` and call
  * `conn.agent.*`.
  */
-export { connectAgent, connectClient, type AgentConnection, type ClientConnection } from "./connection/connect.ts";
+export { openConnection, type Connection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
 export type { HandlerContext } from "./context.ts";
 export type { PeerCaller } from "./peer-caller.ts";
-export type { Row } from "./row.ts";
+export { isExtensionWire, type Row, type Router } from "./row.ts";
 export type { Decoded } from "./decode.ts";
 export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/leniency.ts";
 export type { Validator, ValidatorError } from "./validation/validator.ts";

@@ -3,6 +3,7 @@
  * routing fields plus its validators and a typed call into the handler.
  * Rows are created once by generated code; the connection reads them.
  */
+import type { LeniencyGraph } from "./validation/leniency.ts";
 import type { Validator } from "./validation/validator.ts";
 import { RpcError } from "./errors.ts";
 
@@ -24,6 +25,21 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly resultType: string | undefined;
   /** Calls the handler's method for this row; undefined for connection-routed rows. */
   readonly invoke: ((handler: Handler, params: unknown, ctx: Context) => unknown) | undefined;
+}
+
+/** What the connection needs from a generated router: row lookups and leniency data. One per method table. */
+export interface Router {
+  /** The row `side` handles for an inbound message, or undefined for an unknown method. */
+  inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined;
+  /** The row whose result validator decodes the answer to `wire` sent to `peerSide`. */
+  resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined;
+  /** The schema's lenient locations. */
+  readonly leniency: LeniencyGraph;
+}
+
+/** True for an extension method name: `_`-prefixed, and never `__proto__`. */
+export function isExtensionWire(wire: string): boolean {
+  return wire.charCodeAt(0) === 95 /* _ */ && wire !== "__proto__";
 }
 
 /** Thrown by `invoke` when the handler does not implement an optional method. */

@@ -1,21 +1,22 @@
 /**
  * Opens a connection over a transport: wires framing to the inbound
- * pipeline, end-of-stream to close, and builds the public object.
+ * pipeline, end-of-stream to close, and builds the public object. Table
+ * agnostic: the generated `connect.ts` of each method table binds its router,
+ * peers and types (`connectAgent`, `connectClient`).
  */
 import { wireError } from "../errors.ts";
-import type { AgentHandler, ClientHandler } from "../generated/handlers.ts";
-import { createAgentPeer, createClientPeer, type AgentMethods, type AgentNotifications, type AgentPeer, type ClientMethods, type ClientNotifications, type ClientPeer } from "../generated/peers.ts";
 import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
+import type { Router } from "../row.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
 import { processLine } from "./inbound.ts";
 import type { ConnectionOptions } from "./options.ts";
 
-/** What both sides' connections offer. */
-interface ConnectionBase<Methods, Notifications> {
-  /** Sends a request; typed for every table row the peer handles, open for `_` extension methods. */
+/** What both sides' connections offer, typed by the peer's method maps. */
+export interface Connection<Methods, Notifications> {
+  /** Sends a request; typed for every table row the peer handles. */
   request<W extends keyof Methods & string>(wire: W, params: Methods[W] extends { params: infer P } ? P : never, options?: RequestOptions): Promise<Methods[W] extends { result: infer R } ? R : never>;
   /** Sends an extension request (`_`-prefixed wire, passed unchanged); the result is not validated. */
   request(wire: `_${string}`, params: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
@@ -35,31 +36,21 @@ interface ConnectionBase<Methods, Notifications> {
   stats(): ConnectionStats;
 }
 
-/** An agent's connection: `client` calls the client. */
-export interface AgentConnection extends ConnectionBase<ClientMethods, ClientNotifications> {
-  readonly client: ClientPeer;
-}
-
-/** A client's connection: `agent` calls the agent. */
-export interface ClientConnection extends ConnectionBase<AgentMethods, AgentNotifications> {
-  readonly agent: AgentPeer;
-}
-
-/** Serves `handler` as an ACP agent over `transport`. */
-export function connectAgent(handler: AgentHandler, transport: Transport, options: ConnectionOptions = {}): AgentConnection {
-  const core = open<ClientPeer>("agent", handler, transport, createClientPeer, options);
-  return Object.assign(facade(core), { client: core.peer });
-}
-
-/** Serves `handler` as an ACP client over `transport`; call the agent through `.agent`. */
-export function connectClient(handler: ClientHandler, transport: Transport, options: ConnectionOptions = {}): ClientConnection {
-  const core = open<AgentPeer>("client", handler, transport, createAgentPeer, options);
-  return Object.assign(facade(core), { agent: core.peer });
-}
-
-function facade<P>(core: ConnectionCore<P>) {
-  return {
-    request: (wire: string, params: unknown, options?: RequestOptions) => core.request(wire, params, options, undefined),
+/**
+ * Opens one side of a connection with a generated router. Use the
+ * generated `connectAgent`/`connectClient` instead; this is what they call.
+ */
+export function openConnection<Peer, Methods, Notifications>(
+  router: Router,
+  side: Side,
+  handler: object,
+  transport: Transport,
+  makePeer: (caller: PeerCaller) => Peer,
+  options: ConnectionOptions = {},
+): { connection: Connection<Methods, Notifications>; peer: Peer } {
+  const core = open<Peer>(router, side, handler, transport, makePeer, options);
+  const connection = {
+    request: (wire: string, params: unknown, opts?: RequestOptions) => core.request(wire, params, opts, undefined),
     notify: (wire: string, params: unknown) => core.notify(wire, params),
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
@@ -70,11 +61,12 @@ function facade<P>(core: ConnectionCore<P>) {
       return core.clientCapabilities;
     },
     stats: () => core.stats(),
-  } as ConnectionBase<never, never>;
+  } as Connection<Methods, Notifications>;
+  return { connection, peer: core.peer };
 }
 
-function open<P>(side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
-  const core = new ConnectionCore<P>(side, handler, transport, makePeer, options);
+function open<P>(router: Router, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
+  const core = new ConnectionCore<P>(router, side, handler, transport, makePeer, options);
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // Lines waiting while the continuation of a just-settled call runs (arrival order is processing order).

@@ -7,11 +7,9 @@
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, RpcError, type ErrorObject } from "../errors.ts";
 import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
-import { isExtensionWire, resultMarker } from "../generated/router.ts";
-import { leniency as leniencyGraph } from "../generated/leniency.ts";
 import { encodeNotification, encodeRequest, encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
-import type { Row } from "../row.ts";
+import { isExtensionWire, type Row, type Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import { check, type Leniency } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
@@ -40,6 +38,7 @@ export interface ConnectionStats {
 export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly side: Side;
   readonly peerSide: Side;
+  readonly router: Router;
   readonly handler: object;
   readonly transport: Transport;
   readonly leniency: Leniency;
@@ -69,7 +68,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly closed: Promise<CloseInfo>;
   private resolveClosed!: (info: CloseInfo) => void;
 
-  constructor(side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions) {
+  constructor(router: Router, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions) {
+    this.router = router;
     this.side = side;
     this.peerSide = side === "agent" ? "client" : "agent";
     this.handler = handler;
@@ -244,7 +244,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
-    const row = resultMarker(this.peerSide, wire);
+    const row = this.router.resultMarker(this.peerSide, wire);
     if (row?.capability !== undefined && !hasCapability(this.side === "agent" ? this.clientCapabilities : this.agentCapabilities, row.capability)) {
       return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.peerSide, row.capability)} was not advertised by the ${this.peerSide}; not sent`));
     }
@@ -326,7 +326,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     const result = body.result;
     const row = call.row;
     if (row?.result !== undefined) {
-      const outcome = check(row.result, result, row.resultType as string, leniencyGraph, this.leniency);
+      const outcome = check(row.result, result, row.resultType as string, this.router.leniency, this.leniency);
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });

@@ -5,12 +5,10 @@
  */
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
-import { inboundRow, isExtensionWire } from "../generated/router.ts";
-import { leniency as leniencyGraph } from "../generated/leniency.ts";
 import { classify, isResponseShaped, rejectionId } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
-import type { Row } from "../row.ts";
+import { isExtensionWire, type Row } from "../row.ts";
 import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
 import { InboundCall, type BatchSink } from "./call.ts";
@@ -92,7 +90,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   const envelope = checkEnvelope(body);
   if (envelope) return core.reject(id, envelope, batch);
   if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
-  const row = inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
+  const row = core.router.inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
   if (!core.initialized && wire !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
@@ -106,7 +104,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   }
   if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, wireError.authRequired(), batch);
   const params = body.params === undefined ? {} : body.params;
-  const outcome = check(row.params, params, row.paramsType, leniencyGraph, core.leniency);
+  const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
   if (outcome !== undefined) {
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
@@ -134,7 +132,7 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
     if (sessionId === undefined) return core.report("invalid_notification", 'dropped "session/cancel" without a string sessionId');
     return core.cancelSession(sessionId);
   }
-  const row = inboundRow(core.side, "notification", wire) as Row<unknown, unknown> | undefined;
+  const row = core.router.inboundRow(core.side, "notification", wire) as Row<unknown, unknown> | undefined;
   if (row === undefined || row.invoke === undefined) {
     const handler = core.handler as { extNotification?: (m: string, p: unknown, c: unknown) => unknown };
     if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) {
@@ -145,7 +143,7 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
     return core.report("gated_notification", `dropped "${wire}": ${capabilityName(core.side, row.capability)} was not advertised`);
   }
-  const outcome = check(row.params, params, row.paramsType, leniencyGraph, core.leniency);
+  const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
   if (outcome !== undefined) {
     if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });

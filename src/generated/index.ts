@@ -4,4 +4,5 @@ export type * from "./types.ts";
 export * from "./handlers.ts";
 export * from "./peers.ts";
 export * from "./router.ts";
+export * from "./connect.ts";
 export { leniency } from "./leniency.ts";

@@ -4,7 +4,7 @@
  * `spawnAgent` starts an agent process for a client.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { connectAgent, type AgentConnection } from "../connection/connect.ts";
+import { connectAgent, type AgentConnection } from "../generated/connect.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import type { AgentHandler } from "../generated/handlers.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
@@ -17,9 +17,16 @@ export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
  * only; when stdin ends the connection closes and, with nothing else
  * pending, the process exits on its own.
  */
-export function serveStdio(handler: AgentHandler, options: ConnectionOptions & NodeStreamOptions = {}): AgentConnection {
+export function serveStdio(handler: AgentHandler, options?: ConnectionOptions & NodeStreamOptions): AgentConnection;
+/** Same, for a handler of another method table: pass that table's generated `connectAgent`. */
+export function serveStdio<H, C extends { readonly closed: Promise<unknown> }>(handler: H, options: ConnectionOptions & NodeStreamOptions, connect: (handler: H, transport: Transport, options: ConnectionOptions) => C): C;
+export function serveStdio(
+  handler: unknown,
+  options: ConnectionOptions & NodeStreamOptions = {},
+  connect: (handler: never, transport: Transport, options: ConnectionOptions) => { readonly closed: Promise<unknown> } = connectAgent,
+): { readonly closed: Promise<unknown> } {
   const transport = nodeStreamTransport(process.stdin, process.stdout, { ...options, endWritable: false });
-  const conn = connectAgent(handler, transport, options);
+  const conn = connect(handler as never, transport, options);
   void conn.closed.then(() => {
     // Let the process exit: stop holding stdin open.
     process.stdin.pause();

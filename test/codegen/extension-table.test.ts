@@ -4,6 +4,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectClient, memoryPair, type Transport } from "../../src/index.ts";
 import { repoRoot, run, tempDirIn, type RunResult } from "./support.ts";
 
 /** The parts of a generated router.ts this test calls, loaded from a runtime path. */
@@ -13,7 +14,7 @@ interface GeneratedRouter {
   resultMarker(side: "agent" | "client", wire: string): { result: ((value: unknown) => boolean) | undefined } | undefined;
 }
 
-const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "index.ts"];
+const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"];
 
 describe("a table with a registered extension row", () => {
   let out: string;
@@ -32,13 +33,13 @@ describe("a table with a registered extension row", () => {
   });
 
   it("generates every file with `codegen --table --out`", async () => {
-    expect(codegen.stderr).toContain("codegen: wrote 7 files to test/codegen/.out-");
+    expect(codegen.stderr).toContain("codegen: wrote 8 files to test/codegen/.out-");
     expect(codegen.code).toBe(0);
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });
 
   it("imports the runtime relative to the output folder", async () => {
-    expect(await read("router.ts")).toContain('import { notImplemented, type Row } from "../../../src/row.ts";');
+    expect(await read("router.ts")).toContain('import { isExtensionWire, notImplemented, type Row, type Router } from "../../../src/row.ts";');
   });
 
   it("names the inline schemas after the callback and uses them in the handler", async () => {
@@ -77,6 +78,21 @@ describe("a table with a registered extension row", () => {
   it("keeps the registered row apart from unregistered extensions and the other side", () => {
     expect(router.decode("agent", "request", "_example.com/other", { text: "hi" })).toEqual({ tag: "ext", wire: "_example.com/other", params: { text: "hi" } });
     expect(router.decode("client", "request", "_example.com/echo", { text: "hi" }).tag).toBe("ext");
+  });
+
+  it("serves the extension over a real connection with the generated connectAgent", async () => {
+    const { connectAgent } = (await import(pathToFileURL(join(out, "connect.ts")).href)) as { connectAgent: (h: object, t: Transport) => { close(): void } };
+    const [agentEnd, clientEnd] = memoryPair();
+    const handler = {
+      initialize: () => ({ protocolVersion: 1, agentCapabilities: {} }),
+      echo: (params: { text: string }) => ({ echoed: params.text.toUpperCase() }),
+    };
+    connectAgent(handler, agentEnd);
+    const client = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {} }, clientEnd);
+    await client.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    expect(await client.request("_example.com/echo", { text: "hi" })).toEqual({ echoed: "HI" });
+    await expect(client.request("_example.com/echo", { text: 5 })).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/text" }] } });
+    client.close();
   });
 
   it("compiles under the repo's compiler options, typed as the handler expects", async () => {
