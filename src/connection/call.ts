@@ -14,6 +14,8 @@ export interface CallHost<Peer> {
   readonly agentCapabilities: AgentCapabilities | undefined;
   readonly clientCapabilities: ClientCapabilities | undefined;
   lanePeer(lane: string): Peer;
+  /** Notification calls that handed out a signal, so close can abort it. */
+  readonly liveNotifications: Set<InboundCall<Peer>>;
 }
 
 /** Collects the answers of one accepted batch. */
@@ -47,6 +49,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
+      if (this.lane !== undefined && !this.answered) this.host.liveNotifications.add(this);
       if (this.cancelled) this.controller.abort(cancelReason);
       else if (this.host.isClosed) this.controller.abort(closeReason);
     }

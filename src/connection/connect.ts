@@ -70,10 +70,16 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // Lines waiting while the continuation of a just-settled call runs (arrival order is processing order).
-  let backlog: string[] | null = null;
+  // A number in the backlog stands for an oversized line of that length.
+  let backlog: (string | number)[] | null = null;
   let ended: { error: Error | undefined } | undefined;
 
-  const handle = (text: string) => {
+  const oversized = (length: number) => {
+    core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
+    core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+  };
+  const handle = (text: string | number) => {
+    if (typeof text === "number") return oversized(text);
     processLine(core, text, maxDepth);
     if (core.settledResponse) {
       core.settledResponse = false;
@@ -84,13 +90,13 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
     }
   };
   const drain = () => {
-    const lines = backlog as string[];
+    const lines = backlog as (string | number)[];
     backlog = null;
     for (let i = 0; i < lines.length; i++) {
       if (core.isClosed) return;
-      handle(lines[i] as string);
+      handle(lines[i] as string | number);
       if (backlog !== null) {
-        (backlog as string[]).push(...lines.slice(i + 1));
+        (backlog as (string | number)[]).push(...lines.slice(i + 1));
         return;
       }
     }
@@ -106,8 +112,9 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
         else handle(text);
       },
       oversized(length) {
-        core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-        core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+        if (core.isClosed) return;
+        if (backlog !== null) backlog.push(length);
+        else oversized(length);
       },
     },
     maxBytes,

@@ -5,7 +5,7 @@
  * objects built on this are in `connect.ts`.
  */
 import type { RequestId } from "../context.ts";
-import { ConnectionClosedError, RpcError, type ErrorObject } from "../errors.ts";
+import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
 import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
 import { encodeNotification, encodeRequest, encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
@@ -58,6 +58,10 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   initialized = false;
   authenticated = false;
+  /** Agent side: the client capabilities of the `initialize` being answered, recorded once it succeeds. */
+  offeredClientCapabilities: ClientCapabilities | undefined;
+  /** Notification calls whose handler read `ctx.signal` and has not finished: aborted on close. */
+  readonly liveNotifications = new Set<InboundCall<Peer>>();
   /** Client side: sessions introduced by session/new, load or resume (updates for others are delivered with a diagnostic). */
   readonly knownSessions = new Set<string>();
   /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
@@ -173,7 +177,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   fail(call: InboundCall<Peer>, error: unknown): void {
     if (call.answered) return;
-    if (call.cancelled && !(error instanceof RpcError)) {
+    if (call.cancelled && (!(error instanceof RpcError) || error.code === ErrorCode.RequestCancelled)) {
       const onCancel = call.row?.onCancel;
       if (onCancel !== undefined) {
         this.succeed(call, onCancel);
@@ -193,6 +197,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     if (wire === "initialize") {
       this.initialized = true;
       this.agentCapabilities = ((value as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+      this.clientCapabilities = this.offeredClientCapabilities ?? {};
     } else if (wire === "authenticate") this.authenticated = true;
     else if (wire === "logout") this.authenticated = false;
   }
@@ -242,6 +247,11 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     return Promise.resolve();
   }
 
+  /**
+   * Sends a request. `fromLane` is the notification lane it was made from
+   * (through that handler's `ctx.peer`, or synchronously while the handler
+   * runs): its answer never waits on that lane, so nested calls cannot deadlock.
+   */
   request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
     const row = this.router.resultMarker(this.peerSide, wire);
@@ -267,7 +277,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
         wire,
         row,
         sessionId: typeof sessionId === "string" ? sessionId : undefined,
-        fromLane,
+        fromLane: fromLane ?? this.lanes.current,
         resolve,
         reject,
         timer: undefined,
@@ -385,6 +395,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
       call.abortForClose();
     }
     this.inFlight.clear();
+    for (const call of this.liveNotifications) call.abortForClose();
+    this.liveNotifications.clear();
     this.lanes.clear();
     this.lanePeers.clear();
     this.report("closed", `connection closed: ${reason}`, error ? describe(error) : undefined);

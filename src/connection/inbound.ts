@@ -5,6 +5,7 @@
  */
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
+import type { ClientCapabilities } from "../generated/types.ts";
 import { classify, isResponseShaped, rejectionId } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
@@ -13,6 +14,7 @@ import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
 import { InboundCall, type BatchSink } from "./call.ts";
 import { describe, type ConnectionCore } from "./core.ts";
+import { isThenable } from "./lanes.ts";
 
 type Body = Record<string, unknown>;
 
@@ -109,6 +111,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
+  if (wire === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
   const call = new InboundCall(core, id, sessionOf(params), row, batch, undefined);
   const invoke = row.invoke as (h: unknown, p: unknown, c: unknown) => unknown;
   start(core, call, () => invoke(core.handler, params, call));
@@ -162,12 +165,26 @@ function deliver<P>(core: ConnectionCore<P>, sessionId: string | undefined, run:
   core.lanes.run(lane, () => {
     if (core.isClosed) return undefined;
     const call = new InboundCall(core, undefined, sessionId, undefined, undefined, lane);
+    const finished = () => {
+      call.answered = true;
+      core.liveNotifications.delete(call);
+    };
+    let result: unknown;
     try {
-      return run(call);
+      result = run(call);
     } catch (error) {
+      finished();
       core.report("handler_error", "a notification handler threw", describe(error));
       return undefined;
     }
+    if (!isThenable(result)) {
+      finished();
+      return undefined;
+    }
+    return result.then(finished, (error: unknown) => {
+      finished();
+      throw error;
+    });
   });
 }
 

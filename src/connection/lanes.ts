@@ -13,6 +13,8 @@ interface Lane {
 
 export class Lanes {
   private readonly lanes = new Map<string, Lane>();
+  /** The lane whose task is running synchronously right now, if any. */
+  current: string | undefined;
   private readonly onError: (error: unknown) => void;
 
   constructor(onError: (error: unknown) => void) {
@@ -42,7 +44,7 @@ export class Lanes {
   }
 
   private start(key: string, task: Task): void {
-    const result = this.invoke(task);
+    const result = this.invoke(key, task);
     if (!isThenable(result)) return;
     const lane: Lane = { queue: [], head: 0 };
     this.lanes.set(key, lane);
@@ -60,7 +62,7 @@ export class Lanes {
     while (lane.head < lane.queue.length) {
       const task = lane.queue[lane.head] as Task;
       lane.queue[lane.head++] = noop;
-      const result = this.invoke(task);
+      const result = this.invoke(key, task);
       if (isThenable(result)) {
         result.then(
           () => this.next(key, lane),
@@ -75,12 +77,16 @@ export class Lanes {
     this.lanes.delete(key);
   }
 
-  private invoke(task: Task): unknown {
+  private invoke(key: string, task: Task): unknown {
+    const outer = this.current;
+    this.current = key;
     try {
       return task();
     } catch (error) {
       this.onError(error);
       return undefined;
+    } finally {
+      this.current = outer;
     }
   }
 }

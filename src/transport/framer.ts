@@ -56,7 +56,8 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
     if (start >= text.length) return;
     const rest = text.length - start;
     if (skipping) skipped += rest;
-    else if (pending.length + rest > maxMessageBytes) {
+    // One extra unit: a trailing "\r" is not part of the line.
+    else if (pending.length + rest > maxMessageBytes + 1) {
       skipping = true;
       skipped = pending.length + rest;
       pending = "";

@@ -1,0 +1,134 @@
+/**
+ * The example ACP agent: one object implementing `AgentHandler`, served on
+ * stdin/stdout. Run it with `npx tsx examples/agent.ts` (stdout carries
+ * protocol lines only; diagnostics go to stderr).
+ *
+ * Prompts it understands (see `agent-turns.ts`): any text is echoed back in
+ * chunks; `slow` counts for ten seconds (cancel it); `read /absolute/path`
+ * reads a file through the client after asking permission; `plan` shows a
+ * three-step plan. Sessions live in memory: `session/load` replays a
+ * session's history, `session/list` lists them, `session/close` stops the
+ * running turn and closes a session until it is loaded again.
+ */
+import { pathToFileURL } from "node:url";
+import { RpcError, type AgentHandler, type ContentBlock, type SessionUpdate } from "../src/index.ts";
+import { serveStdio } from "../src/transport/stdio.ts";
+import { createSessionStore, MODES, modeState, send } from "./agent-sessions.ts";
+import { runTurn } from "./agent-turns.ts";
+
+/** The only protocol version this agent speaks; it answers with it whatever the client asked. */
+const PROTOCOL_VERSION = 1;
+
+/** Creates the example agent's handler, with its own in-memory sessions. */
+export function createExampleAgent(): AgentHandler {
+  const sessions = createSessionStore();
+
+  return {
+    initialize() {
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { list: {}, close: {} },
+        },
+        authMethods: [],
+        agentInfo: { name: "acp-router-example-agent", title: "acp-router example agent", version: "0.1.0" },
+      };
+    },
+
+    // No auth methods are advertised, so there is nothing to check.
+    authenticate() {
+      return {};
+    },
+
+    newSession(params) {
+      const session = sessions.create(params.cwd);
+      return { sessionId: session.id, modes: modeState(session) };
+    },
+
+    // The history goes out as session/update notifications before the answer.
+    async loadSession(params, ctx) {
+      const session = sessions.get(params.sessionId);
+      session.cwd = params.cwd;
+      session.open = true;
+      for (const update of session.history) await ctx.peer.sessionUpdate({ sessionId: session.id, update });
+      return { modes: modeState(session) };
+    },
+
+    listSessions(params) {
+      return { sessions: sessions.list(params.cwd ?? undefined) };
+    },
+
+    // As if session/cancel had been sent, then the session is closed until loaded again.
+    closeSession(params) {
+      const session = sessions.get(params.sessionId);
+      session.turn?.abort();
+      session.open = false;
+      return {};
+    },
+
+    async setSessionMode(params, ctx) {
+      const session = sessions.getOpen(params.sessionId);
+      if (!MODES.some((m) => m.id === params.modeId)) {
+        throw RpcError.invalidParams({ modeId: params.modeId, reason: `unknown mode; available: ${MODES.map((m) => m.id).join(", ")}` });
+      }
+      session.modeId = params.modeId;
+      await send(ctx.peer, session, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
+      return {};
+    },
+
+    // This agent offers no config options.
+    setSessionConfigOption(params) {
+      throw RpcError.invalidParams({ configId: params.configId, reason: "this agent has no config options" });
+    },
+
+    async prompt(params, ctx) {
+      const session = sessions.getOpen(params.sessionId);
+      if (session.turn) throw RpcError.invalidRequest("a prompt is already running in this session");
+      const turn = new AbortController();
+      session.turn = turn;
+      // ctx.signal aborts on session/cancel; the turn's own controller on session/close.
+      const signal = AbortSignal.any([ctx.signal, turn.signal]);
+      for (const block of params.prompt) session.history.push({ sessionUpdate: "user_message_chunk", content: block });
+      const text = promptText(params.prompt);
+      session.title ??= text.trim().slice(0, 60) || undefined;
+      try {
+        const stopReason = await runTurn({ session, signal, client: ctx.peer, clientCapabilities: ctx.clientCapabilities, send: (u: SessionUpdate) => send(ctx.peer, session, u) }, text);
+        return { stopReason: signal.aborted ? "cancelled" : stopReason };
+      } catch (error) {
+        if (signal.aborted) return { stopReason: "cancelled" };
+        log(`prompt failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
+      } finally {
+        session.turn = undefined;
+      }
+    },
+  };
+}
+
+/** The prompt's text blocks joined; resource links are named so an echo shows them. */
+function promptText(blocks: readonly ContentBlock[]): string {
+  return blocks
+    .map((block) => {
+      if (block.type === "text") return block.text;
+      if (block.type === "resource_link") return `[${block.name}](${block.uri})`;
+      return `[${block.type}]`;
+    })
+    .join("");
+}
+
+function log(message: string): void {
+  process.stderr.write(`[example-agent] ${message}\n`);
+}
+
+// Serve on stdio when run as a program (not when imported, e.g. by a test).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const conn = serveStdio(createExampleAgent(), {
+    onDiagnostic: (d) => {
+      if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
+    },
+  });
+  void conn.closed.then(({ error }) => {
+    if (error) log(`connection closed: ${error.message}`);
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * One open session seen from the example client: sends prompts and mode
+ * changes and writes each to the transcript with its outcome. The tour and
+ * the interactive loop are written against this.
+ */
+import type { ClientConnection, StopReason } from "../src/index.ts";
+import type { Transcript } from "./transcript.ts";
+
+export interface PromptOptions {
+  /** Send `session/cancel` this many milliseconds after the prompt went out. */
+  readonly cancelAfterMs?: number;
+  /** Send `session/cancel` when this signal aborts (e.g. Ctrl-C). */
+  readonly cancelSignal?: AbortSignal;
+  /** Write the prompt to the transcript. Default true; false when the person just typed it. */
+  readonly echo?: boolean;
+}
+
+export interface ClientSession {
+  readonly conn: ClientConnection;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly transcript: Transcript;
+  /** The stop reason of every prompt sent so far, in order. */
+  readonly stopReasons: readonly StopReason[];
+  /** Sends a text prompt; resolves with its stop reason once the turn is over. */
+  prompt(text: string, options?: PromptOptions): Promise<StopReason>;
+  /** Sends `session/cancel` for this session. */
+  cancel(): Promise<void>;
+  /** Sends `session/set_mode`. */
+  setMode(modeId: string): Promise<void>;
+}
+
+export function createClientSession(conn: ClientConnection, sessionId: string, cwd: string, transcript: Transcript): ClientSession {
+  const stopReasons: StopReason[] = [];
+  const cancel = () => conn.agent.cancel({ sessionId });
+  return {
+    conn,
+    sessionId,
+    cwd,
+    transcript,
+    stopReasons,
+    cancel,
+    async prompt(text, options = {}) {
+      const { cancelAfterMs, cancelSignal, echo = true } = options;
+      if (echo) transcript.user(text);
+      const sendCancel = (why: string) => {
+        transcript.note(`  (${why}: sending session/cancel)`);
+        void cancel().catch(() => {});
+      };
+      const timer = cancelAfterMs === undefined ? undefined : setTimeout(() => sendCancel(`${cancelAfterMs} ms passed`), cancelAfterMs);
+      const onAbort = () => sendCancel("interrupted");
+      cancelSignal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const { stopReason } = await conn.agent.prompt({ sessionId, prompt: [{ type: "text", text }] });
+        transcript.stop(stopReason);
+        stopReasons.push(stopReason);
+        return stopReason;
+      } finally {
+        clearTimeout(timer);
+        cancelSignal?.removeEventListener("abort", onAbort);
+      }
+    },
+    async setMode(modeId) {
+      transcript.user(`/mode ${modeId}`);
+      await conn.agent.setSessionMode({ sessionId, modeId });
+    },
+  };
+}
