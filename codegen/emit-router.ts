@@ -36,7 +36,7 @@ export function emitRouter(rows: readonly MethodRow[]): string {
   out.push('import { leniency } from "./leniency.ts";');
   out.push('import * as V from "./validators.ts";');
   out.push(`import type { AgentContext, AgentHandler, ClientContext, ClientHandler } from "./handlers.ts";`);
-  const used = typeNames(rows.filter((r) => r.callback !== undefined));
+  const used = [...new Set(rows.filter((r) => r.callback !== undefined).map(paramsTypeName))].sort();
   out.push(`import type { ${used.join(", ")} } from "./types.ts";`);
   out.push("");
   for (const side of SIDES) {

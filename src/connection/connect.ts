@@ -50,8 +50,8 @@ export function openConnection<Peer, Methods, Notifications>(
 ): { connection: Connection<Methods, Notifications>; peer: Peer } {
   const core = open<Peer>(router, side, handler, transport, makePeer, options);
   const connection = {
-    request: (wire: string, params: unknown, opts?: RequestOptions) => core.request(wire, params, opts, undefined),
-    notify: (wire: string, params: unknown) => core.notify(wire, params),
+    request: (wire: string, params: unknown, opts?: RequestOptions) => core.outbound.request(wire, params, opts, undefined),
+    notify: (wire: string, params: unknown) => core.outbound.notify(wire, params),
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {

@@ -6,17 +6,17 @@
  */
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
-import { encodeNotification, encodeRequest, encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
-import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
-import { isExtensionWire, type Row, type Router } from "../row.ts";
+import type { AgentCapabilities, ClientCapabilities, InitializeResponse } from "../generated/types.ts";
+import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
+import type { PeerCaller } from "../peer-caller.ts";
+import type { Row, Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
-import { check, type Leniency } from "../validation/check.ts";
-import { capabilityName, hasCapability } from "./capabilities.ts";
+import type { Leniency } from "../validation/check.ts";
 import type { BatchSink, CallHost, InboundCall } from "./call.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
-import { PendingMap, release, type PendingCall } from "./pending.ts";
+import { Outbound } from "./outbound.ts";
+import { release, type PendingCall } from "./pending.ts";
 
 export type Side = "agent" | "client";
 
@@ -49,7 +49,6 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly maxPending: number;
   readonly diagnostic: ((d: Diagnostic) => void) | undefined;
 
-  readonly pending = new PendingMap();
   readonly inFlight = new Map<RequestId, InboundCall<Peer>>();
   readonly lanes: Lanes;
   peer!: Peer;
@@ -87,6 +86,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.diagnostic = options.onDiagnostic;
     this.lanes = new Lanes((error) => this.report("handler_error", "a notification handler failed", describe(error)));
     this.makePeer = makePeer;
+    this.outbound = new Outbound(this);
     this.peer = makePeer(this.caller(undefined));
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
@@ -118,8 +118,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   private caller(fromLane: string | undefined): PeerCaller {
     return {
-      request: (wire, params, options) => this.request(wire, params, options, fromLane),
-      notify: (wire, params) => this.notify(wire, params),
+      request: (wire, params, options) => this.outbound.request(wire, params, options, fromLane),
+      notify: (wire, params) => this.outbound.notify(wire, params),
     };
   }
 
@@ -215,7 +215,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    */
   cancelSession(sessionId: string): void {
     for (const call of this.inFlight.values()) if (call.sessionId === sessionId) call.cancel();
-    for (const pending of this.pending.values()) if (pending.sessionId === sessionId) this.sendCancel(pending);
+    this.outbound.cancelSession(sessionId);
   }
 
   /**
@@ -223,7 +223,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * that session whose row has an `onCancel` result (permission requests) is
    * answered with it now, and its signal aborted.
    */
-  private cancelOwnSession(sessionId: string): void {
+  cancelOwnSession(sessionId: string): void {
     for (const call of [...this.inFlight.values()]) {
       if (call.sessionId !== sessionId || call.row?.onCancel === undefined) continue;
       call.cancel();
@@ -231,155 +231,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     }
   }
 
-  // ── outbound ───────────────────────────────────────────────────────
-
-  notify(wire: string, params: unknown): Promise<void> {
-    if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
-    if (this.side === "client" && wire === "session/cancel") {
-      const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-      if (typeof sessionId === "string") this.cancelOwnSession(sessionId);
-    }
-    try {
-      this.transport.write(encodeNotification(wire, params));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return Promise.resolve();
-  }
-
-  /**
-   * Sends a request. `fromLane` is the notification lane it was made from
-   * (through that handler's `ctx.peer`, or synchronously while the handler
-   * runs): its answer never waits on that lane, so nested calls cannot deadlock.
-   */
-  request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
-    if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo.reason));
-    const row = this.router.resultMarker(this.peerSide, wire);
-    if (row?.capability !== undefined && !hasCapability(this.side === "agent" ? this.clientCapabilities : this.agentCapabilities, row.capability)) {
-      return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.peerSide, row.capability)} was not advertised by the ${this.peerSide}; not sent`));
-    }
-    if (this.pending.size >= this.maxPending) {
-      return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.maxPending}); not sent`));
-    }
-    if (row === undefined && !isExtensionWire(wire)) this.report("unknown_message", `sending "${wire}", which the ${this.peerSide} does not handle in the method table`);
-    let line: string;
-    const id = this.pending.allocate();
-    try {
-      line = encodeRequest(id, wire, params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (this.side === "client" && wire === "initialize") this.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    return new Promise((resolve, reject) => {
-      const call: PendingCall = {
-        id,
-        wire,
-        row,
-        sessionId: typeof sessionId === "string" ? sessionId : undefined,
-        fromLane: fromLane ?? this.lanes.current,
-        resolve,
-        reject,
-        timer: undefined,
-        signal: undefined,
-        onAbort: undefined,
-        cancelSent: false,
-      };
-      this.pending.add(call);
-      this.transport.write(line);
-      if (options !== undefined) this.watch(call, options);
-    });
-  }
-
-  private watch(call: PendingCall, options: RequestOptions): void {
-    const signal = options.signal;
-    if (signal) {
-      if (signal.aborted) this.sendCancel(call);
-      else {
-        call.signal = signal;
-        call.onAbort = () => this.sendCancel(call);
-        signal.addEventListener("abort", call.onAbort, { once: true });
-      }
-    }
-    if (options.timeoutMs !== undefined) {
-      const ms = options.timeoutMs;
-      call.timer = setTimeout(() => {
-        call.timer = undefined;
-        this.sendCancel(call);
-        if (this.pending.take(call.id)) call.reject(new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
-      }, ms);
-    }
-  }
-
-  /** Sends `$/cancel_request` for a pending call (once); the call keeps waiting for the peer's answer. */
-  private sendCancel(call: PendingCall): void {
-    if (call.cancelSent || this.closeInfo) return;
-    call.cancelSent = true;
-    this.transport.write(encodeNotification("$/cancel_request", { requestId: call.id }));
-  }
-
-  /** Settles the pending call a response answers; unknown ids are dropped with a diagnostic. */
-  answerPending(body: Record<string, unknown>): boolean {
-    const call = this.pending.take(body.id);
-    if (!call) {
-      this.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
-      return false;
-    }
-    this.settledResponse = true;
-    const error = body.error;
-    if (error !== undefined) {
-      const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? new RpcError(e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
-      this.settle(call, () => call.reject(rpc));
-      return true;
-    }
-    const result = body.result;
-    const row = call.row;
-    if (row?.result !== undefined) {
-      const outcome = check(row.result, result, row.resultType as string, this.router.leniency, this.leniency);
-      if (outcome !== undefined) {
-        if (!outcome.ok) {
-          this.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
-          this.settle(call, () => call.reject(new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.peerSide}`, { errors: outcome.errors })));
-          return true;
-        }
-        this.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
-      }
-    }
-    if (this.side === "client") this.afterResult(call, result);
-    this.settle(call, () => call.resolve(result));
-    return true;
-  }
-
-  /** Client side: records what an answered request changes (capabilities, known sessions). */
-  private afterResult(call: PendingCall, result: unknown): void {
-    switch (call.wire) {
-      case "initialize":
-        this.initialized = true;
-        this.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
-        return;
-      case "session/new": {
-        const id = (result as { sessionId?: unknown } | null)?.sessionId;
-        if (typeof id === "string") this.knownSessions.add(id);
-        return;
-      }
-      case "session/load":
-      case "session/resume":
-        if (call.sessionId !== undefined) this.knownSessions.add(call.sessionId);
-        return;
-      case "session/close":
-      case "session/delete":
-        if (call.sessionId !== undefined) this.knownSessions.delete(call.sessionId);
-        return;
-    }
-  }
-
-  /** Resolves after that session's earlier notifications, unless the call came from that very lane. */
-  private settle(call: PendingCall, done: () => void): void {
-    const s = call.sessionId;
-    if (s !== undefined && s !== call.fromLane && this.lanes.busy(s)) this.lanes.run(s, done);
-    else done();
-  }
+  /** Outbound side: requests and notifications we send, and the answers to them. */
+  readonly outbound: Outbound<Peer>;
 
   // ── close ──────────────────────────────────────────────────────────
 
@@ -389,7 +242,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     const info: CloseInfo = { reason, error };
     this.closeInfo = info;
     const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);
-    for (const call of this.pending.drain()) call.reject(closedError);
+    for (const call of this.outbound.pending.drain()) call.reject(closedError);
     for (const call of this.inFlight.values()) {
       call.answered = true;
       call.abortForClose();
@@ -409,8 +262,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   }
 
   stats(): ConnectionStats {
-    const { timers, listeners } = this.pending.resources();
-    return { pendingOutbound: this.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
+    const { timers, listeners } = this.outbound.pending.resources();
+    return { pendingOutbound: this.outbound.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
   }
 }
 

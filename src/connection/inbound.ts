@@ -72,7 +72,7 @@ export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch
       processNotification(core, body);
       return;
     case "response":
-      core.answerPending(body);
+      core.outbound.answerPending(body);
       return;
     case "unidentified_request":
       core.reject(rejectionId(kind, body), wireError.invalidRequest("Invalid request: id must be a string or an integer"), batch);

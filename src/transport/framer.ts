@@ -33,7 +33,9 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 
   const emit = (text: string) => {
     const end = text.charCodeAt(text.length - 1) === 13 /* \r */ ? text.length - 1 : text.length;
-    const line = end === text.length ? text : text.slice(0, end);
+    // A byte-order mark before a message is ignored, as RFC 8259 §8.1 allows parsers to.
+    const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const line = start === 0 && end === text.length ? text : text.slice(start, end);
     if (line.length > maxMessageBytes) sink.oversized(line.length);
     else if (!isBlank(line)) sink.line(line);
   };

@@ -1,6 +1,8 @@
 // ACP agent built only on the official SDK (@agentclientprotocol/sdk 2.4).
 // Run: node --import tsx test/peers/sdk-agent.ts   (or: npx tsx test/peers/sdk-agent.ts)
 // NDJSON on stdin/stdout; diagnostics go to stderr only.
+// Flag: --serve-unadvertised  also registers a `session/load` handler while still advertising
+// loadSession:false (the SDK gates nothing, so the handler runs; used by the differential corpus).
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, ContentBlock, PromptResponse, SessionId } from "@agentclientprotocol/sdk";
@@ -192,9 +194,20 @@ const app = acp
     sessions.get(params.sessionId)?.cancel?.abort();
   })
   .onRequest("_example.com/echo", (p: unknown) => p, ({ params }) => params)
+  // Throws a plain Error carrying params.message: shows what the SDK puts on the wire for it.
+  .onRequest("_example.com/throw", (p: unknown) => p, ({ params }) => {
+    throw new Error(String((params as { message?: unknown } | null)?.message));
+  })
   .onNotification("_example.com/note", (p: unknown) => p, ({ params }) => {
     log("note", params);
   });
+
+if (process.argv.includes("--serve-unadvertised")) {
+  app.onRequest(acp.methods.agent.session.load, ({ params }) => {
+    log("session/load (not advertised)", params.sessionId);
+    return {};
+  });
+}
 
 const stream = acp.ndJsonStream(
   Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,

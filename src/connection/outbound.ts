@@ -1,0 +1,177 @@
+/**
+ * The outbound side of a connection: requests and notifications we send,
+ * the peer capability gate, per-call cancellation and timeouts, and the
+ * answers (validated with the result marker chosen at send time).
+ */
+import { ConnectionClosedError, RpcError } from "../errors.ts";
+import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
+import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
+import type { RequestOptions } from "../peer-caller.ts";
+import { isExtensionWire } from "../row.ts";
+import { check } from "../validation/check.ts";
+import { capabilityName, hasCapability } from "./capabilities.ts";
+import type { ConnectionCore } from "./core.ts";
+import { PendingMap, type PendingCall } from "./pending.ts";
+
+export class Outbound<Peer> {
+  readonly pending = new PendingMap();
+  private readonly core: ConnectionCore<Peer>;
+
+  constructor(core: ConnectionCore<Peer>) {
+    this.core = core;
+  }
+
+  /** `$/cancel_request` for every pending call of a session (inbound `session/cancel`). */
+  cancelSession(sessionId: string): void {
+    for (const call of this.pending.values()) if (call.sessionId === sessionId) this.sendCancel(call);
+  }
+
+
+  notify(wire: string, params: unknown): Promise<void> {
+    if (this.core.closeInfo) return Promise.reject(new ConnectionClosedError(this.core.closeInfo.reason));
+    if (this.core.side === "client" && wire === "session/cancel") {
+      const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+      if (typeof sessionId === "string") this.core.cancelOwnSession(sessionId);
+    }
+    try {
+      this.core.transport.write(encodeNotification(wire, params));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Sends a request. `fromLane` is the notification lane it was made from
+   * (through that handler's `ctx.peer`, or synchronously while the handler
+   * runs): its answer never waits on that lane, so nested calls cannot deadlock.
+   */
+  request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
+    if (this.core.closeInfo) return Promise.reject(new ConnectionClosedError(this.core.closeInfo.reason));
+    const row = this.core.router.resultMarker(this.core.peerSide, wire);
+    if (row?.capability !== undefined && !hasCapability(this.core.side === "agent" ? this.core.clientCapabilities : this.core.agentCapabilities, row.capability)) {
+      return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.core.peerSide, row.capability)} was not advertised by the ${this.core.peerSide}; not sent`));
+    }
+    if (this.pending.size >= this.core.maxPending) {
+      return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.core.maxPending}); not sent`));
+    }
+    if (row === undefined && !isExtensionWire(wire)) this.core.report("unknown_message", `sending "${wire}", which the ${this.core.peerSide} does not handle in the method table`);
+    let line: string;
+    const id = this.pending.allocate();
+    try {
+      line = encodeRequest(id, wire, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.core.side === "client" && wire === "initialize") this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    return new Promise((resolve, reject) => {
+      const call: PendingCall = {
+        id,
+        wire,
+        row,
+        sessionId: typeof sessionId === "string" ? sessionId : undefined,
+        fromLane: fromLane ?? this.core.lanes.current,
+        resolve,
+        reject,
+        timer: undefined,
+        signal: undefined,
+        onAbort: undefined,
+        cancelSent: false,
+      };
+      this.pending.add(call);
+      this.core.transport.write(line);
+      if (options !== undefined) this.watch(call, options);
+    });
+  }
+
+  private watch(call: PendingCall, options: RequestOptions): void {
+    const signal = options.signal;
+    if (signal) {
+      if (signal.aborted) this.sendCancel(call);
+      else {
+        call.signal = signal;
+        call.onAbort = () => this.sendCancel(call);
+        signal.addEventListener("abort", call.onAbort, { once: true });
+      }
+    }
+    if (options.timeoutMs !== undefined) {
+      const ms = options.timeoutMs;
+      call.timer = setTimeout(() => {
+        call.timer = undefined;
+        this.sendCancel(call);
+        if (this.pending.take(call.id)) call.reject(new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
+      }, ms);
+    }
+  }
+
+  /** Sends `$/cancel_request` for a pending call (once); the call keeps waiting for the peer's answer. */
+  private sendCancel(call: PendingCall): void {
+    if (call.cancelSent || this.core.closeInfo) return;
+    call.cancelSent = true;
+    this.core.transport.write(encodeNotification("$/cancel_request", { requestId: call.id }));
+  }
+
+  /** Settles the pending call a response answers; unknown ids are dropped with a diagnostic. */
+  answerPending(body: Record<string, unknown>): boolean {
+    const call = this.pending.take(body.id);
+    if (!call) {
+      this.core.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
+      return false;
+    }
+    this.core.settledResponse = true;
+    const error = body.error;
+    if (error !== undefined) {
+      const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
+      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? new RpcError(e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
+      this.settle(call, () => call.reject(rpc));
+      return true;
+    }
+    const result = body.result;
+    const row = call.row;
+    if (row?.result !== undefined) {
+      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency);
+      if (outcome !== undefined) {
+        if (!outcome.ok) {
+          this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
+          this.settle(call, () => call.reject(new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.core.peerSide}`, { errors: outcome.errors })));
+          return true;
+        }
+        this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
+      }
+    }
+    if (this.core.side === "client") this.afterResult(call, result);
+    this.settle(call, () => call.resolve(result));
+    return true;
+  }
+
+  /** Client side: records what an answered request changes (capabilities, known sessions). */
+  private afterResult(call: PendingCall, result: unknown): void {
+    switch (call.wire) {
+      case "initialize":
+        this.core.initialized = true;
+        this.core.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+        return;
+      case "session/new": {
+        const id = (result as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof id === "string") this.core.knownSessions.add(id);
+        return;
+      }
+      case "session/load":
+      case "session/resume":
+        if (call.sessionId !== undefined) this.core.knownSessions.add(call.sessionId);
+        return;
+      case "session/close":
+      case "session/delete":
+        if (call.sessionId !== undefined) this.core.knownSessions.delete(call.sessionId);
+        return;
+    }
+  }
+
+  /** Resolves after that session's earlier notifications, unless the call came from that very lane. */
+  private settle(call: PendingCall, done: () => void): void {
+    const s = call.sessionId;
+    if (s !== undefined && s !== call.fromLane && this.core.lanes.busy(s)) this.core.lanes.run(s, done);
+    else done();
+  }
+}
