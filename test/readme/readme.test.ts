@@ -31,6 +31,14 @@ describe("the README", () => {
     expect(body).toBe(await readFile(join(root, path), "utf8"));
   });
 
+  it("backs its claims with files that exist", async () => {
+    const paths = [...new Set([...readme.matchAll(/`((?:test|docs|bench|examples|src)\/[\w./-]+\.(?:ts|md|json))`/g)].map((m) => m[1] as string))];
+    expect(paths.length).toBeGreaterThan(8);
+    const missing: string[] = [];
+    for (const path of paths) await readFile(join(root, path)).catch(() => missing.push(path));
+    expect(missing).toEqual([]);
+  });
+
   it("names only npm scripts that exist", async () => {
     const scripts = Object.keys((JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
     const named = [...readme.matchAll(/npm run (\w+)/g)].map((m) => m[1] as string);
