@@ -1,0 +1,96 @@
+/**
+ * Turns the figures' JSON into the printed report: one table per figure
+ * (medians, then ours' ratio to each other peer), the issue's targets with
+ * pass/fail (printed, never asserted), and the machine it ran on.
+ */
+import { cpus, loadavg, release, type } from "node:os";
+import type { FigureResult, Measurement } from "./harness.ts";
+
+/** The number in a table cell: thousands separators, decimals only for small values. */
+export function formatValue(value: number): string {
+  if (!Number.isFinite(value)) return "n/a";
+  const abs = Math.abs(value);
+  const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 1 : 2;
+  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export const ratio = (r: number, digits = 2): string => (Number.isFinite(r) ? `${r.toFixed(digits)}×` : "n/a");
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+}
+
+/** The table of one figure: a row per case, a column per peer, then each of our variants' ratio to each other peer. */
+export function table(fig: FigureResult): string {
+  const peers = [...new Set(fig.results.map((r) => r.peer))];
+  const cases = [...new Set(fig.results.map((r) => r.case))];
+  const ours = peers.filter((p) => p.startsWith("ours"));
+  const pairs = ours.flatMap((o) => peers.filter((p) => !p.startsWith("ours")).map((p) => [o, p] as const));
+  const head = ["case", ...peers.map((p) => `${p} (${fig.unit})`), ...pairs.map(([o, p]) => `${o}/${p}`)];
+  const rows = cases.map((c) => {
+    const v = (p: string) => fig.results.find((r) => r.case === c && r.peer === p)?.value ?? Number.NaN;
+    return [c, ...peers.map((p) => formatValue(v(p))), ...pairs.map(([o, p]) => ratio(v(o) / v(p)))];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const lines = [pad(head, widths), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map((r) => pad(r, widths))];
+  const better = fig.better === "higher" ? "higher is better" : "lower is better";
+  return [`${fig.title} — ${better}; medians of ${fig.rounds} round(s)${fig.quick ? " [quick]" : ""}`, ...lines, ...fig.notes.map((n) => `  note: ${n}`)].join("\n");
+}
+
+/** One of the issue's targets, evaluated on this run. */
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly pass: boolean | undefined;
+}
+
+/** Looks up a median; NaN when the figure or row is missing. */
+function find(figs: FigureResult[], figure: string, caseStart: string, peer: string): number {
+  const fig = figs.find((f) => f.figure === figure);
+  const row: Measurement | undefined = fig?.results.find((r) => r.case.startsWith(caseStart) && r.peer === peer);
+  return row?.value ?? Number.NaN;
+}
+
+function check(target: string, value: number, goal: (v: number) => boolean, measured: string): TargetCheck {
+  return { target, measured, pass: Number.isFinite(value) ? goal(value) : undefined };
+}
+
+/** The issue's targets. */
+export function targets(figs: FigureResult[]): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  for (const [label, c] of [["prompt", "session/prompt"], ["update", "session/update"]] as const) {
+    const ours = find(figs, "ingest", c, "ours") / find(figs, "ingest", c, "floor");
+    const sdk = find(figs, "ingest", c, "sdk") / find(figs, "ingest", c, "floor");
+    out.push(check(`ingest ${label}, full validation: ≥ 0.60× the floor`, ours, (v) => v >= 0.6, `ours ${ratio(ours, 3)} of floor (sdk ${ratio(sdk, 3)})`));
+  }
+  const invalid = find(figs, "ingest", "invalid", "ours") / find(figs, "ingest", "invalid", "sdk");
+  out.push(check("ingest invalid session/prompt: ≥ 5× the SDK", invalid, (v) => v >= 5, `ours ${ratio(invalid, 3)} the sdk`));
+  const rt = find(figs, "roundtrip", "session/prompt", "ours") / find(figs, "roundtrip", "session/prompt", "sdk");
+  out.push(check("round trips (prompt, 256 in flight): ≥ 3× the SDK pair", rt, (v) => v >= 3, `ours ${ratio(rt, 3)} the sdk`));
+  const heapOurs = find(figs, "heap", "session/prompt (1 KB", "ours");
+  const heapSdk = find(figs, "heap", "session/prompt (1 KB", "sdk");
+  const heap = heapOurs / heapSdk;
+  out.push(check("heap per held in-flight prompt: ≤ 0.5× the SDK", heap, (v) => v <= 0.5, `ours ${Math.round(heapOurs)} B vs sdk ${Math.round(heapSdk)} B = ${ratio(heap, 3)}`));
+  for (const mode of ["ingest", "round trips"]) {
+    const scale = find(figs, "scaling", `${mode}, 4096`, "ours") / find(figs, "scaling", `${mode}, 16 `, "ours");
+    const of = (peer: string) => find(figs, "scaling", `${mode}, 4096`, peer) / find(figs, "scaling", `${mode}, 16 `, peer);
+    const others = ["sdk", "floor"].filter((p) => Number.isFinite(of(p))).map((p) => `${p} ${ratio(of(p), 3)}`);
+    out.push(check(`throughput at 4,096 in flight ≥ 0.8× at 16 (${mode})`, scale, (v) => v >= 0.8, `ours ${ratio(scale, 3)} (${others.join(", ")})`));
+  }
+  const imp = find(figs, "import", "import", "ours") / find(figs, "import", "import", "sdk");
+  out.push(check("import time: ≤ 1/3 of the SDK's", imp, (v) => v <= 1 / 3, `ours ${formatValue(find(figs, "import", "import", "ours"))} ms vs sdk ${formatValue(find(figs, "import", "import", "sdk"))} ms = ${ratio(imp, 3)}`));
+  return out;
+}
+
+export function summary(checks: TargetCheck[]): string {
+  const mark = (p: boolean | undefined) => (p === undefined ? "n/a " : p ? "PASS" : "FAIL");
+  const width = Math.max(...checks.map((c) => c.target.length));
+  return checks.map((c) => `  ${mark(c.pass)}  ${c.target.padEnd(width)}  ${c.measured}`).join("\n");
+}
+
+/** The machine line: OS, CPU model, cores, load, Node. */
+export function machine(): string[] {
+  const cpu = cpus();
+  const load = loadavg().map((l) => l.toFixed(2)).join(" ");
+  return [`os: ${type()} ${release()} (${process.platform}/${process.arch})`, `cpu: ${cpu[0]?.model ?? "unknown"} × ${cpu.length} cores; load average ${load}`, `node: ${process.version}`];
+}
