@@ -25,6 +25,8 @@ export interface BatchSink {
 }
 
 export class InboundCall<Peer> implements HandlerContext<Peer> {
+  /** The wire method, as received (`_` included for extensions). */
+  readonly wire: string;
   readonly requestId: RequestId | undefined;
   readonly sessionId: string | undefined;
   readonly row: Row<unknown, unknown> | undefined;
@@ -37,8 +39,9 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
   private controller: AbortController | undefined;
   private readonly host: CallHost<Peer>;
 
-  constructor(host: CallHost<Peer>, requestId: RequestId | undefined, sessionId: string | undefined, row: Row<unknown, unknown> | undefined, batch: BatchSink | undefined, lane: string | undefined) {
+  constructor(host: CallHost<Peer>, wire: string, requestId: RequestId | undefined, sessionId: string | undefined, row: Row<unknown, unknown> | undefined, batch: BatchSink | undefined, lane: string | undefined) {
     this.host = host;
+    this.wire = wire;
     this.requestId = requestId;
     this.sessionId = sessionId;
     this.row = row;

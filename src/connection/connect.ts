@@ -69,9 +69,13 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
   const core = new ConnectionCore<P>(router, side, handler, transport, makePeer, options);
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
-  // Lines waiting while the continuation of a just-settled call runs (arrival order is processing order).
-  // A number in the backlog stands for an oversized line of that length.
-  let backlog: (string | number)[] | null = null;
+  // After a response settles a call, later lines wait one microtask so the caller's
+  // continuation runs first (arrival order is processing order). They queue here; a
+  // number stands for an oversized line of that length. One queue with a head index:
+  // draining never copies.
+  let queue: (string | number)[] = [];
+  let head = 0;
+  let yielding = false;
   let ended: { error: Error | undefined } | undefined;
 
   const oversized = (length: number) => {
@@ -83,23 +87,23 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
     processLine(core, text, maxDepth);
     if (core.settledResponse) {
       core.settledResponse = false;
-      if (backlog === null) {
-        backlog = [];
+      if (!yielding) {
+        yielding = true;
         queueMicrotask(drain);
       }
     }
   };
   const drain = () => {
-    const lines = backlog as (string | number)[];
-    backlog = null;
-    for (let i = 0; i < lines.length; i++) {
+    yielding = false;
+    while (head < queue.length) {
       if (core.isClosed) return;
-      handle(lines[i] as string | number);
-      if (backlog !== null) {
-        (backlog as (string | number)[]).push(...lines.slice(i + 1));
-        return;
-      }
+      const item = queue[head] as string | number;
+      queue[head++] = 0;
+      handle(item);
+      if (yielding) return; // a response settled: continue after the next microtask
     }
+    queue = [];
+    head = 0;
     if (ended) finish(ended.error);
   };
   const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error);
@@ -108,12 +112,12 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
     {
       line(text) {
         if (core.isClosed) return;
-        if (backlog !== null) backlog.push(text);
+        if (yielding) queue.push(text);
         else handle(text);
       },
       oversized(length) {
         if (core.isClosed) return;
-        if (backlog !== null) backlog.push(length);
+        if (yielding) queue.push(length);
         else oversized(length);
       },
     },
@@ -126,7 +130,7 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
     end(error) {
       if (core.isClosed) return;
       framer.end();
-      if (backlog !== null) ended = { error };
+      if (yielding) ended = { error };
       else finish(error);
     },
   });

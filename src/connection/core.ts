@@ -164,12 +164,12 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     if (call.answered) return;
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
-    if (call.row !== undefined) this.afterAnswer(call.row.wire, value);
+    if (call.row !== undefined) this.afterAnswer(call.wire, value);
     let line: string;
     try {
       line = encodeResult(call.requestId as RequestId, value);
     } catch (error) {
-      this.report("handler_error", `the result of "${call.row?.wire ?? "extension"}" cannot be encoded as JSON`, describe(error));
+      this.report("handler_error", `the result of "${call.wire}" cannot be encoded as JSON`, describe(error));
       line = encodeLine(errorMessage(call.requestId as RequestId, RpcError.internalError().toJSON()));
     }
     this.writeAnswer(line, call.batch);
@@ -187,7 +187,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     }
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
-    if (!(error instanceof RpcError)) this.report("handler_error", `handler of "${call.row?.wire ?? "extension"}" threw`, describe(error));
+    if (!(error instanceof RpcError)) this.report("handler_error", `handler of "${call.wire}" threw`, describe(error));
     this.reject(call.requestId as RequestId, RpcError.from(error, this.exposeErrors).toJSON(), call.batch);
   }
 

@@ -98,7 +98,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
     const params = body.params ?? {};
-    const call = new InboundCall(core, id, sessionOf(params), undefined, batch, undefined);
+    const call = new InboundCall(core, wire, id, sessionOf(params), undefined, batch, undefined);
     return start(core, call, () => handler.extMethod?.(wire, params, call));
   }
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
@@ -112,7 +112,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
   if (wire === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
-  const call = new InboundCall(core, id, sessionOf(params), row, batch, undefined);
+  const call = new InboundCall(core, wire, id, sessionOf(params), row, batch, undefined);
   const invoke = row.invoke as (h: unknown, p: unknown, c: unknown) => unknown;
   start(core, call, () => invoke(core.handler, params, call));
 }
@@ -139,7 +139,7 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
   if (row === undefined || row.invoke === undefined) {
     const handler = core.handler as { extNotification?: (m: string, p: unknown, c: unknown) => unknown };
     if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) {
-      return deliver(core, sessionOf(params), (call) => handler.extNotification?.(wire, params, call));
+      return deliver(core, sessionOf(params), undefined, wire, params);
     }
     return core.report("unknown_notification", `ignored notification "${wire}"`);
   }
@@ -151,41 +151,55 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
     if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
   }
-  const invoke = row.invoke;
   const sessionId = sessionOf(params);
-  if (core.side === "client" && sessionId !== undefined && !core.knownSessions.has(sessionId)) {
+  if (core.side === "client" && sessionId !== undefined && core.diagnostic !== undefined && !core.knownSessions.has(sessionId)) {
     core.report("unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
   }
-  deliver(core, sessionId, (call) => invoke(core.handler, params, call));
+  deliver(core, sessionId, row, wire, params);
 }
 
-/** Runs a notification handler in its session's lane (notifications without a session share one lane). */
-function deliver<P>(core: ConnectionCore<P>, sessionId: string | undefined, run: (call: InboundCall<P>) => unknown): void {
+/**
+ * Runs a notification handler in its session's lane (notifications without a
+ * session share one lane): at once when the lane is idle, else after the
+ * notifications queued before it. `row` undefined means an extension.
+ */
+function deliver<P>(core: ConnectionCore<P>, sessionId: string | undefined, row: Row<unknown, unknown> | undefined, wire: string, params: unknown): void {
   const lane = sessionId ?? "";
-  core.lanes.run(lane, () => {
-    if (core.isClosed) return undefined;
-    const call = new InboundCall(core, undefined, sessionId, undefined, undefined, lane);
-    const finished = () => {
-      call.answered = true;
-      core.liveNotifications.delete(call);
-    };
-    let result: unknown;
-    try {
-      result = run(call);
-    } catch (error) {
-      finished();
-      core.report("handler_error", "a notification handler threw", describe(error));
-      return undefined;
-    }
-    if (!isThenable(result)) {
-      finished();
-      return undefined;
-    }
-    return result.then(finished, (error: unknown) => {
-      finished();
+  const call = new InboundCall(core, wire, undefined, sessionId, row, undefined, lane);
+  if (!core.lanes.runNow(lane, runNotification, core, call, params)) core.lanes.run(lane, () => runNotification(core, call, params));
+}
+
+function runNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>, params: unknown): unknown {
+  if (core.isClosed) return undefined;
+  let result: unknown;
+  try {
+    const row = call.row;
+    result = row?.invoke ? row.invoke(core.handler, params, call) : (core.handler as ExtHandler).extNotification?.(call.wire, params, call);
+  } catch (error) {
+    finishNotification(core, call);
+    core.report("handler_error", "a notification handler threw", describe(error));
+    return undefined;
+  }
+  if (!isThenable(result)) {
+    finishNotification(core, call);
+    return undefined;
+  }
+  return result.then(
+    () => finishNotification(core, call),
+    (error: unknown) => {
+      finishNotification(core, call);
       throw error;
-    });
-  });
+    },
+  );
+}
+
+function finishNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>): void {
+  call.answered = true;
+  core.liveNotifications.delete(call);
+}
+
+interface ExtHandler {
+  extNotification?: (method: string, params: unknown, ctx: unknown) => unknown;
 }
 
 function sessionOf(params: unknown): string | undefined {

@@ -28,6 +28,27 @@ export class Lanes {
     else this.start(key, task);
   }
 
+  /**
+   * The allocation-free form of {@link run} for an idle lane: calls
+   * `fn(a, b, c)` now, as `key`'s task. Returns false, running nothing, when the
+   * lane is busy (queue a task with `run` instead).
+   */
+  runNow<A, B, C>(key: string, fn: (a: A, b: B, c: C) => unknown, a: A, b: B, c: C): boolean {
+    if (this.lanes.has(key)) return false;
+    const outer = this.current;
+    this.current = key;
+    let result: unknown;
+    try {
+      result = fn(a, b, c);
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      this.current = outer;
+    }
+    if (isThenable(result)) this.hold(key, result);
+    return true;
+  }
+
   /** True while a task of this lane runs or waits. */
   busy(key: string): boolean {
     return this.lanes.has(key);
@@ -45,7 +66,11 @@ export class Lanes {
 
   private start(key: string, task: Task): void {
     const result = this.invoke(key, task);
-    if (!isThenable(result)) return;
+    if (isThenable(result)) this.hold(key, result);
+  }
+
+  /** Marks the lane busy until `result` settles, then runs what queued meanwhile. */
+  private hold(key: string, result: PromiseLike<unknown>): void {
     const lane: Lane = { queue: [], head: 0 };
     this.lanes.set(key, lane);
     result.then(
