@@ -124,7 +124,7 @@ export class Outbound<Peer> {
     if (error !== undefined) {
       const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
       const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? new RpcError(e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
-      this.settle(call, () => call.reject(rpc));
+      this.settle(call, false, rpc);
       return true;
     }
     const result = body.result;
@@ -134,14 +134,14 @@ export class Outbound<Peer> {
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
-          this.settle(call, () => call.reject(new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.core.peerSide}`, { errors: outcome.errors })));
+          this.settle(call, false, new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.core.peerSide}`, { errors: outcome.errors }));
           return true;
         }
         this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
       }
     }
     if (this.core.side === "client") this.afterResult(call, result);
-    this.settle(call, () => call.resolve(result));
+    this.settle(call, true, result);
     return true;
   }
 
@@ -169,9 +169,11 @@ export class Outbound<Peer> {
   }
 
   /** Resolves after that session's earlier notifications, unless the call came from that very lane. */
-  private settle(call: PendingCall, done: () => void): void {
+  private settle(call: PendingCall, ok: boolean, value: unknown): void {
     const s = call.sessionId;
-    if (s !== undefined && s !== call.fromLane && this.core.lanes.busy(s)) this.core.lanes.run(s, done);
-    else done();
+    if (s !== undefined && s !== call.fromLane && this.core.lanes.busy(s)) this.core.lanes.run(s, () => (ok ? call.resolve(value) : call.reject(value)));
+    else if (ok) call.resolve(value);
+    else call.reject(value);
   }
+
 }

@@ -29,7 +29,11 @@ class MemoryEnd implements Transport {
   private endedEarly = false;
   private closed = false;
   private readonly chunkBytes: number | undefined;
-  private readonly out = createCoalescer((text) => this.peer?.deliver(encoder.encode(text)));
+  // Delivery is always asynchronous, as over a pipe: a full chunk may be flushed inside write().
+  private readonly out = createCoalescer((text) => {
+    const bytes = encoder.encode(text);
+    queueMicrotask(() => this.peer?.deliver(bytes));
+  });
 
   constructor(chunkBytes: number | undefined) {
     this.chunkBytes = chunkBytes;

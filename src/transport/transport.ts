@@ -21,26 +21,38 @@ export interface Transport {
   close(): void;
 }
 
+/** Largest chunk the coalescer builds: 64 KiB, a pipe's usual buffer, and small enough to stay out of V8's large-object space. */
+export const COALESCE_BYTES = 64 * 1024;
+
 /**
- * Joins the writes of one microtask into one chunk: fewer syscalls and stream
- * operations under load, and the same bytes in the same order.
+ * Joins the writes of one microtask into chunks of up to about
+ * {@link COALESCE_BYTES}: fewer syscalls and stream operations under load, and
+ * the same bytes in the same order. `flush` may be called synchronously from
+ * `write` once a chunk is full.
  */
 export function createCoalescer(flush: (text: string) => void): { write(text: string): void; flushNow(): void } {
   let parts: string[] = [];
+  let size = 0;
   let scheduled = false;
   const run = () => {
-    scheduled = false;
     if (parts.length === 0) return;
     const text = parts.length === 1 ? (parts[0] as string) : parts.join("");
     parts = [];
+    size = 0;
     flush(text);
+  };
+  const onMicrotask = () => {
+    scheduled = false;
+    run();
   };
   return {
     write(text: string) {
       parts.push(text);
-      if (!scheduled) {
+      size += text.length;
+      if (size >= COALESCE_BYTES) run();
+      else if (!scheduled) {
         scheduled = true;
-        queueMicrotask(run);
+        queueMicrotask(onMicrotask);
       }
     },
     flushNow: run,
