@@ -59,6 +59,10 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
         // default in the reference SDKs: `defaultOnNull(z.array(...), () => [])`),
         // rather than removed, which would fail a required property.
         else if (p.onNull && !p.onError) p.default = typeDefault(sub.type);
+        // A required property repaired on error takes its type's default (`[]`, `{}`),
+        // as the reference SDKs do (`requiredDefaultOnError(..., () => [])`); an
+        // optional one without a stated default is removed.
+        else if (p.onError && Array.isArray(node.required) && node.required.includes(key)) p.default = typeDefault(sub.type);
         if (sub["x-deserialize-skip-invalid-items"] === true) p.skipItems = true;
         const value = targets(sub, `${name}/${key}`);
         if (value.length) p.value = value;

@@ -106,7 +106,8 @@ export class RpcError extends Error {
    * `-32603`, with the original message only when `expose` is true.
    */
   static from(value: unknown, expose = false): RpcError {
-    if (value instanceof RpcError) return value;
+    // JSON-RPC requires an integer code; an RpcError built with anything else is an internal error.
+    if (value instanceof RpcError) return Number.isInteger(value.code) ? value : RpcError.internalError(expose ? `invalid error code ${String(value.code)}: ${value.message}` : undefined);
     if (isErrorObject(value)) return new RpcError(value.code, value.message, value.data);
     if (!expose) return RpcError.internalError();
     const message = value instanceof Error ? value.message : String(value);

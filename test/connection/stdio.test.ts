@@ -38,7 +38,7 @@ describe("a client driving a serveStdio agent subprocess", () => {
     if (agent.proc.child.exitCode === null) agent.proc.child.kill("SIGKILL");
   });
 
-  it("runs initialize → session/new → prompt, with the streamed updates delivered before the answer", async () => {
+  it("[ACP-TRANSPORT-103] runs initialize → session/new → prompt, with the streamed updates delivered before the answer", async () => {
     expect(sessionId).toBe("sess-1");
     const seen = await agent.conn.agent.prompt(params.prompt(sessionId, "hello  big world")).then((answer) => ({ answer, updates: [...agent.updates] }));
     expect(seen).toEqual({ answer: { stopReason: "end_turn" }, updates: ["hello", "big", "world"] });
@@ -58,7 +58,7 @@ describe("a client driving a serveStdio agent subprocess", () => {
     expect(await agent.conn.agent.newSession(params.newSession())).toEqual({ sessionId: "sess-2" });
   });
 
-  it("wrote only JSON-RPC 2.0 lines to stdout, and its logs to stderr", () => {
+  it("[ACP-TRANSPORT-001][ACP-TRANSPORT-102] wrote only JSON-RPC 2.0 lines to stdout, and its logs to stderr", () => {
     const lines = agent.tap.inbound().split("\n");
     expect(lines.pop()).toBe("");
     expect(lines.length).toBeGreaterThanOrEqual(8);
@@ -67,7 +67,7 @@ describe("a client driving a serveStdio agent subprocess", () => {
     expect(agent.proc.stderrTail()).toContain("diagnostic parse_error");
   });
 
-  it("exits on its own with code 0 after the client closes", async () => {
+  it("[ACP-SHUTDOWN-001] exits on its own with code 0 after the client closes", async () => {
     agent.conn.close();
     expect(await within(agent.proc.exited, "agent exit", 10_000)).toEqual({ code: 0, signal: null });
     expect(await agent.conn.closed).toMatchObject({ reason: "closed by this side" });

@@ -70,10 +70,6 @@ describe("the example agent under the official SDK client", () => {
     expect(textOf(c, sid, from)).toContain("hello there, agent");
   });
 
-  // BUG: the four read tests below need the agent side to record the client's capabilities from the
-  // inbound `initialize` (src/connection/core.ts; see the it.fails test in test/connection/gates.test.ts).
-  // Until then ctx.clientCapabilities is undefined in the example agent, which answers that it cannot
-  // read files (and conn.client.readTextFile would be rejected locally). Turn them back into `it` once fixed.
   it("reads a file after permission is allowed: tool call, fs/read_text_file with a limit, the first lines, completed", async () => {
     c.permission = "allow";
     const from = c.updates.length;

@@ -53,10 +53,6 @@ describe("the example client's tour (npx tsx examples/client.ts --tour)", () => 
     expect(out).toMatch(/^You said \(ask mode\): hello from the acp-router tour$/m);
   });
 
-  // BUG: needs the agent side to record the client's capabilities from the inbound `initialize`
-  // (src/connection/core.ts, see the it.fails test in test/connection/gates.test.ts): until then the
-  // example agent sees ctx.clientCapabilities undefined and answers that it cannot read files.
-  // Turn this back into `it` once that is fixed.
   it("shows the permission question, the tool call completing and the file's first lines", () => {
     expect(out).toContain(`? permission for "Read ${file}": allow_once | reject_once -> allow_once (policy allow)`);
     expect(out).toMatch(/tool read-\d+: Read .*package\.json -> completed/);
