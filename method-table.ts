@@ -43,6 +43,12 @@ export interface MethodRow {
   readonly auth?: boolean;
   /** The result a cancelled call answers with instead of `-32800`. */
   readonly onCancel?: unknown;
+  /**
+   * Before the handler runs, cancel the session named by `params.sessionId` as
+   * an inbound `session/cancel` would (its running prompt answers
+   * `{stopReason:"cancelled"}`). Agent request rows only.
+   */
+  readonly cancelsSession?: boolean;
   /** Marks a registered extension row (`_`-prefixed wire, inline schemas allowed). */
   readonly extension?: boolean;
 }
@@ -72,7 +78,7 @@ export const methods: readonly MethodRow[] = [
   { wire: "session/list", side: "agent", kind: "request", callback: "listSessions", params: "ListSessionsRequest", result: "ListSessionsResponse", capability: ["sessionCapabilities", "list"], layer: "app", auth: true },
   { wire: "session/delete", side: "agent", kind: "request", callback: "deleteSession", params: "DeleteSessionRequest", result: "DeleteSessionResponse", capability: ["sessionCapabilities", "delete"], layer: "app", auth: true },
   { wire: "session/resume", side: "agent", kind: "request", callback: "resumeSession", params: "ResumeSessionRequest", result: "ResumeSessionResponse", capability: ["sessionCapabilities", "resume"], layer: "app", auth: true },
-  { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true },
+  { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true, cancelsSession: true },
   { wire: "session/set_mode", side: "agent", kind: "request", callback: "setSessionMode", params: "SetSessionModeRequest", result: "SetSessionModeResponse", layer: "app", auth: true },
   { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", layer: "app", auth: true },
   { wire: "session/prompt", side: "agent", kind: "request", callback: "prompt", params: "PromptRequest", result: "PromptResponse", layer: "app", auth: true, onCancel: { stopReason: "cancelled" } },

@@ -118,6 +118,7 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
     if (row.wire.length === 0) report(row, "wire", "empty wire method");
     if (row.side === "both" && row.layer !== "protocol") report(row, "side", 'only protocol rows are handled by "both" sides');
     if (row.auth && row.side !== "agent") report(row, "auth", "only agent rows can require authentication");
+    if (row.cancelsSession && (row.side !== "agent" || row.kind !== "request")) report(row, "cancelsSession", "only agent requests can cancel a session");
     // params / result exist (or are inline on extension rows).
     for (const field of ["params", "result"] as const) {
       const ref = row[field];

@@ -18,6 +18,8 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly auth: boolean;
   /** Result answered for a cancelled call instead of `-32800`; undefined when none. */
   readonly onCancel: unknown;
+  /** Before the handler runs, cancel the session named by `params.sessionId` (as `session/cancel` does). */
+  readonly cancelsSession: boolean;
   readonly params: Validator;
   /** `$defs` name (or extension type name) of the params, the root for leniency. */
   readonly paramsType: string;

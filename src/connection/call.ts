@@ -35,6 +35,8 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
   readonly lane: string | undefined;
   /** Set when `$/cancel_request` or `session/cancel` targeted this call. */
   cancelled = false;
+  /** Set when the cancel came from `session/cancel` (the turn is over, whatever the handler answers). */
+  sessionCancelled = false;
   answered = false;
   private controller: AbortController | undefined;
   private readonly host: CallHost<Peer>;

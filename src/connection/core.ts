@@ -162,6 +162,9 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
 
   succeed(call: InboundCall<Peer>, value: unknown): void {
     if (call.answered) return;
+    // After session/cancel the turn answers as cancelled (ACP prompt-turn: the agent MUST
+    // respond with the cancelled stop reason), keeping the handler's other fields.
+    if (call.sessionCancelled) value = withOnCancel(value, call.row?.onCancel);
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
     if (call.row !== undefined) this.afterAnswer(call.wire, value);
@@ -214,7 +217,11 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * flight now are touched, so a late cancel never reaches the next turn.
    */
   cancelSession(sessionId: string): void {
-    for (const call of this.inFlight.values()) if (call.sessionId === sessionId) call.cancel();
+    for (const call of this.inFlight.values()) {
+      if (call.sessionId !== sessionId) continue;
+      call.sessionCancelled = true;
+      call.cancel();
+    }
     this.outbound.cancelSession(sessionId);
   }
 
@@ -265,6 +272,13 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     const { timers, listeners } = this.outbound.pending.resources();
     return { pendingOutbound: this.outbound.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
   }
+}
+
+/** `value` with the row's `onCancel` fields laid over it (both objects), else `onCancel` itself when there is one. */
+function withOnCancel(value: unknown, onCancel: unknown): unknown {
+  if (onCancel === undefined || typeof onCancel !== "object" || onCancel === null) return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return onCancel;
+  return { ...value, ...onCancel };
 }
 
 export function describe(error: unknown): string {

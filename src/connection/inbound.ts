@@ -112,7 +112,9 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
   if (wire === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
-  const call = new InboundCall(core, wire, id, sessionOf(params), row, batch, undefined);
+  const sessionId = sessionOf(params);
+  if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
+  const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
   const invoke = row.invoke as (h: unknown, p: unknown, c: unknown) => unknown;
   start(core, call, () => invoke(core.handler, params, call));
 }

@@ -136,6 +136,19 @@ describe("the method table checker", () => {
     });
   });
 
+  describe("row flags", () => {
+    it("rejects cancelsSession on a client row or a notification", () => {
+      expectProblem(
+        withRow("fs/read_text_file", (r) => ({ ...r, cancelsSession: true })),
+        'row "fs/read_text_file" (client): field "cancelsSession": only agent requests can cancel a session',
+      );
+    });
+
+    it("rejects auth on a row the client handles", () => {
+      expectProblem(withRow("fs/read_text_file", (r) => ({ ...r, auth: true })), 'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication');
+    });
+  });
+
   describe("invariant 6: cross-check with the schema", () => {
     it("rejects a params name that is not in $defs", () => {
       expectProblem(withRow("session/prompt", (r) => ({ ...r, params: "PromptRequets" })), 'row "session/prompt" (agent): field "params": "PromptRequets" is not a $defs name in the schema');

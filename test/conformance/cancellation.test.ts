@@ -87,6 +87,58 @@ describe("an agent receiving session/cancel", () => {
     expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "cancelled", _meta: { partial: true } } });
   });
 
+  it("[ACP-CANCEL-001] answers cancelled even when the handler ignores the abort and returns end_turn, keeping its other fields", async () => {
+    const finish = deferred();
+    const d = rawAgent(
+      testAgent({
+        prompt: async () => {
+          await finish.promise;
+          return { stopReason: "end_turn", _meta: { tokens: 3 } };
+        },
+      }).handler,
+    );
+    await d.initialize();
+    d.send(request(1, "session/prompt", params.prompt("s")));
+    await d.sync();
+    d.send(cancelNote("s"));
+    await d.sync();
+    finish.resolve();
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "cancelled", _meta: { tokens: 3 } } });
+  });
+
+  it("[ACP-CANCEL-001] leaves the stop reason alone when session/cancel arrives after the answer was written", async () => {
+    const d = rawAgent(testAgent({ prompt: async () => ({ stopReason: "end_turn" }) }).handler);
+    await d.initialize();
+    d.send(request(1, "session/prompt", params.prompt("s")));
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } });
+    d.send(cancelNote("s"));
+    d.send(request(2, "session/prompt", params.prompt("s")));
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } });
+  });
+
+  it("[ACP-CLOSE-002] cancels the session's running prompt before session/close reaches the handler", async () => {
+    const signals = new Map<string, AbortSignal>();
+    const seenByClose: boolean[] = [];
+    const d = rawAgent(
+      testAgent(
+        {
+          prompt: (p, ctx) => (signals.set(p.sessionId, ctx.signal), rejectOnAbort(ctx.signal)),
+          closeSession: (p) => (seenByClose.push(signals.get(p.sessionId)?.aborted === true, signals.get("other")?.aborted === true), {}),
+        },
+        { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { close: {} } } },
+      ).handler,
+    );
+    await d.initialize();
+    d.send(request(1, "session/prompt", params.prompt("s")));
+    d.send(request(2, "session/prompt", params.prompt("other")));
+    await d.sync();
+    d.send(request(3, "session/close", { sessionId: "s" }));
+    const answers = [await d.next(), await d.next()];
+    expect(answers).toContainEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "cancelled" } });
+    expect(answers).toContainEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(seenByClose).toEqual([true, false]);
+  });
+
   it.each([
     ["the signal's AbortError", (s: AbortSignal) => s.reason],
     ["a plain Error", () => new Error("model stream aborted")],
