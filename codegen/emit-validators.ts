@@ -14,6 +14,15 @@ import { typeDefinitions } from "./emit-types.ts";
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
 
+/**
+ * A discriminated union (`discriminator` keyword) only constrains objects in
+ * ajv: `null` or `1` would pass. Every variant is an object, so say so.
+ */
+function objectUnions(defs: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  for (const def of Object.values(defs)) if (def.discriminator !== undefined && def.type === undefined) def.type = "object";
+  return defs;
+}
+
 /** Export name of the validator for a type. */
 export function validatorName(typeName: string): string {
   return `validate${typeName}`;
@@ -29,7 +38,7 @@ export function validatedTypes(rows: readonly MethodRow[]): string[] {
 }
 
 export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): string {
-  const defs = stripDocs(typeDefinitions(rows, schema));
+  const defs = objectUnions(stripDocs(typeDefinitions(rows, schema)) as Record<string, Record<string, unknown>>);
   const ajv = new Ajv2020({
     code: { source: true, esm: true, optimize: true, lines: false },
     discriminator: true,
@@ -47,6 +56,9 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
     needsLength = true;
     return `const ${v} = ucs2length;`;
   });
+  // ajv merges sub-validator errors with concat, quadratic in the number of errors: push in place.
+  code = code.replace(/vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g, "if (vErrors === null) vErrors = $1.errors.slice(); else for (const e of $1.errors) vErrors.push(e);");
+  if (code.includes("vErrors.concat(")) throw new Error("codegen: ajv output merges errors in a form codegen does not rewrite");
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
   code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");

@@ -27,8 +27,17 @@ export class Outbound<Peer> {
   }
 
 
+  /**
+   * Sends a notification. Never rejects for a closed connection: the
+   * notification is dropped with a diagnostic, so `void peer.sessionUpdate(...)`
+   * after the peer left is not an unhandled rejection (handlers learn of the
+   * close from `ctx.signal`). It rejects only when `params` cannot be encoded.
+   */
   notify(wire: string, params: unknown): Promise<void> {
-    if (this.core.closeInfo) return Promise.reject(new ConnectionClosedError(this.core.closeInfo.reason));
+    if (this.core.closeInfo) {
+      this.core.report("closed", `notification "${wire}" dropped: the connection is closed (${this.core.closeInfo.reason})`);
+      return Promise.resolve();
+    }
     if (this.core.side === "client" && wire === "session/cancel") {
       const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
       if (typeof sessionId === "string") this.core.cancelOwnSession(sessionId);

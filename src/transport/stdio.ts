@@ -41,14 +41,21 @@ export class AgentExitedError extends Error {
   readonly signalName: NodeJS.Signals | null;
   /** The last lines the agent wrote to stderr (captured mode), for the error message. */
   readonly stderrTail: string;
-  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string) {
+  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string, options?: { cause?: unknown }) {
     const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`;
-    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`);
+    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`, options);
     this.name = "AgentExitedError";
     this.exitCode = exitCode;
     this.signalName = signalName;
     this.stderrTail = stderrTail;
   }
+}
+
+/** Longest stderr line kept in capture mode (characters); longer lines are cut. */
+const STDERR_LINE_CHARS = 2048;
+
+function clip(line: string): string {
+  return line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) : line;
 }
 
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
@@ -79,14 +86,20 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   const spawnOptions: SpawnOptions = { stdio: ["pipe", "pipe", mode === "capture" ? "pipe" : mode], cwd: options.cwd, env: options.env };
   const child = spawn(command, args, spawnOptions);
   const keep = options.stderrLines ?? 20;
-  let tail: string[] = [];
+  // Bounded in lines and in characters: an agent drawing a progress bar on
+  // stderr forever (no newline) must not grow the client.
+  const tail: string[] = [];
   let partial = "";
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => {
-    const lines = (partial + text).split("\n");
-    partial = lines.pop() ?? "";
-    tail.push(...lines);
-    if (tail.length > keep) tail = tail.slice(-keep);
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      tail.push(clip(partial + text.slice(start, Math.min(nl, start + STDERR_LINE_CHARS))));
+      partial = "";
+      if (tail.length > keep) tail.shift();
+      start = nl + 1;
+    }
+    if (start < text.length) partial = clip(partial + text.slice(Math.max(start, text.length - STDERR_LINE_CHARS)));
   });
   const stderrTail = () => [...tail, ...(partial ? [partial] : [])].slice(-keep).join("\n");
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -99,6 +112,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
 
   const inner = nodeStreamTransport(child.stdout as NonNullable<ChildProcess["stdout"]>, child.stdin as NonNullable<ChildProcess["stdin"]>, options);
   let killTimer: ReturnType<typeof setTimeout> | undefined;
+  let killedForError = false;
   const transport: Transport = {
     start(receiver: TransportReceiver) {
       let ended = false;
@@ -107,13 +121,17 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
         end: (error) => {
           if (ended) return;
           ended = true;
-          // Wait for the exit status so the error can name it.
+          // Wait for the exit status so the error can name it (a write error such as
+          // EPIPE from a dying agent becomes the cause, not the message).
           void exited.then(({ code, signal }) => {
             if (killTimer) clearTimeout(killTimer);
-            receiver.end(spawnError ?? error ?? new AgentExitedError(code, signal, stderrTail()));
+            // Our own kill after a stream failure: the failure is the reason.
+            if (killedForError && error) receiver.end(error);
+            else receiver.end(spawnError ?? new AgentExitedError(code, signal, stderrTail(), error ? { cause: error } : undefined));
           });
-          // An agent that closed stdout but lives on is stopped.
-          if (child.exitCode === null && child.signalCode === null) scheduleKill();
+          // An agent that closed stdout but lives on, or whose stream failed (it stopped
+          // reading, say), is killed after killAfterMs: time for a dying agent to report its exit.
+          if (child.exitCode === null && child.signalCode === null) scheduleKill(error !== undefined);
         },
       });
     },
@@ -123,9 +141,12 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       scheduleKill();
     },
   };
-  function scheduleKill(): void {
+  function scheduleKill(forError = false): void {
     if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
-    killTimer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 2000);
+    killTimer = setTimeout(() => {
+      killedForError = forError;
+      child.kill("SIGKILL");
+    }, options.killAfterMs ?? 2000);
     killTimer.unref();
   }
   return { transport, child, exited, stderrTail };

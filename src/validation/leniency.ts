@@ -61,14 +61,23 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
     chosen.set(found.path, found);
   }
   const repairs: Repair[] = [];
-  // Drop array items from the highest index down so earlier indices stay valid.
-  const ordered = [...chosen.values()].sort((a, b) => (typeof b.key === "number" && typeof a.key === "number" ? b.key - a.key : 0));
-  for (const c of ordered) {
+  // Items to drop are collected per array and removed in one pass (no splice per item).
+  const drops = new Map<unknown[], Set<number>>();
+  for (const c of chosen.values()) {
     done.add(c.path);
-    if (c.action === "dropped_item") (c.parent as unknown[]).splice(c.key as number, 1);
-    else if (c.action === "removed") delete (c.parent as Record<string, unknown>)[c.key as string];
+    if (c.action === "dropped_item") {
+      const array = c.parent as unknown[];
+      const set = drops.get(array);
+      if (set) set.add(c.key as number);
+      else drops.set(array, new Set([c.key as number]));
+    } else if (c.action === "removed") delete (c.parent as Record<string, unknown>)[c.key as string];
     else (c.parent as Record<string, unknown>)[c.key as string] = cloneJson(c.value);
     repairs.push({ path: c.path, action: c.action });
+  }
+  for (const [array, indices] of drops) {
+    let write = 0;
+    for (let read = 0; read < array.length; read++) if (!indices.has(read)) array[write++] = array[read];
+    array.length = write;
   }
   return repairs;
 }
