@@ -56,6 +56,8 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
     needsLength = true;
     return `const ${v} = ucs2length;`;
   });
+  // The schema has no $dynamicRef: drop the dynamicAnchors object ajv allocates on every call.
+  if (!code.includes("dynamicAnchors[")) code = code.replaceAll(", dynamicAnchors={}}={}", "}={}").replaceAll(",rootData,dynamicAnchors}", ",rootData}");
   // ajv merges sub-validator errors with concat, quadratic in the number of errors: push in place.
   code = code.replace(/vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g, "if (vErrors === null) vErrors = $1.errors.slice(); else for (const e of $1.errors) vErrors.push(e);");
   if (code.includes("vErrors.concat(")) throw new Error("codegen: ajv output merges errors in a form codegen does not rewrite");
