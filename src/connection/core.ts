@@ -143,10 +143,10 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   }
 
   /** Runs a decoded request's handler and answers it exactly once. */
-  invoke(call: InboundCall<Peer>, run: () => unknown): void {
+  invoke(call: InboundCall<Peer>, invoke: (handler: unknown, params: unknown, call: InboundCall<never>) => unknown, params: unknown): void {
     let result: unknown;
     try {
-      result = run();
+      result = invoke(this.handler, params, call as InboundCall<never>);
     } catch (error) {
       this.fail(call, error);
       return;

@@ -99,7 +99,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
     const params = body.params ?? {};
     const call = new InboundCall(core, wire, id, sessionOf(params), undefined, batch, undefined);
-    return start(core, call, () => handler.extMethod?.(wire, params, call));
+    return start(core, call, invokeExtension, params);
   }
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
     return core.reject(id, wireError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
@@ -115,17 +115,23 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   const sessionId = sessionOf(params);
   if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
-  const invoke = row.invoke as (h: unknown, p: unknown, c: unknown) => unknown;
-  start(core, call, () => invoke(core.handler, params, call));
+  start(core, call, row.invoke as Invoke, params);
 }
 
-function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, run: () => unknown): void {
+type Invoke = (handler: unknown, params: unknown, call: InboundCall<unknown>) => unknown;
+
+/** Calls an unregistered extension request's handler (`extMethod`), wire name unchanged. */
+function invokeExtension(handler: unknown, params: unknown, call: InboundCall<unknown>): unknown {
+  return (handler as { extMethod: (m: string, p: unknown, c: unknown) => unknown }).extMethod(call.wire, params, call);
+}
+
+function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, invoke: Invoke, params: unknown): void {
   if (core.inFlight.size >= core.maxInFlight) {
     call.answered = true;
     core.reject(call.requestId as RequestId, { code: -32603, message: `Too many requests in flight (maxInFlight ${core.maxInFlight})`, data: { maxInFlight: core.maxInFlight } }, call.batch);
     return;
   }
-  core.invoke(call, run);
+  core.invoke(call, invoke, params);
 }
 
 function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
