@@ -7,7 +7,7 @@
  * `conn.agent.*`.
  */
 export { openConnection, type Connection } from "./connection/connect.ts";
-export type { CloseInfo, ConnectionStats } from "./connection/core.ts";
+export type { CloseInfo, ConnectionStats, Side } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
 export type { HandlerContext } from "./context.ts";
 export type { PeerCaller } from "./peer-caller.ts";

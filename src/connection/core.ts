@@ -18,6 +18,7 @@ import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, type ConnectionOptions, typ
 import { Outbound } from "./outbound.ts";
 import { release, type PendingCall } from "./pending.ts";
 
+/** One side of a connection: the agent or the client. */
 export type Side = "agent" | "client";
 
 /** Why and how a connection ended. */
