@@ -106,8 +106,8 @@ export type AgentGatedWire = keyof typeof agentGated;
 
 /** Valid params for every capability-gated request the client handles, and where its capability lives. */
 export const clientGated = {
-  "fs/read_text_file": { params: { sessionId: "s", path: "/work/a.txt" }, capability: "fs.readTextFile" },
-  "fs/write_text_file": { params: { sessionId: "s", path: "/work/a.txt", content: "x" }, capability: "fs.writeTextFile" },
+  "fs/read_text_file": { params: { sessionId: "s", path: "/project/a.txt" }, capability: "fs.readTextFile" },
+  "fs/write_text_file": { params: { sessionId: "s", path: "/project/a.txt", content: "x" }, capability: "fs.writeTextFile" },
   "terminal/create": { params: { sessionId: "s", command: "ls" }, capability: "terminal" },
   "terminal/output": { params: { sessionId: "s", terminalId: "t" }, capability: "terminal" },
   "terminal/release": { params: { sessionId: "s", terminalId: "t" }, capability: "terminal" },
