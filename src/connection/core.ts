@@ -14,7 +14,7 @@ import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
 import type { BatchSink, CallHost, InboundCall } from "./call.ts";
 import { Lanes, isThenable } from "./lanes.ts";
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { Outbound } from "./outbound.ts";
 import { release, type PendingCall } from "./pending.ts";
 
@@ -85,7 +85,16 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.diagnostic = options.onDiagnostic;
-    this.lanes = new Lanes((error) => this.report("handler_error", "a notification handler failed", describe(error)));
+    this.lanes = new Lanes(
+      (error) => this.report("handler_error", "a notification handler failed", describe(error)),
+      options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
+      (high, queued) => {
+        if (this.closeInfo) return;
+        this.report("backpressure", high ? `reading paused: ${queued} notifications wait for their handlers` : `reading resumed: ${queued} notifications wait`);
+        if (high) transport.pause?.();
+        else transport.resume?.();
+      },
+    );
     this.makePeer = makePeer;
     this.outbound = new Outbound(this);
     this.peer = makePeer(this.caller(undefined));

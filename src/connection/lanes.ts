@@ -16,16 +16,37 @@ export class Lanes {
   /** The lane whose task is running synchronously right now, if any. */
   current: string | undefined;
   private readonly onError: (error: unknown) => void;
+  private readonly maxQueued: number;
+  private readonly onPressure: (high: boolean, queued: number) => void;
+  /** Tasks waiting in all lanes. */
+  private queued = 0;
+  private high = false;
 
-  constructor(onError: (error: unknown) => void) {
+  /**
+   * `onPressure(true)` is called once more than `maxQueued` tasks wait in all
+   * lanes together, and `onPressure(false)` once they are back to half of it.
+   */
+  constructor(onError: (error: unknown) => void, maxQueued = Infinity, onPressure: (high: boolean, queued: number) => void = () => {}) {
     this.onError = onError;
+    this.maxQueued = maxQueued;
+    this.onPressure = onPressure;
   }
 
   /** Runs `task` now if the lane is idle (synchronously), else after the tasks queued before it. */
   run(key: string, task: Task): void {
     const lane = this.lanes.get(key);
-    if (lane) lane.queue.push(task);
-    else this.start(key, task);
+    if (lane) {
+      lane.queue.push(task);
+      if (++this.queued > this.maxQueued && !this.high) {
+        this.high = true;
+        this.onPressure(true, this.queued);
+      }
+    } else this.start(key, task);
+  }
+
+  /** Tasks waiting (not running) in all lanes. */
+  get waiting(): number {
+    return this.queued;
   }
 
   /**
@@ -62,6 +83,8 @@ export class Lanes {
   /** Drops every queued task (connection closed). */
   clear(): void {
     this.lanes.clear();
+    this.queued = 0;
+    this.high = false;
   }
 
   private start(key: string, task: Task): void {
@@ -87,6 +110,10 @@ export class Lanes {
     while (lane.head < lane.queue.length) {
       const task = lane.queue[lane.head] as Task;
       lane.queue[lane.head++] = noop;
+      if (--this.queued <= this.maxQueued / 2 && this.high) {
+        this.high = false;
+        this.onPressure(false, this.queued);
+      }
       const result = this.invoke(key, task);
       if (isThenable(result)) {
         result.then(

@@ -16,6 +16,7 @@ export interface Diagnostic {
     | "repaired"
     | "handler_error"
     | "invalid_result"
+    | "backpressure"
     | "closed";
   readonly message: string;
   readonly data?: unknown;
@@ -39,9 +40,16 @@ export interface ConnectionOptions {
   readonly maxInFlight?: number;
   /** Outbound requests awaiting answers; beyond it calls reject locally. Default 16384. */
   readonly maxPending?: number;
+  /**
+   * Notifications waiting behind slow handlers (all sessions together); beyond it
+   * the connection stops reading until half of them were delivered (transports
+   * with `pause`/`resume`). Nothing is dropped. Default 10000.
+   */
+  readonly maxQueuedNotifications?: number;
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 8192;
 export const DEFAULT_MAX_PENDING = 16384;
+export const DEFAULT_MAX_QUEUED_NOTIFICATIONS = 10000;

@@ -28,6 +28,8 @@ class MemoryEnd implements Transport {
   private early: Uint8Array[] = [];
   private endedEarly = false;
   private closed = false;
+  private paused = false;
+  private endDelivered = false;
   private readonly chunkBytes: number | undefined;
   // Delivery is always asynchronous, as over a pipe: a full chunk may be flushed inside write().
   private readonly out = createCoalescer((text) => {
@@ -41,10 +43,7 @@ class MemoryEnd implements Transport {
 
   start(receiver: TransportReceiver): void {
     this.receiver = receiver;
-    const early = this.early;
-    this.early = [];
-    for (const chunk of early) receiver.data(chunk);
-    if (this.endedEarly) receiver.end();
+    this.flush();
   }
 
   write(text: string): void {
@@ -68,13 +67,42 @@ class MemoryEnd implements Transport {
   }
 
   private receive(bytes: Uint8Array): void {
-    if (this.receiver) this.receiver.data(bytes);
+    if (this.receiver && !this.paused && this.early.length === 0) this.receiver.data(bytes);
     else this.early.push(bytes);
+  }
+
+  /** Holds deliveries (they queue, as a pipe's buffer would) until `resume`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.flush();
+  }
+
+  /** Delivers what waited (unless paused), then end-of-stream if it came. */
+  private flush(): void {
+    if (!this.receiver || this.early.length === 0) return this.deliverEnd();
+    const chunks = this.early;
+    this.early = [];
+    let i = 0;
+    while (i < chunks.length && !this.paused) this.receiver.data(chunks[i++] as Uint8Array);
+    // Paused again by a receiver: what is left goes back in front of anything newer.
+    if (i < chunks.length) this.early = chunks.slice(i).concat(this.early);
+    this.deliverEnd();
+  }
+
+  /** Passes end-of-stream on once everything before it was delivered. */
+  private deliverEnd(): void {
+    if (!this.endedEarly || this.endDelivered || this.paused || this.early.length > 0 || !this.receiver) return;
+    this.endDelivered = true;
+    this.receiver.end();
   }
 
   private finish(): void {
     if (this.endedEarly) return;
     this.endedEarly = true;
-    this.receiver?.end();
+    this.deliverEnd();
   }
 }

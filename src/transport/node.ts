@@ -22,6 +22,13 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
   let closed = false;
   let ended = false;
   let waitingDrain = false;
+  // Reading pauses while the peer does not read our output, or while handlers lag behind.
+  let handlersBehind = false;
+  const updateFlow = () => {
+    if (closed || ended) return;
+    if (waitingDrain || handlersBehind) readable.pause();
+    else readable.resume();
+  };
 
   const onData = (chunk: Uint8Array | string) => receiver?.data(chunk);
   const onEnd = () => finish();
@@ -29,7 +36,7 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
   const onWriteError = (error: Error) => finish(asError(error, "write failed"));
   const onDrain = () => {
     waitingDrain = false;
-    if (!closed) readable.resume();
+    updateFlow();
   };
   const detach = () => {
     readable.off("data", onData);
@@ -59,7 +66,7 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
     }
     if (!ok && !waitingDrain) {
       waitingDrain = true;
-      readable.pause();
+      updateFlow();
       writable.once("drain", onDrain);
     }
   });
@@ -78,6 +85,14 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
     },
     write(text) {
       if (!closed) out.write(text);
+    },
+    pause() {
+      handlersBehind = true;
+      updateFlow();
+    },
+    resume() {
+      handlersBehind = false;
+      updateFlow();
     },
     close() {
       if (closed) return;

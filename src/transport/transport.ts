@@ -19,6 +19,10 @@ export interface Transport {
   write(text: string): void;
   /** Flushes what was written, ends the outbound side and stops reading. Idempotent. */
   close(): void;
+  /** Stops delivering inbound data until `resume` (backpressure from slow handlers). Optional. */
+  pause?(): void;
+  /** Delivers inbound data again after `pause`. */
+  resume?(): void;
 }
 
 /** Largest chunk the coalescer builds: 64 KiB, a pipe's usual buffer, and small enough to stay out of V8's large-object space. */

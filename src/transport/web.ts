@@ -24,6 +24,7 @@ export function webStreamTransport(
   let queued = 0;
   let closed = false;
   let ended = false;
+  let paused: { promise: Promise<void>; resolve: () => void } | undefined;
 
   const end = (error?: Error) => {
     if (ended) return;
@@ -53,9 +54,10 @@ export function webStreamTransport(
         for (;;) {
           const { done, value } = await (reader as ReadableStreamDefaultReader<Uint8Array | string>).read();
           if (done) break;
-          // Honour backpressure: stop reading while too much output waits.
+          // Honour backpressure: stop reading while too much output waits, or while paused.
           if (queued > limit / 2) await writer.ready;
           r.data(value);
+          if (paused) await paused.promise;
         }
       };
       pump().then(
@@ -66,10 +68,26 @@ export function webStreamTransport(
     write(text) {
       if (!closed) out.write(text);
     },
+    pause() {
+      if (paused) return;
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      paused = { promise, resolve };
+    },
+    resume() {
+      const p = paused;
+      paused = undefined;
+      p?.resolve();
+    },
     close() {
       if (closed) return;
       out.flushNow();
       closed = true;
+      const p = paused;
+      paused = undefined;
+      p?.resolve();
       reader?.cancel().catch(() => {});
       writer.close().catch(() => {});
       end();
