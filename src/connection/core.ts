@@ -9,14 +9,13 @@ import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "..
 import type { AgentCapabilities, ClientCapabilities, InitializeResponse } from "../generated/types.ts";
 import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { PeerCaller } from "../peer-caller.ts";
-import type { Row, Router } from "../row.ts";
+import type { Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
 import type { BatchSink, CallHost, InboundCall } from "./call.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { Outbound } from "./outbound.ts";
-import { release, type PendingCall } from "./pending.ts";
 
 /** One side of a connection: the agent or the client. */
 export type Side = "agent" | "client";
@@ -50,9 +49,12 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly maxPending: number;
   readonly diagnostic: ((d: Diagnostic) => void) | undefined;
 
+  /** Inbound requests whose handler has not answered yet, by request id (type-exact). */
   readonly inFlight = new Map<RequestId, InboundCall<Peer>>();
+  /** Outbound side: requests and notifications we send, and the answers to them. */
+  readonly outbound: Outbound<Peer>;
   readonly lanes: Lanes;
-  peer!: Peer;
+  readonly peer: Peer;
   private readonly makePeer: (caller: PeerCaller) => Peer;
   private readonly lanePeers = new Map<string, Peer>();
 
@@ -248,9 +250,6 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     }
   }
 
-  /** Outbound side: requests and notifications we send, and the answers to them. */
-  readonly outbound: Outbound<Peer>;
-
   // ── close ──────────────────────────────────────────────────────────
 
   /** Closes once: rejects pending calls, aborts inbound signals, releases timers and listeners. */
@@ -291,9 +290,8 @@ function withOnCancel(value: unknown, onCancel: unknown): unknown {
   return { ...value, ...onCancel };
 }
 
+/** A one-line description of anything thrown, for diagnostics. */
 export function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-export type { Row, PendingCall };
-export { release };
