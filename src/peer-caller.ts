@@ -6,6 +6,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Cancels (as `signal` does) after this many milliseconds, then rejects. No default: calls wait as long as the peer takes. */
   readonly timeoutMs?: number;
+  /**
+   * On abort, reject at once with `-32800` instead of waiting for the peer's
+   * answer (which is then dropped quietly). Default false: the peer's answer —
+   * a result, its `onCancel` result, or `-32800` — settles the call.
+   */
+  readonly stopWaitingOnCancel?: boolean;
 }
 
 /** The outbound side of a connection as generated peer proxies see it. */

@@ -259,6 +259,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.closeInfo = info;
     const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);
     for (const call of this.outbound.pending.drain()) call.reject(closedError);
+    this.outbound.clearAbandoned();
     for (const call of this.inFlight.values()) {
       call.answered = true;
       call.abortForClose();

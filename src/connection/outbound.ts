@@ -15,6 +15,8 @@ import { PendingMap, type PendingCall } from "./pending.ts";
 
 export class Outbound<Peer> {
   readonly pending = new PendingMap();
+  /** Ids we stopped waiting for (timeout, stopWaitingOnCancel): their late answers are dropped quietly. */
+  private readonly abandoned = new Set<number>();
   private readonly core: ConnectionCore<Peer>;
 
   constructor(core: ConnectionCore<Peer>) {
@@ -97,10 +99,13 @@ export class Outbound<Peer> {
   private watch(call: PendingCall, options: RequestOptions): void {
     const signal = options.signal;
     if (signal) {
-      if (signal.aborted) this.sendCancel(call);
+      if (signal.aborted) {
+        if (options.stopWaitingOnCancel) return this.abandon(call, RpcError.requestCancelled());
+        this.sendCancel(call);
+      }
       else {
         call.signal = signal;
-        call.onAbort = () => this.sendCancel(call);
+        call.onAbort = options.stopWaitingOnCancel ? () => this.abandon(call, RpcError.requestCancelled()) : () => this.sendCancel(call);
         signal.addEventListener("abort", call.onAbort, { once: true });
       }
     }
@@ -108,10 +113,22 @@ export class Outbound<Peer> {
       const ms = options.timeoutMs;
       call.timer = setTimeout(() => {
         call.timer = undefined;
-        this.sendCancel(call);
-        if (this.pending.take(call.id)) call.reject(new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
+        this.abandon(call, new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
       }, ms);
     }
+  }
+
+  /** Sends `$/cancel_request`, stops waiting and rejects the call with `error`. */
+  private abandon(call: PendingCall, error: RpcError): void {
+    this.sendCancel(call);
+    if (!this.pending.take(call.id)) return;
+    if (this.abandoned.size < this.core.maxPending) this.abandoned.add(call.id);
+    call.reject(error);
+  }
+
+  /** Forgets abandoned ids (connection closed). */
+  clearAbandoned(): void {
+    this.abandoned.clear();
   }
 
   /** Sends `$/cancel_request` for a pending call (once); the call keeps waiting for the peer's answer. */
@@ -125,6 +142,7 @@ export class Outbound<Peer> {
   answerPending(body: Record<string, unknown>): boolean {
     const call = this.pending.take(body.id);
     if (!call) {
+      if (typeof body.id === "number" && this.abandoned.delete(body.id)) return false;
       this.core.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
       return false;
     }

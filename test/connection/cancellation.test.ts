@@ -321,6 +321,33 @@ describe("outbound cancellation", () => {
     expect(d.conn.stats()).toMatchObject({ pendingOutbound: 0, timers: 0 });
     d.send({ jsonrpc: "2.0", id: sent.id, result: {} });
     await delay(5);
+    // The late answer to a call we stopped waiting for is dropped quietly; a truly unknown id is not.
+    expect(d.diagnostics.map((x) => x.kind)).toEqual([]);
+    d.send({ jsonrpc: "2.0", id: sent.id, result: {} });
+    await delay(5);
     expect(d.diagnostics.map((x) => x.kind)).toEqual(["unknown_response"]);
+  });
+
+  it("with stopWaitingOnCancel rejects -32800 as soon as the signal aborts, after sending $/cancel_request", async () => {
+    const d = await initializedRawClient(testClient().handler);
+    const controller = new AbortController();
+    const call = d.conn.request("_slow", {}, { signal: controller.signal, stopWaitingOnCancel: true }).catch((e: unknown) => e);
+    const sent = await d.next();
+    controller.abort();
+    const error = await call;
+    expect([(error as RpcError).code, (error as RpcError).message]).toEqual([-32800, "Request cancelled"]);
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: sent.id } });
+    expect(d.conn.stats()).toMatchObject({ pendingOutbound: 0, abortListeners: 0 });
+    d.send({ jsonrpc: "2.0", id: sent.id, error: { code: -32800, message: "Request cancelled" } });
+    await delay(5);
+    expect(d.diagnostics.map((x) => x.kind)).toEqual([]);
+  });
+
+  it("with stopWaitingOnCancel and an already aborted signal rejects at once", async () => {
+    const d = await initializedRawClient(testClient().handler);
+    const error = await d.conn.request("_slow", {}, { signal: AbortSignal.abort(), stopWaitingOnCancel: true }).catch((e: unknown) => e);
+    expect((error as RpcError).code).toBe(-32800);
+    const [request, cancel] = [await d.next(), await d.next()];
+    expect(cancel).toEqual({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: request.id } });
   });
 });
