@@ -1,0 +1,64 @@
+// The published shape works without tsx: `tsc -p tsconfig.build.json` emits JavaScript and
+// declarations whose entry points load under plain Node and serve a real turn.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+describe("the built package", () => {
+  let out: string;
+
+  beforeAll(async () => {
+    out = await mkdtemp(join(root, "test/package/.dist-"));
+    await run("npx", ["tsc", "-p", "tsconfig.build.json", "--outDir", relative(root, out)], { cwd: root, timeout: 120_000 });
+  }, 150_000);
+
+  afterAll(async () => {
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it("maps every export of package.json to an emitted file", async () => {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { types: string; default: string }> };
+    for (const [key, target] of Object.entries(pkg.exports)) {
+      if (typeof target === "string") continue;
+      for (const file of [target.types, target.default]) {
+        expect(file.startsWith("./dist/"), key).toBe(true);
+        await readFile(join(out, file.slice("./dist/".length)));
+      }
+    }
+  });
+
+  it("runs a client and an agent over a memory pair under plain node, with no TypeScript loader", async () => {
+    const script = `
+      const { connectAgent, connectClient, memoryPair } = await import(${JSON.stringify(join(out, "index.js"))});
+      const [a, b] = memoryPair();
+      connectAgent({
+        initialize: () => ({ protocolVersion: 1, agentCapabilities: {} }),
+        newSession: () => ({ sessionId: "s" }),
+        prompt: async (p, ctx) => {
+          await ctx.peer.sessionUpdate({ sessionId: p.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } });
+          return { stopReason: "end_turn" };
+        },
+      }, a);
+      const seen = [];
+      const c = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: (n) => { seen.push(n.update.content.text); } }, b);
+      await c.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+      const { sessionId } = await c.agent.newSession({ cwd: "/", mcpServers: [] });
+      const r = await c.agent.prompt({ sessionId, prompt: [{ type: "text", text: "x" }] });
+      c.close();
+      process.stdout.write(JSON.stringify({ r, seen }));
+    `;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: root, timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({ r: { stopReason: "end_turn" }, seen: ["hi"] });
+  });
+
+  it("loads the stdio entry under plain node", async () => {
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`], { cwd: root, timeout: 20_000 });
+    expect(stdout).toBe("function function");
+  });
+});
