@@ -4,6 +4,7 @@
  * whose calls are counted, a corpus of valid ACP messages, the expected-answer
  * oracle written from DESIGN §4.3 (not from src/), and small helpers.
  */
+import { within as withinShared } from "../support/async.ts";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -370,31 +371,12 @@ export function runNode(args: readonly string[], deadlineMs: number): Promise<{ 
   });
 }
 
-/** Settles like `promise`, or rejects after `ms` with a message naming `label` (turns hangs into failures). */
+/** Settles like `promise`, or rejects after `ms` (default 5000 here: subprocesses are slower) naming `label`. */
 export function within<T>(promise: Promise<T>, label: string, ms = 5000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${label}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return withinShared(promise, label, ms);
 }
 
-/** A promise with its settle functions exposed. */
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-export function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { deferred, type Deferred } from "../support/async.ts";
 
 // ── fast-check arbitraries for hostile inbound traffic ─────────────────
 
