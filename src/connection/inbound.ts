@@ -6,7 +6,7 @@
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
 import type { ClientCapabilities } from "../generated/types.ts";
-import { classify, isResponseShaped, rejectionId } from "../jsonrpc/classify.ts";
+import { classify, isResponseShaped, rejectionId, type MessageKind } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
 import { isExtensionWire, type Row } from "../row.ts";
@@ -49,20 +49,20 @@ function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
     },
   };
   for (const item of items) {
-    if (answersExpected(item)) open++;
-    processMessage(core, item, sink);
+    const kind = classify(item);
+    if (answersExpected(kind, item)) open++;
+    processMessage(core, item, sink, kind);
   }
   sink.done();
 }
 
 /** True when an element of a batch will get an answer (it goes through `writeAnswer` exactly once). */
-function answersExpected(item: unknown): boolean {
-  const kind = classify(item);
+function answersExpected(kind: MessageKind, item: unknown): boolean {
   return kind === "request" || kind === "unidentified_request" || (kind === "unknown" && !isResponseShaped(item));
 }
 
-export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch: BatchSink | undefined): void {
-  const kind = classify(value);
+/** Handles one message; `kind` is its classification, computed once. */
+export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch: BatchSink | undefined, kind: MessageKind = classify(value)): void {
   const body = value as Body;
   switch (kind) {
     case "request":
