@@ -49,6 +49,14 @@ export interface MethodRow {
    * `{stopReason:"cancelled"}`). Agent request rows only.
    */
   readonly cancelsSession?: boolean;
+  /**
+   * What a successful answer changes in the connection's state: `initialize`
+   * (negotiated capabilities; opens the initialization gate), `authenticate` /
+   * `logout` (the auth gate), `opens_session` / `closes_session` (the sessions a
+   * client knows; the id is the result's `sessionId`, else the params'). Agent
+   * request rows only.
+   */
+  readonly lifecycle?: "initialize" | "authenticate" | "logout" | "opens_session" | "closes_session";
   /** Marks a registered extension row (`_`-prefixed wire, inline schemas allowed). */
   readonly extension?: boolean;
 }
@@ -70,15 +78,15 @@ export const schemaSource: SchemaSource = {
 
 export const methods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
-  { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app" },
-  { wire: "authenticate", side: "agent", kind: "request", callback: "authenticate", params: "AuthenticateRequest", result: "AuthenticateResponse", layer: "app" },
-  { wire: "logout", side: "agent", kind: "request", callback: "logout", params: "LogoutRequest", result: "LogoutResponse", capability: ["auth", "logout"], layer: "app" },
-  { wire: "session/new", side: "agent", kind: "request", callback: "newSession", params: "NewSessionRequest", result: "NewSessionResponse", layer: "app", auth: true },
-  { wire: "session/load", side: "agent", kind: "request", callback: "loadSession", params: "LoadSessionRequest", result: "LoadSessionResponse", capability: ["loadSession"], layer: "app", auth: true },
+  { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app", lifecycle: "initialize" },
+  { wire: "authenticate", side: "agent", kind: "request", callback: "authenticate", params: "AuthenticateRequest", result: "AuthenticateResponse", layer: "app", lifecycle: "authenticate" },
+  { wire: "logout", side: "agent", kind: "request", callback: "logout", params: "LogoutRequest", result: "LogoutResponse", capability: ["auth", "logout"], layer: "app", lifecycle: "logout" },
+  { wire: "session/new", side: "agent", kind: "request", callback: "newSession", params: "NewSessionRequest", result: "NewSessionResponse", layer: "app", auth: true, lifecycle: "opens_session" },
+  { wire: "session/load", side: "agent", kind: "request", callback: "loadSession", params: "LoadSessionRequest", result: "LoadSessionResponse", capability: ["loadSession"], layer: "app", auth: true, lifecycle: "opens_session" },
   { wire: "session/list", side: "agent", kind: "request", callback: "listSessions", params: "ListSessionsRequest", result: "ListSessionsResponse", capability: ["sessionCapabilities", "list"], layer: "app", auth: true },
-  { wire: "session/delete", side: "agent", kind: "request", callback: "deleteSession", params: "DeleteSessionRequest", result: "DeleteSessionResponse", capability: ["sessionCapabilities", "delete"], layer: "app", auth: true },
-  { wire: "session/resume", side: "agent", kind: "request", callback: "resumeSession", params: "ResumeSessionRequest", result: "ResumeSessionResponse", capability: ["sessionCapabilities", "resume"], layer: "app", auth: true },
-  { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true, cancelsSession: true },
+  { wire: "session/delete", side: "agent", kind: "request", callback: "deleteSession", params: "DeleteSessionRequest", result: "DeleteSessionResponse", capability: ["sessionCapabilities", "delete"], layer: "app", auth: true, lifecycle: "closes_session" },
+  { wire: "session/resume", side: "agent", kind: "request", callback: "resumeSession", params: "ResumeSessionRequest", result: "ResumeSessionResponse", capability: ["sessionCapabilities", "resume"], layer: "app", auth: true, lifecycle: "opens_session" },
+  { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true, cancelsSession: true, lifecycle: "closes_session" },
   { wire: "session/set_mode", side: "agent", kind: "request", callback: "setSessionMode", params: "SetSessionModeRequest", result: "SetSessionModeResponse", layer: "app", auth: true },
   { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", layer: "app", auth: true },
   { wire: "session/prompt", side: "agent", kind: "request", callback: "prompt", params: "PromptRequest", result: "PromptResponse", layer: "app", auth: true, onCancel: { stopReason: "cancelled" } },

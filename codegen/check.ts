@@ -119,6 +119,7 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
     if (row.side === "both" && row.layer !== "protocol") report(row, "side", 'only protocol rows are handled by "both" sides');
     if (row.auth && row.side !== "agent") report(row, "auth", "only agent rows can require authentication");
     if (row.cancelsSession && (row.side !== "agent" || row.kind !== "request")) report(row, "cancelsSession", "only agent requests can cancel a session");
+    if (row.lifecycle !== undefined && (row.side !== "agent" || row.kind !== "request")) report(row, "lifecycle", "only agent requests change the connection's lifecycle");
     // params / result exist (or are inline on extension rows).
     for (const field of ["params", "result"] as const) {
       const ref = row[field];
@@ -138,6 +139,9 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
       }
     }
   }
+
+  const initializers = rows.filter((r) => r.lifecycle === "initialize");
+  if (initializers.length !== 1) problems.push(`table: field "lifecycle": exactly one row must be "initialize" (found ${initializers.length})`);
 
   // 6. Cross-check with the schema, both ways.
   const stable = stableMethodsFromSchema(schema);

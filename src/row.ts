@@ -20,6 +20,8 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly onCancel: unknown;
   /** Before the handler runs, cancel the session named by `params.sessionId` (as `session/cancel` does). */
   readonly cancelsSession: boolean;
+  /** What a successful answer changes in the connection's state (see method-table.ts). */
+  readonly lifecycle: "initialize" | "authenticate" | "logout" | "opens_session" | "closes_session" | undefined;
   readonly params: Validator;
   /** `$defs` name (or extension type name) of the params, the root for leniency. */
   readonly paramsType: string;

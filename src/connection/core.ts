@@ -9,7 +9,7 @@ import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "..
 import type { AgentCapabilities, ClientCapabilities, InitializeResponse } from "../generated/types.ts";
 import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { PeerCaller } from "../peer-caller.ts";
-import type { Router } from "../row.ts";
+import type { Row, Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
 import type { BatchSink, CallHost, InboundCall } from "./call.ts";
@@ -179,7 +179,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     if (call.sessionCancelled) value = withOnCancel(value, call.row?.onCancel);
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
-    if (call.row !== undefined) this.afterAnswer(call.wire, value);
+    const lifecycle = call.row?.lifecycle;
+    if (lifecycle !== undefined) this.afterAnswer(lifecycle, value);
     let line: string;
     try {
       line = encodeResult(call.requestId as RequestId, value);
@@ -206,15 +207,15 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.reject(call.requestId as RequestId, RpcError.from(error, this.exposeErrors).toJSON(), call.batch);
   }
 
-  /** Records what `initialize`, `authenticate` and `logout` change, once they succeed. */
-  private afterAnswer(wire: string, value: unknown): void {
+  /** Agent side: records what a row's `lifecycle` changes, once its answer succeeded. */
+  private afterAnswer(lifecycle: NonNullable<Row["lifecycle"]>, value: unknown): void {
     if (this.side !== "agent") return;
-    if (wire === "initialize") {
+    if (lifecycle === "initialize") {
       this.initialized = true;
       this.agentCapabilities = ((value as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
       this.clientCapabilities = this.offeredClientCapabilities ?? {};
-    } else if (wire === "authenticate") this.authenticated = true;
-    else if (wire === "logout") this.authenticated = false;
+    } else if (lifecycle === "authenticate") this.authenticated = true;
+    else if (lifecycle === "logout") this.authenticated = false;
   }
 
   /** `$/cancel_request` for an inbound request: aborts it; unknown or finished ids are ignored. */

@@ -93,7 +93,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   if (envelope) return core.reject(id, envelope, batch);
   if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
   const row = core.router.inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
-  if (!core.initialized && wire !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
+  if (!core.initialized && row?.lifecycle !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
@@ -111,7 +111,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
-  if (wire === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
+  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
   const sessionId = sessionOf(params);
   if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
@@ -137,13 +137,14 @@ function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, invoke: Invoke,
 function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
   const wire = body.method as string;
   const params = body.params === undefined ? {} : body.params;
-  if (wire === "$/cancel_request") return core.cancelInbound((params as { requestId?: unknown } | null)?.requestId);
-  if (wire === "session/cancel" && core.side === "agent") {
+  const row = core.router.inboundRow(core.side, "notification", wire) as Row<unknown, unknown> | undefined;
+  // Connection-routed rows, before any gate and never decoded by a handler (DESIGN §4.5).
+  if (row?.layer === "protocol") return core.cancelInbound((params as { requestId?: unknown } | null)?.requestId);
+  if (row?.layer === "session_control") {
     const sessionId = sessionOf(params);
-    if (sessionId === undefined) return core.report("invalid_notification", 'dropped "session/cancel" without a string sessionId');
+    if (sessionId === undefined) return core.report("invalid_notification", `dropped "${wire}" without a string sessionId`);
     return core.cancelSession(sessionId);
   }
-  const row = core.router.inboundRow(core.side, "notification", wire) as Row<unknown, unknown> | undefined;
   if (row === undefined || row.invoke === undefined) {
     const handler = core.handler as { extNotification?: (m: string, p: unknown, c: unknown) => unknown };
     if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) {

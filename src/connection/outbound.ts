@@ -40,7 +40,9 @@ export class Outbound<Peer> {
       this.core.report("closed", `notification "${wire}" dropped: the connection is closed (${this.core.closeInfo.reason})`);
       return Promise.resolve();
     }
-    if (this.core.side === "client" && wire === "session/cancel") {
+    // Sending the peer's session-control notification (session/cancel) answers our own
+    // pending calls of that session that have an onCancel result (permission requests).
+    if (this.core.router.inboundRow(this.core.peerSide, "notification", wire)?.layer === "session_control") {
       const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
       if (typeof sessionId === "string") this.core.cancelOwnSession(sessionId);
     }
@@ -74,7 +76,7 @@ export class Outbound<Peer> {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.core.side === "client" && wire === "initialize") this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+    if (this.core.side === "client" && row?.lifecycle === "initialize") this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
     return new Promise((resolve, reject) => {
       const call: PendingCall = {
@@ -172,26 +174,18 @@ export class Outbound<Peer> {
     return true;
   }
 
-  /** Client side: records what an answered request changes (capabilities, known sessions). */
+  /** Client side: records what an answered request's `lifecycle` changes (capabilities, known sessions). */
   private afterResult(call: PendingCall, result: unknown): void {
-    switch (call.wire) {
-      case "initialize":
-        this.core.initialized = true;
-        this.core.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
-        return;
-      case "session/new": {
-        const id = (result as { sessionId?: unknown } | null)?.sessionId;
-        if (typeof id === "string") this.core.knownSessions.add(id);
-        return;
-      }
-      case "session/load":
-      case "session/resume":
-        if (call.sessionId !== undefined) this.core.knownSessions.add(call.sessionId);
-        return;
-      case "session/close":
-      case "session/delete":
-        if (call.sessionId !== undefined) this.core.knownSessions.delete(call.sessionId);
-        return;
+    const lifecycle = call.row?.lifecycle;
+    if (lifecycle === "initialize") {
+      this.core.initialized = true;
+      this.core.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+    } else if (lifecycle === "opens_session" || lifecycle === "closes_session") {
+      const fromResult = (result as { sessionId?: unknown } | null)?.sessionId;
+      const id = typeof fromResult === "string" ? fromResult : call.sessionId;
+      if (id === undefined) return;
+      if (lifecycle === "opens_session") this.core.knownSessions.add(id);
+      else this.core.knownSessions.delete(id);
     }
   }
 

@@ -51,7 +51,7 @@ describe("emitRouter", () => {
     expect(lines(router).slice(at, at + 7)).toEqual([
       "const A_session_prompt: Row<AgentHandler, AgentContext> = {",
       '  wire: "session/prompt", kind: "request", layer: "app",',
-      '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false,',
+      '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,',
       '  params: V.validatePromptRequest, paramsType: "PromptRequest",',
       '  result: V.validatePromptResponse, resultType: "PromptResponse",',
       "  invoke: (h, p, c) => h.prompt(p as PromptRequest, c),",

@@ -144,6 +144,20 @@ describe("the method table checker", () => {
       );
     });
 
+    it("rejects a lifecycle on a client row", () => {
+      expectProblem(
+        withRow("session/update", (r) => ({ ...r, lifecycle: "opens_session" })),
+        'row "session/update" (client): field "lifecycle": only agent requests change the connection\'s lifecycle',
+      );
+    });
+
+    it("requires exactly one initialize row", () => {
+      expectProblem(
+        withRow("initialize", (r) => { const { lifecycle: _, ...rest } = r; return rest; }),
+        'table: field "lifecycle": exactly one row must be "initialize" (found 0)',
+      );
+    });
+
     it("rejects auth on a row the client handles", () => {
       expectProblem(withRow("fs/read_text_file", (r) => ({ ...r, auth: true })), 'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication');
     });
