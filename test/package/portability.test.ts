@@ -1,0 +1,49 @@
+// DESIGN §9: the core runs outside Node (browsers, Deno, Bun). Only the stdio adapter may
+// import `node:` modules at run time, and the framer works without Node's Buffer.
+import { execFile } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+async function sources(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sources(path)));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+describe("the portable core", () => {
+  it("imports no node: module at run time outside src/transport/stdio.ts", async () => {
+    const offenders: string[] = [];
+    for (const file of await sources(join(root, "src"))) {
+      const rel = relative(root, file);
+      if (rel === join("src", "transport", "stdio.ts")) continue;
+      const text = await readFile(file, "utf8");
+      for (const line of text.split("\n")) if (/^\s*(import|export)\s(?!type\s).*from\s+"node:/.test(line)) offenders.push(`${rel}: ${line.trim()}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("frames split multi-byte text with TextDecoder when there is no Buffer", async () => {
+    const script = `
+      delete globalThis.Buffer;
+      const { createFramer } = await import(${JSON.stringify(join(root, "src/transport/framer.ts"))});
+      const lines = [];
+      const framer = createFramer({ line: (l) => lines.push(l), oversized: () => lines.push("oversized") });
+      const bytes = new TextEncoder().encode('{"t":"héllo ✓ 😀"}\\r\\n\\n{"u":1}');
+      for (let i = 0; i < bytes.length; i++) framer.push(bytes.subarray(i, i + 1));
+      framer.end();
+      process.stdout.write(JSON.stringify({ hasBuffer: typeof Buffer !== "undefined", lines }));
+    `;
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({ hasBuffer: false, lines: ['{"t":"héllo ✓ 😀"}', '{"u":1}'] });
+  });
+});
