@@ -1,8 +1,8 @@
 /**
  * The connection's state and the steps that touch it: answering inbound
- * calls, sending outbound ones, cancellation and close. The inbound pipeline
- * that decides what to do with each line is in `inbound.ts`; the public
- * objects built on this are in `connect.ts`.
+ * calls exactly once, cancellation, close and stats. The inbound pipeline
+ * that decides what to do with each line is in `inbound.ts`, the outbound
+ * side in `outbound.ts`; `connect.ts` wires them to a transport.
  */
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
