@@ -1,12 +1,11 @@
 // Official-SDK (@agentclientprotocol/sdk 2.4) client peer: spawns an agent command and
 // talks ACP v1 NDJSON to it over the child's stdio. Not a script; import startSdkClient.
 import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { startTerminal, type TestTerminal } from "../support/terminal.ts";
 import type {
   AnyMessage,
   ClientCapabilities,
@@ -20,7 +19,6 @@ import type {
   RequestPermissionRequest,
   SendRequestOptions,
   SessionNotification,
-  TerminalExitStatus,
 } from "@agentclientprotocol/sdk";
 
 /** How `session/request_permission` is answered. Default: `"allow"` (first allow_* option). */
@@ -55,14 +53,7 @@ export interface SdkDiagnostic {
   details: unknown;
 }
 
-interface Terminal {
-  proc: ChildProcess;
-  output: string;
-  truncated: boolean;
-  limit: number | null;
-  exitStatus: TerminalExitStatus | null;
-  exited: Promise<TerminalExitStatus>;
-}
+type Terminal = TestTerminal;
 
 // The SDK reports dropped inbound notifications (zod failure, handler throw), stray responses and
 // non-object messages only through console.error. We tag each connection with an async context
@@ -208,38 +199,9 @@ export async function startSdkClient(command: string, args: string[], opts: SdkC
     };
     app
       .onRequest(acp.methods.client.terminal.create, async ({ params }) => {
-        const env = { ...process.env };
-        for (const v of params.env ?? []) env[v.name] = v.value;
-        const proc = spawn(params.command, params.args ?? [], {
-          stdio: ["ignore", "pipe", "pipe"],
-          env,
-          ...(params.cwd ? { cwd: params.cwd } : {}),
-        });
-        const t: Terminal = {
-          proc,
-          output: "",
-          truncated: false,
-          limit: params.outputByteLimit ?? null,
-          exitStatus: null,
-          exited: new Promise((resolve) =>
-            proc.once("close", (exitCode, signal) => {
-              t.exitStatus = { exitCode, signal };
-              resolve(t.exitStatus);
-            }),
-          ),
-        };
-        const append = (d: string) => {
-          t.output += d;
-          if (t.limit !== null && Buffer.byteLength(t.output) > t.limit) {
-            const buf = Buffer.from(t.output);
-            t.output = buf.subarray(buf.length - t.limit).toString("utf8").replace(/^\uFFFD+/, "");
-            t.truncated = true;
-          }
-        };
-        proc.stdout!.setEncoding("utf8").on("data", append);
-        proc.stderr!.setEncoding("utf8").on("data", append);
+        let t: Terminal;
         try {
-          await once(proc, "spawn");
+          t = await startTerminal(params);
         } catch (err) {
           throw acp.RequestError.internalError({ details: String(err) });
         }
