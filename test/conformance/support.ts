@@ -4,31 +4,10 @@
  * `initializedRawClient`, `connectPair`, `testAgent`, `testClient`.
  */
 import { PassThrough } from "node:stream";
-import { expect } from "vitest";
-import { RpcError, webStreamTransport, type Transport } from "../../src/index.ts";
+import { webStreamTransport, type Transport } from "../../src/index.ts";
 import { nodeStreamTransport } from "../../src/transport/stdio.ts";
 
-/** A JSON-RPC request body (params left out when undefined). */
-export function request(id: unknown, method: string, params?: unknown): Record<string, unknown> {
-  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
-}
-
-/** A JSON-RPC notification body. */
-export function notification(method: string, params?: unknown): Record<string, unknown> {
-  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-}
-
-/** The RpcError a promise rejected with; fails the test if it resolved or rejected with something else. */
-export async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  return error as RpcError;
-}
+export { notification, request, rpcError } from "../support/messages.ts";
 
 /** `data.reason` of an error (capability gates name the capability there). */
 export function reasonOf(error: { readonly data?: unknown } | undefined): string {

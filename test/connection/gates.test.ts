@@ -4,21 +4,8 @@ import { RpcError } from "../../src/index.ts";
 import type { InitializeRequest } from "../../src/index.ts";
 import { params, testAgent, testClient } from "../support/handlers.ts";
 import { connectPair, initializedPair } from "../support/pair.ts";
+import { request, rpcError } from "../support/messages.ts";
 import { initializedRawClient, rawAgent, rawClient } from "../support/raw-peer.ts";
-
-const request = (id: unknown, method: string, p?: unknown) => (p === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: p });
-
-/** The RpcError a promise rejected with (fails the test if it resolved or rejected otherwise). */
-async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RpcError);
-  return error as RpcError;
-}
 
 describe("gate order on the agent", () => {
   it("answers -32601 naming agentCapabilities.loadSession, not -32602, to session/load with invalid params when loadSession was not advertised", async () => {
