@@ -172,6 +172,22 @@ describe("the method table checker", () => {
       expectProblem(withRow("session/prompt", (r) => ({ ...r, result: "PromptReply" })), 'row "session/prompt" (agent): field "result": "PromptReply" is not a $defs name in the schema');
     });
 
+    it("rejects a params name that exists in $defs but is not the schema's x-method type for the row", () => {
+      const problems = expectProblem(
+        withRow("session/prompt", (r) => ({ ...r, params: "NewSessionRequest" })),
+        'row "session/prompt" (agent): field "params": the schema\'s definition is "PromptRequest"',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
+    it("rejects a result name that exists in $defs but is not the schema's response type for the row", () => {
+      const problems = expectProblem(
+        withRow("session/prompt", (r) => ({ ...r, result: "NewSessionResponse" })),
+        'row "session/prompt" (agent): field "result": the schema\'s definition is "PromptResponse"',
+      );
+      expect(problems).toHaveLength(1);
+    });
+
     it("rejects a table that lacks a method the schema defines", () => {
       const problems = expectProblem(
         without("session/set_mode"),
