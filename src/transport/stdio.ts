@@ -4,6 +4,7 @@
  * `spawnAgent` starts an agent process for a client.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 import { connectAgent, type AgentConnection } from "../generated/connect.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import type { AgentHandler } from "../generated/handlers.ts";
@@ -39,7 +40,7 @@ export function serveStdio(
 export class AgentExitedError extends Error {
   readonly exitCode: number | null;
   readonly signalName: NodeJS.Signals | null;
-  /** The last lines the agent wrote to stderr (captured mode), for the error message. */
+  /** The last lines the agent wrote to stderr (`forward` and `capture` modes), for the error message. */
   readonly stderrTail: string;
   constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string, options?: { cause?: unknown }) {
     const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`;
@@ -51,20 +52,50 @@ export class AgentExitedError extends Error {
   }
 }
 
-/** Longest stderr line kept in capture mode (characters); longer lines are cut. */
+/** Longest stderr line kept in the tail (characters); longer lines are cut. */
 const STDERR_LINE_CHARS = 2048;
 
 function clip(line: string): string {
   return line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) : line;
 }
 
+/**
+ * Keeps the last `keep` lines of a text stream, bounded in lines and in
+ * characters: an agent drawing a progress bar on stderr forever (no newline)
+ * must not grow the client.
+ */
+function createTail(keep: number): { add(text: string): void; text(): string } {
+  const lines: string[] = [];
+  let partial = "";
+  return {
+    add(text) {
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+        lines.push(clip(partial + text.slice(start, Math.min(nl, start + STDERR_LINE_CHARS))));
+        partial = "";
+        if (lines.length > keep) lines.shift();
+        start = nl + 1;
+      }
+      if (start < text.length) partial = clip(partial + text.slice(Math.max(start, text.length - STDERR_LINE_CHARS)));
+    },
+    text: () => [...lines, ...(partial ? [partial] : [])].slice(-keep).join("\n"),
+  };
+}
+
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
-  /** `inherit` (default) passes the agent's stderr through; `capture` keeps its last lines for errors and `stderrTail()`. */
-  readonly stderr?: "inherit" | "capture" | "ignore";
-  /** Lines of stderr kept in capture mode. Default 20. */
+  /**
+   * What happens to the agent's stderr. `forward` (default) writes every byte
+   * on to this process's stderr and keeps the last lines for exit errors and
+   * `stderrTail()`: people see the agent's logs, and an `AgentExitedError`
+   * still says why it died. `capture` keeps the tail without showing anything;
+   * `inherit` hands the agent this process's stderr (no tail); `ignore`
+   * discards it (no tail).
+   */
+  readonly stderr?: "forward" | "capture" | "inherit" | "ignore";
+  /** Lines of stderr kept in `forward` and `capture` modes. Default 20: enough for a stack trace's top. */
   readonly stderrLines?: number;
   /** After closing the agent's stdin, kill it if it has not exited within this many ms. Default 2000. */
   readonly killAfterMs?: number;
@@ -76,32 +107,28 @@ export interface AgentProcess {
   readonly child: ChildProcess;
   /** Settles when the process exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The captured tail of stderr (capture mode), else "". */
+  /** The last lines of the agent's stderr (`forward` and `capture` modes), else "". */
   stderrTail(): string;
 }
 
 /** Starts `command args` as an ACP agent; connect to it with `connectClient(handler, agent.transport)`. */
 export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): AgentProcess {
-  const mode = options.stderr ?? "inherit";
-  const spawnOptions: SpawnOptions = { stdio: ["pipe", "pipe", mode === "capture" ? "pipe" : mode], cwd: options.cwd, env: options.env };
+  const mode = options.stderr ?? "forward";
+  const piped = mode === "forward" || mode === "capture";
+  const spawnOptions: SpawnOptions = { stdio: ["pipe", "pipe", piped ? "pipe" : mode], cwd: options.cwd, env: options.env };
   const child = spawn(command, args, spawnOptions);
-  const keep = options.stderrLines ?? 20;
-  // Bounded in lines and in characters: an agent drawing a progress bar on
-  // stderr forever (no newline) must not grow the client.
-  const tail: string[] = [];
-  let partial = "";
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (text: string) => {
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-      tail.push(clip(partial + text.slice(start, Math.min(nl, start + STDERR_LINE_CHARS))));
-      partial = "";
-      if (tail.length > keep) tail.shift();
-      start = nl + 1;
+  const tail = createTail(options.stderrLines ?? 20);
+  const decoder = new StringDecoder("utf8");
+  const agentStderr = child.stderr;
+  agentStderr?.on("data", (chunk: Buffer) => {
+    // The bytes go on unchanged; while our stderr is backed up, the agent's waits.
+    if (mode === "forward" && !process.stderr.write(chunk)) {
+      agentStderr.pause();
+      process.stderr.once("drain", () => agentStderr.resume());
     }
-    if (start < text.length) partial = clip(partial + text.slice(Math.max(start, text.length - STDERR_LINE_CHARS)));
+    tail.add(decoder.write(chunk));
   });
-  const stderrTail = () => [...tail, ...(partial ? [partial] : [])].slice(-keep).join("\n");
+  const stderrTail = () => tail.text();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("close", (code, signal) => resolve({ code, signal }));
   });

@@ -2,7 +2,7 @@
 // is killed, writes non-protocol lines, writes a partial line and exits, or never answers; and a
 // serveStdio agent whose stdin closes exits on its own.
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectAgent, connectClient, ConnectionClosedError, memoryPair, RpcError, webStreamTransport } from "../../src/index.ts";
 import type { AgentHandler, ClientConnection, Diagnostic } from "../../src/index.ts";
 import { AgentExitedError, nodeStreamTransport, spawnAgent } from "../../src/transport/stdio.ts";
@@ -152,6 +152,53 @@ describe("a spawned agent that exits mid-request", () => {
     const error = await rejection(within(call, "prompt settles"));
     expect((error as Error).message).toMatch(/^connection closed: agent process was killed by SIGKILL; last stderr lines:\ngot initialize /);
     expect((error as Error).cause).toMatchObject({ exitCode: null, signalName: "SIGKILL" });
+  });
+});
+
+describe("a spawned agent with the default stderr handling (forward)", () => {
+  /** Replaces process.stderr.write while `run` runs; returns the bytes written to it. */
+  async function forwardedDuring(run: () => Promise<void>): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      chunks.push(Buffer.from(chunk));
+      return true;
+    });
+    try {
+      await run();
+    } finally {
+      spy.mockRestore();
+    }
+    return Buffer.concat(chunks);
+  }
+
+  it("passes the agent's stderr on to ours and still names its last 20 lines when it exits 3 mid-request", async () => {
+    let error: unknown;
+    const forwarded = await forwardedDuring(async () => {
+      const agent = spawnAgent(process.execPath, [fixture("broken-agent.mjs"), "exit:3"]);
+      const conn = connectClient(countingClient(), agent.transport);
+      await within(conn.agent.initialize({ protocolVersion: 1 }), "initialize");
+      error = await rejection(within(conn.agent.newSession({ cwd: "/", mcpServers: [] }), "session/new settles"));
+      await agent.exited;
+    });
+    const tail = Array.from({ length: 20 }, (_, i) => `stderr line ${i + 6}`).join("\n");
+    expect((error as Error).message).toBe(`connection closed: agent process exited with code 3; last stderr lines:\n${tail}`);
+    expect((error as Error).cause).toMatchObject({ exitCode: 3, stderrTail: tail });
+    const lines = forwarded.toString("utf8").split("\n");
+    expect(lines.slice(0, 2).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual(["got initialize", "got session/new"]);
+    expect(lines.slice(2)).toEqual([...Array.from({ length: 25 }, (_, i) => `stderr line ${i + 1}`), ""]);
+  });
+
+  it("forwards the bytes unchanged, invalid UTF-8 included, while the tail decodes them", async () => {
+    const script = "process.stderr.write(Buffer.from([0x41, 0xff, 0x0a, 0xe2, 0x82])); setTimeout(() => process.stderr.write(Buffer.from([0xac, 0x0a])), 20)";
+    let tail = "";
+    const forwarded = await forwardedDuring(async () => {
+      const agent = spawnAgent(process.execPath, ["-e", script]);
+      agent.transport.start({ data() {}, end() {} });
+      await within(agent.exited, "exit");
+      tail = agent.stderrTail();
+    });
+    expect([...forwarded]).toEqual([0x41, 0xff, 0x0a, 0xe2, 0x82, 0xac, 0x0a]);
+    expect(tail).toBe("A\ufffd\n€");
   });
 });
 
