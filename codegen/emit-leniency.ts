@@ -7,7 +7,7 @@
  * are kept.
  */
 import type { MethodRow } from "../method-table.ts";
-import { HEADER } from "./names.ts";
+import { HEADER, RUNTIME } from "./names.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 import { validatedTypes } from "./emit-validators.ts";
@@ -159,7 +159,7 @@ export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema): str
     .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(graph[name])},`);
   return [
     HEADER,
-    'import type { LeniencyGraph } from "../validation/leniency.ts";',
+    `import type { LeniencyGraph } from "${RUNTIME}";`,
     "",
     "/** Lenient locations of every params/result type, keyed by definition. */",
     "export const leniency: LeniencyGraph = {",

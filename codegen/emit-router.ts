@@ -3,7 +3,7 @@
  * printers whose output reads like the table.
  */
 import type { MethodRow } from "../method-table.ts";
-import { HEADER, lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
+import { HEADER, RUNTIME, lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
 import { validatorName } from "./emit-validators.ts";
 
 type HandlingSide = "agent" | "client";
@@ -30,9 +30,7 @@ function typeNames(rows: readonly MethodRow[]): string[] {
 
 export function emitRouter(rows: readonly MethodRow[]): string {
   const out: string[] = [HEADER];
-  out.push('import { check, type Leniency } from "../validation/check.ts";');
-  out.push('import { isExtensionWire, notImplemented, type Row, type Router } from "../row.ts";');
-  out.push('import type { Decoded } from "../decode.ts";');
+  out.push(`import { check, isExtensionWire, notImplemented, type Decoded, type Leniency, type Row, type Router } from "${RUNTIME}";`);
   out.push('import { leniency } from "./leniency.ts";');
   out.push('import * as V from "./validators.ts";');
   out.push(`import type { AgentContext, AgentHandler, ClientContext, ClientHandler } from "./handlers.ts";`);
@@ -136,7 +134,7 @@ export function dispatch(_side: "agent" | "client", handler: AgentHandler | Clie
 
 export function emitHandlers(rows: readonly MethodRow[]): string {
   const out: string[] = [HEADER];
-  out.push('import type { HandlerContext } from "../context.ts";');
+  out.push(`import type { HandlerContext } from "${RUNTIME}";`);
   out.push('import type { AgentPeer, ClientPeer } from "./peers.ts";');
   out.push(`import type { ${typeNames(rows.filter((r) => r.callback !== undefined)).join(", ")} } from "./types.ts";`);
   out.push("");
@@ -170,7 +168,7 @@ export function emitHandlers(rows: readonly MethodRow[]): string {
 
 export function emitPeers(rows: readonly MethodRow[]): string {
   const out: string[] = [HEADER];
-  out.push('import type { PeerCaller, RequestOptions } from "../peer-caller.ts";');
+  out.push(`import type { PeerCaller, RequestOptions } from "${RUNTIME}";`);
   const app = rows.filter((r) => r.layer !== "protocol");
   out.push(`import type { ${typeNames(app).join(", ")} } from "./types.ts";`);
   for (const side of SIDES) {
@@ -212,9 +210,7 @@ export function emitPeers(rows: readonly MethodRow[]): string {
 export function emitConnect(): string {
   return [
     HEADER,
-    'import { openConnection, type Connection } from "../connection/connect.ts";',
-    'import type { ConnectionOptions } from "../connection/options.ts";',
-    'import type { Transport } from "../transport/transport.ts";',
+    `import { openConnection, type Connection, type ConnectionOptions, type Transport } from "${RUNTIME}";`,
     'import type { AgentHandler, ClientHandler } from "./handlers.ts";',
     'import { createAgentPeer, createClientPeer, type AgentMethods, type AgentNotifications, type AgentPeer, type ClientMethods, type ClientNotifications, type ClientPeer } from "./peers.ts";',
     'import { router } from "./router.ts";',

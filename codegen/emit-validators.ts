@@ -7,7 +7,7 @@
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { MethodRow } from "../method-table.ts";
-import { HEADER, paramsTypeName, resultTypeName } from "./names.ts";
+import { HEADER, RUNTIME, paramsTypeName, resultTypeName } from "./names.ts";
 import { stripDocs, type AcpSchema } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 
@@ -65,8 +65,7 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
   code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
   const imports = [
-    'import type { Validator } from "../validation/validator.ts";',
-    ...(needsLength ? ['import { ucs2length } from "../validation/runtime.ts";'] : []),
+    ...(needsLength ? [`import { ucs2length, type Validator } from "${RUNTIME}";`] : [`import type { Validator } from "${RUNTIME}";`]),
   ];
   return `${HEADER}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports.join("\n")}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
 }

@@ -9,10 +9,23 @@ import { emitConnect, emitHandlers, emitIndex, emitPeers, emitRouter } from "./e
 import { emitTypes } from "./emit-types.ts";
 import { emitValidators } from "./emit-validators.ts";
 import type { AcpSchema } from "./schema.ts";
+import { HEADER, RUNTIME, headerFor } from "./names.ts";
 
 export interface GenerateOptions {
-  /** Import prefix of the hand-written runtime (`src/`) as seen from the output folder. Default `"../"`. */
-  readonly runtimeImport?: string;
+  /**
+   * Module specifier generated files import the runtime from. Default
+   * `"acp-router/runtime"`, the public entry made for generated code; the
+   * repository's own `src/generated/` uses `"../runtime.ts"`.
+   */
+  readonly runtimeModule?: string;
+  /**
+   * Extension of the imports between generated files. Default `".js"`, which
+   * plain `tsc` (NodeNext), `tsx`, esbuild and Node all resolve; the repository
+   * itself uses `".ts"` (`allowImportingTsExtensions`).
+   */
+  readonly importExtension?: ".js" | ".ts";
+  /** The table file and the command named in each file's header. Default `method-table.ts` and `npm run codegen`. */
+  readonly header?: { readonly table: string; readonly command: string };
 }
 
 /** Checks the table, then returns every generated file by name. */
@@ -28,7 +41,14 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     ["connect.ts", emitConnect()],
     ["index.ts", emitIndex()],
   ]);
-  const prefix = options.runtimeImport ?? "../";
-  if (prefix !== "../") for (const [name, text] of files) files.set(name, text.replaceAll('from "../', `from "${prefix}`));
+  const runtime = options.runtimeModule ?? RUNTIME;
+  const ext = options.importExtension ?? ".js";
+  const header = options.header === undefined ? HEADER : headerFor(options.header.table, options.header.command);
+  for (const [name, text] of files) {
+    let out = text.replaceAll(`from "${RUNTIME}"`, `from "${runtime}"`);
+    if (ext !== ".ts") out = out.replace(/from "\.\/([\w-]+)\.ts"/g, `from "./$1${ext}"`);
+    if (header !== HEADER) out = header + out.slice(HEADER.length);
+    files.set(name, out);
+  }
   return files;
 }

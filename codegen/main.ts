@@ -1,18 +1,18 @@
 /**
- * `npm run codegen [-- --check] [--table FILE] [--out DIR]`
+ * `npm run codegen [-- --check] [--table FILE] [--out DIR]` — the repository's
+ * own codegen script.
  *
- * Reads the method table and the pinned schema, checks the table, and writes
- * `src/generated/`. `--check` regenerates in memory and exits 1, naming the
- * files, when anything on disk differs. `--table`/`--out` generate from
- * another table into another folder (for tables with extension rows).
+ * Without arguments it regenerates `src/generated/` from `method-table.ts`,
+ * importing the runtime as `../runtime.ts`. `--check` regenerates in memory
+ * and exits 1, naming the files, when anything on disk differs. `--table` /
+ * `--out` generate another table into another folder inside the repository
+ * (tests use it); such folders import the runtime by relative path to `src/`.
+ * Users run the package's bin instead: `acp-router codegen` (see cli.ts).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { MethodRow, SchemaSource } from "../method-table.ts";
 import { TableError } from "./check.ts";
-import { generate } from "./generate.ts";
-import { loadSchema } from "./schema.ts";
+import { runCodegen, type TableModule } from "./run.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -36,43 +36,19 @@ function parseArgs(argv: readonly string[]): Args {
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  const table = (await import(pathToFileURL(args.table).href)) as { methods?: readonly MethodRow[]; schemaSource?: SchemaSource };
-  if (!Array.isArray(table.methods) || !table.schemaSource) {
-    process.stderr.write(`codegen: ${args.table} must export "methods" and "schemaSource"\n`);
-    return 2;
-  }
-  const { schema, sha256 } = loadSchema(repoRoot, table.schemaSource);
-  if (sha256 !== table.schemaSource.sha256) {
-    process.stderr.write(
-      `codegen: the schema ${table.schemaSource.package}/${table.schemaSource.file} has SHA-256 ${sha256}, but the table pins ${table.schemaSource.sha256}.\n` +
-        `Bumping the schema is deliberate: review the change, then update schemaSource in the table.\n`,
-    );
-    return 2;
-  }
-  let runtime = relative(args.out, join(repoRoot, "src")).split(sep).join("/");
-  runtime = runtime === "" ? "./" : `${runtime.startsWith(".") ? "" : "./"}${runtime}/`;
-  const files = await generate(table.methods, schema, { runtimeImport: runtime });
-
-  if (args.check) {
-    const stale: string[] = [];
-    for (const [name, text] of files) {
-      const path = join(args.out, name);
-      if (!existsSync(path) || readFileSync(path, "utf8") !== text) stale.push(name);
-    }
-    const extra = existsSync(args.out) ? readdirSync(args.out).filter((f) => !files.has(f)) : [];
-    for (const f of extra) stale.push(`${f} (not generated)`);
-    if (stale.length > 0) {
-      process.stderr.write(`codegen --check: ${relative(repoRoot, args.out) || "."} is stale; run \`npm run codegen\`. Differing files:\n${stale.map((s) => `  ${s}\n`).join("")}`);
-      return 1;
-    }
-    process.stderr.write(`codegen --check: ${files.size} files up to date\n`);
-    return 0;
-  }
-  rmSync(args.out, { recursive: true, force: true });
-  mkdirSync(args.out, { recursive: true });
-  for (const [name, text] of files) writeFileSync(join(args.out, name), text);
-  process.stderr.write(`codegen: wrote ${files.size} files to ${relative(repoRoot, args.out) || "."}\n`);
-  return 0;
+  const table = (await import(pathToFileURL(args.table).href)) as TableModule;
+  const runtime = relative(args.out, join(repoRoot, "src", "runtime.ts")).split(sep).join("/");
+  return runCodegen({
+    table,
+    tableName: relative(repoRoot, args.table),
+    out: args.out,
+    outName: relative(repoRoot, args.out) || ".",
+    check: args.check,
+    regenerate: "npm run codegen",
+    runtimeModule: runtime.startsWith(".") ? runtime : `./${runtime}`,
+    importExtension: ".ts",
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
 }
 
 main().then(

@@ -3,8 +3,9 @@
  * Used only at codegen time.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { SchemaSource } from "../method-table.ts";
 
 /** A JSON Schema node, as loosely typed as JSON itself. */
@@ -15,12 +16,36 @@ export interface AcpSchema {
   readonly $defs: Record<string, SchemaNode>;
 }
 
-/** Reads the schema file named by `source` from `node_modules` below `root`. */
-export function loadSchema(root: string, source: SchemaSource): { schema: AcpSchema; text: string; sha256: string } {
-  const path = join(root, "node_modules", source.package, source.file);
+/**
+ * Reads the schema file named by `source` from the copies shipped in this
+ * package (`schemas/<package>/<file>`), so a consumer's codegen needs no SDK.
+ */
+export function loadSchema(source: SchemaSource): { schema: AcpSchema; text: string; sha256: string } {
+  const path = shippedSchemaPath(source);
+  if (!existsSync(path)) throw new Error(`no shipped copy of ${source.package}@${source.version} ${source.file} (looked for ${path})`);
   const text = readFileSync(path, "utf8");
   const schema = JSON.parse(text) as AcpSchema;
   return { schema, text, sha256: sha256(text) };
+}
+
+/** Where the shipped copy of `source` lives. */
+export function shippedSchemaPath(source: SchemaSource): string {
+  return join(packageRoot(), "schemas", source.package, source.file);
+}
+
+/**
+ * The root folder of the acp-router package: the nearest folder above this
+ * file with a `schemas/` folder (the repository when run from source, the
+ * installed package when run from `dist/codegen/`).
+ */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, "schemas")) && existsSync(join(dir, "package.json"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error("acp-router: cannot find the package root (a folder with schemas/ and package.json)");
+    dir = up;
+  }
 }
 
 /** Hex SHA-256 of a UTF-8 string. */

@@ -38,8 +38,12 @@ describe("a table with a registered extension row", () => {
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });
 
-  it("imports the runtime relative to the output folder", async () => {
-    expect(await read("router.ts")).toContain('import { isExtensionWire, notImplemented, type Row, type Router } from "../../../src/row.ts";');
+  it("imports the runtime through the one runtime module, relative to the output folder", async () => {
+    for (const name of GENERATED) {
+      const imports = (await read(name)).split("\n").filter((line) => line.startsWith("import "));
+      for (const line of imports) expect(line, name).toMatch(/ from "(\.\.\/\.\.\/\.\.\/src\/runtime\.ts|\.\/[a-z]+\.ts)";$/);
+    }
+    expect(await read("router.ts")).toContain('import { check, isExtensionWire, notImplemented, type Decoded, type Leniency, type Row, type Router } from "../../../src/runtime.ts";');
   });
 
   it("names the inline schemas after the callback and uses them in the handler", async () => {

@@ -9,9 +9,9 @@ import { schemaSource } from "../../method-table.ts";
 /** Absolute path of the repository root, derived from this file's location. */
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The pinned ACP schema, read from node_modules exactly as codegen reads it. */
+/** The pinned ACP schema, read from the shipped copy exactly as codegen reads it. */
 export function realSchema(): { schema: AcpSchema; sha256: string } {
-  const { schema, sha256 } = loadSchema(repoRoot, schemaSource);
+  const { schema, sha256 } = loadSchema(schemaSource);
   return { schema, sha256 };
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * The `acp-router` command: `acp-router <subcommand> [args]`.
+ *
+ * - `codegen --table FILE --out DIR [--check]`: generate a typed router from a method table.
+ *
+ * Subcommands load lazily, so one subcommand's optional dependencies never
+ * stop another. Messages go to stderr; stdout is left to the protocol.
+ */
+
+/** The generator's own packages: optional peer dependencies of acp-router, needed only by `codegen`. */
+const GENERATOR_PACKAGES = ["ts-morph@28.0.0", "ajv@8.20.0", "json-schema-to-typescript@16.0.0"] as const;
+
+const USAGE = `usage: acp-router <command> [args]
+
+commands:
+  codegen --table FILE --out DIR [--check]   generate a typed router from a method table
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "codegen": {
+      const missing = await missingPackages(GENERATOR_PACKAGES);
+      if (missing.length > 0) {
+        process.stderr.write(`acp-router codegen needs ${missing.join(", ")}: npm install --save-dev ${missing.join(" ")}\n`);
+        return 2;
+      }
+      const { codegenMain } = await import("../codegen/cli.ts");
+      return codegenMain(rest);
+    }
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stderr.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`acp-router: unknown command "${command}"\n${USAGE}`);
+      return 2;
+  }
+}
+
+/** The `name@version` entries whose package cannot be imported from here. */
+async function missingPackages(packages: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const entry of packages) {
+    const name = entry.slice(0, entry.lastIndexOf("@"));
+    try {
+      await import(name);
+    } catch {
+      missing.push(entry);
+    }
+  }
+  return missing;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`acp-router: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
