@@ -35,7 +35,7 @@ describe("the built package", () => {
 
   it("runs a client and an agent over a memory pair under plain node, with no TypeScript loader", async () => {
     const script = `
-      const { connectAgent, connectClient, memoryPair } = await import(${JSON.stringify(join(out, "index.js"))});
+      const { connectAgent, connectClient, memoryPair } = await import(${JSON.stringify(join(out, "src/index.js"))});
       const [a, b] = memoryPair();
       connectAgent({
         initialize: () => ({ protocolVersion: 1, agentCapabilities: {} }),
@@ -57,8 +57,22 @@ describe("the built package", () => {
     expect(JSON.parse(stdout)).toEqual({ r: { stopReason: "end_turn" }, seen: ["hi"] });
   });
 
+  it("declares main and types at the top for older resolution modes, pointing at the main entry", async () => {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { main: string; types: string; exports: { ".": { types: string; default: string } } };
+    expect(pkg.main).toBe(pkg.exports["."].default);
+    expect(pkg.types).toBe(pkg.exports["."].types);
+  });
+
+  it("runs the acp-router bin under plain node", async () => {
+    const help = await run(process.execPath, [join(out, "bin/acp-router.js"), "help"], { cwd: root, timeout: 20_000 });
+    expect(help.stdout).toBe("");
+    expect(help.stderr).toContain("codegen --table FILE --out DIR [--check]");
+    const bad = await run(process.execPath, [join(out, "bin/acp-router.js"), "codegen"], { cwd: root, timeout: 20_000 }).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--table and --out are required") });
+  });
+
   it("loads the stdio entry under plain node", async () => {
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`], { cwd: root, timeout: 20_000 });
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "src/transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`], { cwd: root, timeout: 20_000 });
     expect(stdout).toBe("function function");
   });
 });
