@@ -5,40 +5,50 @@
 import type { RequestId } from "../context.ts";
 import type { ErrorObject } from "../errors.ts";
 
+/** A request: answered exactly once, with a result or an error. */
 export interface RequestMessage {
   readonly jsonrpc: "2.0";
   readonly id: RequestId;
   readonly method: string;
   readonly params?: unknown;
 }
+/** A notification: never answered. */
 export interface NotificationMessage {
   readonly jsonrpc: "2.0";
   readonly method: string;
   readonly params?: unknown;
 }
+/** A successful answer to the request with the same `id`. */
 export interface SuccessResponse {
   readonly jsonrpc: "2.0";
   readonly id: RequestId;
   readonly result: unknown;
 }
+/** A failed answer; `id` is null when the request's id could not be read (JSON-RPC 2.0 §5). */
 export interface ErrorResponse {
   readonly jsonrpc: "2.0";
   readonly id: RequestId | null;
   readonly error: ErrorObject;
 }
+/** Either answer to a request. */
 export type ResponseMessage = SuccessResponse | ErrorResponse;
+/** Any one JSON-RPC 2.0 message. */
 export type Message = RequestMessage | NotificationMessage | ResponseMessage;
 
+/** A request message; `params` is left out when undefined. */
 export function requestMessage(id: RequestId, method: string, params?: unknown): RequestMessage {
   return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
 }
+/** A notification message; `params` is left out when undefined. */
 export function notificationMessage(method: string, params?: unknown): NotificationMessage {
   return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 }
+/** A success response; an undefined result is sent as `null`. */
 export function resultMessage(id: RequestId, result: unknown): SuccessResponse {
   // JSON-RPC requires `result` on success; a handler returning nothing answers `null`.
   return { jsonrpc: "2.0", id, result: result === undefined ? null : result };
 }
+/** An error response. */
 export function errorMessage(id: RequestId | null, error: ErrorObject): ErrorResponse {
   return { jsonrpc: "2.0", id, error };
 }
