@@ -1,9 +1,9 @@
 /**
- * One open session seen from the example client: sends prompts and mode
- * changes and writes each to the transcript with its outcome. The tour and
- * the interactive loop are written against this.
+ * One open session seen from the example client: sends prompts, mode and
+ * config changes, close and load, and writes each to the transcript with its
+ * outcome. The tour and the interactive loop are written against this.
  */
-import type { ClientConnection, StopReason } from "../src/index.ts";
+import type { ClientConnection, SessionConfigOption, SessionNotification, StopReason } from "../src/index.ts";
 import type { Transcript } from "./transcript.ts";
 
 export interface PromptOptions {
@@ -28,11 +28,21 @@ export interface ClientSession {
   cancel(): Promise<void>;
   /** Sends `session/set_mode`. */
   setMode(modeId: string): Promise<void>;
+  /** Sends `session/set_config_option`; resolves with the options the agent answered. */
+  setConfigOption(configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]>;
+  /** Sends `session/close`. */
+  close(): Promise<void>;
+  /** Sends `session/load`; resolves with how many updates the agent replayed (counted, not printed). */
+  load(): Promise<number>;
+  /** Shows an update for this session, or counts it while a load replays the history. */
+  receive(notification: SessionNotification): void;
 }
 
 export function createClientSession(conn: ClientConnection, sessionId: string, cwd: string, transcript: Transcript): ClientSession {
   const stopReasons: StopReason[] = [];
   const cancel = () => conn.agent.cancel({ sessionId });
+  // Counts replayed updates while a session/load is in flight.
+  let replayed: number | undefined;
   return {
     conn,
     sessionId,
@@ -63,6 +73,31 @@ export function createClientSession(conn: ClientConnection, sessionId: string, c
     async setMode(modeId) {
       transcript.user(`/mode ${modeId}`);
       await conn.agent.setSessionMode({ sessionId, modeId });
+    },
+    async setConfigOption(configId, value) {
+      transcript.user(`/config ${configId} ${String(value)}`);
+      const params = typeof value === "boolean" ? { sessionId, configId, type: "boolean" as const, value } : { sessionId, configId, value };
+      const { configOptions } = await conn.agent.setSessionConfigOption(params);
+      return configOptions;
+    },
+    async close() {
+      transcript.user("/close");
+      await conn.agent.closeSession({ sessionId });
+    },
+    async load() {
+      transcript.user("/load");
+      replayed = 0;
+      try {
+        // The answer resolves after every update the agent sent before it was delivered.
+        await conn.agent.loadSession({ sessionId, cwd, mcpServers: [] });
+        return replayed;
+      } finally {
+        replayed = undefined;
+      }
+    },
+    receive(notification) {
+      if (replayed === undefined) transcript.update(notification);
+      else replayed++;
     },
   };
 }

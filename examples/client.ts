@@ -1,9 +1,10 @@
 /**
  * The example ACP client. It spawns an agent, performs the handshake
  * (advertising fs and terminal), opens a session and then runs the scripted
- * tour, a list of prompts, or an interactive loop, printing a transcript to
- * stdout. It answers `fs/*` from the local disk inside the session's cwd and
- * `terminal/*` with real child processes.
+ * tour (adapted to what the agent advertised), a list of prompts, or an
+ * interactive loop, printing a transcript to stdout. It answers `fs/*` from
+ * the local disk inside the session's cwd and `terminal/*` with real child
+ * processes.
  *
  *   npx tsx examples/client.ts --tour                  # the demo (npm run demo)
  *   npx tsx examples/client.ts --interactive
@@ -20,10 +21,10 @@ import { spawnAgent } from "../src/transport/stdio.ts";
 import { createFsHandlers } from "./client-fs.ts";
 import { createTerminalUser } from "./client-interactive.ts";
 import { decidePermission, type PermissionPolicy } from "./client-permission.ts";
-import { createClientSession } from "./client-session.ts";
+import { createClientSession, type ClientSession } from "./client-session.ts";
 import { createTerminalHandlers } from "./client-terminal.ts";
 import { splitCommandLine } from "./command-line.ts";
-import { runTour } from "./tour.ts";
+import { runTour, type TourReport } from "./tour.ts";
 import { createTranscript, type TextSink } from "./transcript.ts";
 
 /** The repository root (the tour's working directory). */
@@ -49,13 +50,15 @@ export interface RunClientOptions {
   readonly permission?: PermissionPolicy;
   /** Where the transcript goes. Default `process.stdout`. */
   readonly output?: TextSink;
-  /** The agent's stderr: passed through (default), captured for error messages, or ignored. */
-  readonly agentStderr?: "inherit" | "capture" | "ignore";
+  /** The agent's stderr: shown with its tail kept for error messages (`forward`, spawnAgent's default), only kept (`capture`), `inherit` or `ignore`. */
+  readonly agentStderr?: "forward" | "capture" | "inherit" | "ignore";
 }
 
 export interface RunClientResult {
   /** The stop reason of every prompt, in order. */
   readonly stopReasons: readonly StopReason[];
+  /** With `tour`: the steps that ran and those skipped (with the reason). */
+  readonly tour?: TourReport;
   /** How the agent process ended after the connection closed. */
   readonly agentExit: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 }
@@ -74,6 +77,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   const cwds = new Map<string, string>();
   const fs = createFsHandlers((sessionId) => cwds.get(sessionId));
   const terminals = createTerminalHandlers((sessionId) => cwds.get(sessionId));
+  // The open session, once session/new answered: it shows (or, while loading, counts) its updates.
+  let session: ClientSession | undefined;
 
   const handler: ClientHandler = {
     async requestPermission(params, ctx) {
@@ -82,7 +87,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
       return { outcome };
     },
     sessionUpdate(params) {
-      transcript.update(params);
+      if (session?.sessionId === params.sessionId) session.receive(params);
+      else transcript.update(params);
     },
     readTextFile: (params) => fs.readTextFile(params),
     writeTextFile: (params) => fs.writeTextFile(params),
@@ -94,7 +100,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   };
 
   // The agent runs where the client was started (its command line may be relative to that); the session cwd is a protocol field.
-  const agent = spawnAgent(command, args, { stderr: options.agentStderr ?? "inherit" });
+  const agent = spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {});
   const conn = connectClient(handler, agent.transport, {
     onDiagnostic: (d) => {
       if (d.kind !== "closed") process.stderr.write(`[example-client] ${d.kind}: ${d.message}\n`);
@@ -114,12 +120,13 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     cwds.set(created.sessionId, cwd);
     const modes = created.modes ? `, mode ${created.modes.currentModeId} of ${created.modes.availableModes.map((m) => m.id).join("/")}` : "";
     transcript.note(`Session ${created.sessionId} in ${cwd}${modes}`);
-    const session = createClientSession(conn, created.sessionId, cwd, transcript);
+    session = createClientSession(conn, created.sessionId, cwd, transcript);
 
-    if (options.tour) await runTour(session);
+    let tour: TourReport | undefined;
+    if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
     else if (user) await user.run(session);
     else for (const text of options.prompts ?? []) await session.prompt(text);
-    return { stopReasons: session.stopReasons, agentExit: await shutdown() };
+    return { stopReasons: session.stopReasons, ...(tour ? { tour } : {}), agentExit: await shutdown() };
   } catch (error) {
     await shutdown();
     throw error;

@@ -1,31 +1,132 @@
 /**
  * The scripted tour of `npm run demo`: a hello, a file read that needs
- * permission, a plan, a mode switch, and a slow prompt cancelled after a
- * second. Written for the example agent; other agents just answer the same
- * prompts their own way.
+ * permission, a plan, a mode switch, a config change, a slow prompt cancelled
+ * after a second, then listing the sessions, loading this one again (its
+ * history replayed) and closing it. Written for the example agent, but it
+ * adapts to any agent: a step that needs something the agent did not
+ * advertise (modes, config options, `session/list`, `session/load`,
+ * `session/close`) is skipped, and the transcript says why. Other agents
+ * answer the prompts their own way.
  */
 import { join } from "node:path";
+import { RpcError, type AgentCapabilities, type SessionConfigOption, type SessionModeState } from "../src/index.ts";
 import type { ClientSession } from "./client-session.ts";
 
 /** When the tour sends `session/cancel` for the slow prompt. */
 export const TOUR_CANCEL_AFTER_MS = 1000;
 
-/** Runs the tour in `session`; `file` is an absolute path inside the session's cwd that the agent reads. */
-export async function runTour(session: ClientSession, file = join(session.cwd, "package.json")): Promise<void> {
-  const step = (title: string) => session.transcript.note(`\n== ${title}`);
+/** What the agent advertised: `initialize`'s capabilities and `session/new`'s modes and config options. */
+export interface AgentFeatures {
+  readonly capabilities?: AgentCapabilities | null | undefined;
+  readonly modes?: SessionModeState | null | undefined;
+  readonly configOptions?: readonly SessionConfigOption[] | null | undefined;
+}
 
-  step("1. Streaming: the agent echoes a prompt in chunks");
-  await session.prompt("hello from the acp-router tour");
+/** How the tour went: the titles of the steps it ran, and of those it skipped with the reason. */
+export interface TourReport {
+  readonly ran: readonly string[];
+  readonly skipped: readonly { readonly step: string; readonly why: string }[];
+}
 
-  step("2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)");
-  await session.prompt(`read ${file}`);
+/** One step: its title, and either why it cannot run or what it does. */
+type Step = { readonly title: string } & ({ readonly skip: string } | { readonly run: () => Promise<void> });
 
-  step("3. A plan whose entries move from pending to completed");
-  await session.prompt("plan a small change");
+/**
+ * Runs the tour in `session`; `file` is an absolute path inside the session's
+ * cwd that the agent reads. An optional step the agent answers with an error
+ * is reported and the tour goes on; a closed connection ends it.
+ */
+export async function runTour(session: ClientSession, features: AgentFeatures = {}, file = join(session.cwd, "package.json")): Promise<TourReport> {
+  const { transcript } = session;
+  const sessions = features.capabilities?.sessionCapabilities;
+  const ran: string[] = [];
+  const skipped: { step: string; why: string }[] = [];
+  const steps: Step[] = [
+    { title: "Streaming: the agent echoes a prompt in chunks", run: () => prompt("hello from the acp-router tour") },
+    { title: "A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)", run: () => prompt(`read ${file}`) },
+    { title: "A plan whose entries move from pending to completed", run: () => prompt("plan a small change") },
+    modeStep(session, features.modes),
+    configStep(session, features.configOptions),
+    {
+      title: `Cancellation: a ten-second prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`,
+      run: () => prompt("slow count to a hundred", TOUR_CANCEL_AFTER_MS),
+    },
+    sessions?.list
+      ? {
+          title: "Listing: the agent's sessions in this directory (session/list)",
+          run: async () => {
+            transcript.user("/list");
+            const { sessions: found } = await session.conn.agent.listSessions({ cwd: session.cwd });
+            for (const s of found) transcript.note(`  ${s.sessionId}${s.sessionId === session.sessionId ? " (this one)" : ""}: ${s.title ?? "(untitled)"}`);
+            transcript.note(`  ${found.length} session${found.length === 1 ? "" : "s"}`);
+          },
+        }
+      : { title: "Listing sessions", skip: "the agent does not advertise session/list" },
+    features.capabilities?.loadSession
+      ? {
+          title: "Loading the session: the agent replays its history (session/load)",
+          run: async () => transcript.note(`  the agent replayed ${await session.load()} updates`),
+        }
+      : { title: "Loading the session", skip: "the agent does not advertise session/load" },
+    sessions?.close
+      ? { title: "Closing the session (session/close)", run: () => session.close().then(() => transcript.note("  closed")) }
+      : { title: "Closing the session", skip: "the agent does not advertise session/close" },
+  ];
 
-  step("4. Modes: switch the session from ask to code");
-  await session.setMode("code");
+  for (const [i, step] of steps.entries()) {
+    const title = `${i + 1}. ${step.title}`;
+    if ("skip" in step) {
+      transcript.note(`\n== ${title}: skipped, ${step.skip}`);
+      skipped.push({ step: title, why: step.skip });
+      continue;
+    }
+    transcript.note(`\n== ${title}`);
+    try {
+      await step.run();
+      ran.push(title);
+    } catch (error) {
+      if (!(error instanceof RpcError)) throw error;
+      transcript.note(`  the agent answered ${error.code} ${error.message}; going on`);
+      skipped.push({ step: title, why: `the agent answered ${error.code} ${error.message}` });
+    }
+  }
+  transcript.note(`\nTour done: ${ran.length} steps ran${skipped.length > 0 ? `; skipped: ${skipped.map((s) => s.step.split(".")[0]).join(", ")}` : ""}.`);
+  return { ran, skipped };
 
-  step(`5. Cancellation: a ten-second prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`);
-  await session.prompt("slow count to a hundred", { cancelAfterMs: TOUR_CANCEL_AFTER_MS });
+  async function prompt(text: string, cancelAfterMs?: number): Promise<void> {
+    await session.prompt(text, cancelAfterMs === undefined ? {} : { cancelAfterMs });
+  }
+}
+
+/** Switches to the first advertised mode that is not the current one. */
+function modeStep(session: ClientSession, modes: SessionModeState | null | undefined): Step {
+  const target = modes?.availableModes.find((m) => m.id !== modes.currentModeId);
+  if (!modes) return { title: "Modes", skip: "the agent advertised no session modes" };
+  if (!target) return { title: "Modes", skip: `the agent advertised only the mode ${modes.currentModeId}` };
+  return { title: `Modes: switch the session from ${modes.currentModeId} to ${target.id}`, run: () => session.setMode(target.id) };
+}
+
+/** Changes the first config option that has another value to take. */
+function configStep(session: ClientSession, options: readonly SessionConfigOption[] | null | undefined): Step {
+  if (!options || options.length === 0) return { title: "Config options", skip: "the agent advertised no config options" };
+  for (const option of options) {
+    const value = otherValue(option);
+    if (value === undefined) continue;
+    return {
+      title: `Config options: set ${option.name} to ${String(value)}`,
+      run: async () => {
+        const now = (await session.setConfigOption(option.id, value)).find((o) => o.id === option.id);
+        session.transcript.note(`  ${option.name} is now ${String(now?.currentValue ?? "(not reported)")}`);
+      },
+    };
+  }
+  return { title: "Config options", skip: "no advertised config option has another value to take" };
+}
+
+/** A value of `option` other than its current one, if any. */
+function otherValue(option: SessionConfigOption): string | boolean | undefined {
+  if (option.type === "boolean") return !option.currentValue;
+  if (option.type !== "select") return undefined;
+  const values = option.options.flatMap((o) => ("group" in o ? o.options.map((v) => v.value) : [o.value]));
+  return values.find((v) => v !== option.currentValue);
 }

@@ -85,3 +85,27 @@ describe("the example client's command line", () => {
     expect(stdout).toContain("outcome:selected:reject");
   });
 });
+
+describe("the example client's tour against the official SDK's agent (no modes, no config options, no list/load/close)", () => {
+  it("runs the steps the agent can follow, says which it skipped and why, and exits 0", async () => {
+    const agent = `${node} --import tsx ${JSON.stringify(sdkAgentPath)}`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", exampleClientPath, "--tour", "--agent", agent], { cwd: repoRoot });
+    // execFile rejects on a non-zero exit, so reaching here means the client exited 0.
+    expect(stdout.match(/^== .*$/gm)).toEqual([
+      "== 1. Streaming: the agent echoes a prompt in chunks",
+      "== 2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)",
+      "== 3. A plan whose entries move from pending to completed",
+      "== 4. Modes: skipped, the agent advertised no session modes",
+      "== 5. Config options: skipped, the agent advertised no config options",
+      "== 6. Cancellation: a ten-second prompt, cancelled after 1 s with session/cancel",
+      "== 7. Listing sessions: skipped, the agent does not advertise session/list",
+      "== 8. Loading the session: skipped, the agent does not advertise session/load",
+      "== 9. Closing the session: skipped, the agent does not advertise session/close",
+    ]);
+    expect(stdout).toContain("> hello from the acp-router tour\nhello from the acp-router tour\n[stop: end_turn]");
+    expect(stdout.match(/\[stop: \w+\]/g)).toEqual(["[stop: end_turn]", "[stop: end_turn]", "[stop: end_turn]", "[stop: cancelled]"]);
+    expect(stdout).not.toContain("session/set_mode");
+    expect(stdout).toContain("\nTour done: 4 steps ran; skipped: 4, 5, 7, 8, 9.\n");
+    expect(stdout.trimEnd().endsWith("Agent exited (code 0).")).toBe(true);
+  });
+});

@@ -72,4 +72,17 @@ describe("the example client's tour (npx tsx examples/client.ts --tour)", () => 
     expect(counted.length).toBeLessThan(50); // cancelled after about a second, far from the hundred of a full turn
     expect(out.match(/\[stop: \w+\]/g)).toEqual(["[stop: end_turn]", "[stop: end_turn]", "[stop: end_turn]", "[stop: cancelled]"]);
   });
+
+  it("skips the config step, saying the example agent advertised no config options", () => {
+    expect(out).toContain("\n== 5. Config options: skipped, the agent advertised no config options\n");
+  });
+
+  it("lists the session with its title, loads it (the history replayed, counted) and closes it", () => {
+    expect(out).toMatch(/\n> \/list\n {2}[\w-]+ \(this one\): hello from the acp-router tour\n {2}1 session\n/);
+    const replayed = /\n> \/load\n {2}the agent replayed (\d+) updates\n/.exec(out);
+    // Every update of the tour so far, the user's own prompts included: far more than the four prompts.
+    expect(Number(replayed?.[1])).toBeGreaterThan(10);
+    expect(out).toContain("\n== 9. Closing the session (session/close)\n\n> /close\n  closed\n");
+    expect(out).toContain("\nTour done: 8 steps ran; skipped: 5.\n");
+  });
 });
