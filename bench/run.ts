@@ -25,6 +25,7 @@ const FIGURES = [
   ["scaling", "(5)"],
   ["import-time", "(6)"],
   ["size", "(7)"],
+  ["inspect", "(8)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

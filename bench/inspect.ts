@@ -1,0 +1,76 @@
+/**
+ * Figure — the cost of `acp-router inspect` on stdio: the same client
+ * (connectClient over spawnAgent) drives the same agent
+ * (test/fixtures/stdio-agent.ts) directly and behind `inspect -- <agent>`,
+ * side by side in the same run. Prints prompt throughput with 64 prompts in
+ * flight (the issue's target: behind inspect ≥ 0.8× direct) and, in the
+ * notes, the p50 of one sequential round trip and what inspect adds to it
+ * (target ≤ 100 µs). Printed, never asserted.
+ *
+ *   node --expose-gc --import tsx bench/inspect.ts [--quick]
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { connectClient, type ClientConnection } from "../src/index.ts";
+import { spawnAgent } from "../src/transport/stdio.ts";
+import { emit, QUICK, Recorder, rotate, tick, time } from "./lib/harness.ts";
+
+const IN_FLIGHT = 64;
+const ROUNDS = QUICK ? 1 : 5;
+const CASE = `session/prompt, ${IN_FLIGHT} in flight`;
+const agent = [process.execPath, "--import", "tsx", fileURLToPath(new URL("../test/fixtures/stdio-agent.ts", import.meta.url))];
+const inspectMain = pathToFileURL(fileURLToPath(new URL("../tools/inspect/main.ts", import.meta.url))).href;
+// What the package bin does for `acp-router inspect …`, without depending on the bin.
+const launcher = [process.execPath, "--import", "tsx", "--input-type=module", "-e", `import { inspectMain } from ${JSON.stringify(inspectMain)}; process.exit(await inspectMain(process.argv.slice(1)));`, "--"];
+const behindInspect = [...launcher, "--summary", join(tmpdir(), `acp-inspect-bench-${process.pid}.json`), "--", ...agent];
+
+interface Pair {
+  readonly prompt: () => Promise<unknown>;
+  readonly close: () => Promise<unknown>;
+}
+
+async function open(command: readonly string[]): Promise<Pair> {
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawnAgent(file, args, { stderr: "inherit" });
+  const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => undefined }, child.transport);
+  await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId } = await conn.agent.newSession({ cwd: tmpdir(), mcpServers: [] });
+  return {
+    prompt: () => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "ping" }] }),
+    close: async () => {
+      conn.close("bench done");
+      return child.exited;
+    },
+  };
+}
+
+const rec = new Recorder();
+const pairs: Record<string, Pair> = { direct: await open(agent), "ours (behind inspect)": await open(behindInspect) };
+const burst = (pair: Pair) => Promise.all(Array.from({ length: IN_FLIGHT }, () => pair.prompt()));
+for (const [name, pair] of Object.entries(pairs)) {
+  const answers = await burst(pair);
+  rec.verify(name, answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"));
+}
+const latency: Record<string, number[]> = { direct: [], "ours (behind inspect)": [] };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const name of rotate(Object.keys(pairs), round)) {
+    const pair = pairs[name] as Pair;
+    const t = await time(() => burst(pair));
+    rec.add(CASE, name, IN_FLIGHT / (t.p50 / 1e9));
+    const one = await time(() => pair.prompt());
+    latency[name]?.push(one.p50 / 1e3);
+    await tick();
+  }
+}
+for (const pair of Object.values(pairs)) await pair.close();
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const result = rec.result({ figure: "inspect", title: "A stdio agent direct and behind `acp-router inspect` (prompts/s)", unit: "rt/s", better: "higher", rounds: ROUNDS });
+const through = (peer: string) => result.results.find((r) => r.peer === peer)?.value ?? Number.NaN;
+const ratio = through("ours (behind inspect)") / through("direct");
+const [direct, inspected] = [median(latency.direct ?? []), median(latency["ours (behind inspect)"] ?? [])];
+rec.notes.push(`throughput behind inspect: ${ratio.toFixed(3)}× direct (target ≥ 0.8×: ${ratio >= 0.8 ? "met" : "NOT met"})`);
+rec.notes.push(`one round trip, p50: direct ${direct.toFixed(0)} µs, behind inspect ${inspected.toFixed(0)} µs, added ${(inspected - direct).toFixed(0)} µs (target ≤ 100 µs: ${inspected - direct <= 100 ? "met" : "NOT met"})`);
+rec.notes.push("both processes validate everything; inspect also records statistics and writes its summary to a temporary file");
+emit({ ...result, notes: rec.notes });

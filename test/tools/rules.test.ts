@@ -1,0 +1,32 @@
+// The requirement ids inspect reports exist in docs/conformance-catalogue.json, copied without drift.
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { citationUrl, requirement, REQUIREMENT_IDS } from "../../tools/inspect/requirements.ts";
+import { RULES } from "../../tools/inspect/rules.ts";
+
+interface Entry { id: string; tier: string; citation: string; statement: string }
+const catalogue = JSON.parse(readFileSync(new URL("../../docs/conformance-catalogue.json", import.meta.url), "utf8")) as Entry[];
+const toolsDir = new URL("../../tools/inspect/", import.meta.url);
+
+describe("inspect's requirement ids", () => {
+  it("lists every id the inspect sources mention, each exactly as the catalogue has it", () => {
+    const mentioned = new Set<string>();
+    for (const file of readdirSync(toolsDir).filter((f) => f.endsWith(".ts") && f !== "requirements.ts")) {
+      for (const m of readFileSync(new URL(file, toolsDir), "utf8").matchAll(/ACP-[A-Z]+(?:-[A-Z]+)?-\d{3}/g)) mentioned.add(m[0]);
+    }
+    expect([...mentioned].sort()).toEqual([...REQUIREMENT_IDS].sort());
+    for (const id of REQUIREMENT_IDS) {
+      const entry = catalogue.find((e) => e.id === id);
+      expect({ id, ...requirement(id) }).toEqual({ id, tier: entry?.tier, citation: entry?.citation.split("\n")[0], statement: entry?.statement });
+    }
+  });
+
+  it("gives every rule a default requirement from the list", () => {
+    for (const rule of Object.values(RULES)) expect(REQUIREMENT_IDS).toContain(rule.requirement);
+  });
+
+  it("links doc citations to the spec line at the catalogue's commit, and none for schema pointers", () => {
+    expect(citationUrl("docs/protocol/v1/transports.mdx:26")).toBe("https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v1/transports.mdx#L26");
+    expect(citationUrl("schema.json#/$defs/Error")).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+/** Helpers for the tools' tests: paths, and running `inspect` through the test launcher. */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+export const exampleAgent = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
+export const exampleClient = fileURLToPath(new URL("../../examples/client.ts", import.meta.url));
+export const sdkAgent = fileURLToPath(new URL("../peers/sdk-agent.ts", import.meta.url));
+
+/** `node --import tsx <file>`: how the tests run a TypeScript entry. */
+export const tsNode = (file: string, ...args: string[]) => [process.execPath, "--import", "tsx", file, ...args];
+
+/** The command line that runs `acp-router inspect <args…> -- <agent…>` through the test launcher. */
+export const inspectCommand = (args: readonly string[], agent: readonly string[]) => tsNode(fixture("run-inspect.ts"), ...args, "--", ...agent);
+
+/** A fresh temporary directory for one test's files. */
+export const scratch = () => mkdtempSync(join(tmpdir(), "acp-inspect-"));
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/** Runs a command to completion with `input` on stdin; kills it after `ms` (default 20 s). */
+export function runCommand(command: readonly string[], input: Uint8Array | string = "", ms = 20_000, cwd = repoRoot): Promise<Run> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out), stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * Runs a command as a scripted editor would: writes each line in turn and,
+ * for a line with `awaitAnswer`, waits until stdout holds the answer to it
+ * (`"id":<id>,`) before the next; then closes stdin and waits for the exit.
+ */
+export function converse(command: readonly string[], steps: readonly { readonly line: string; readonly awaitAnswer?: number }[], ms = 20_000): Promise<Run> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let stderr = "";
+    let waiting: (() => void) | undefined;
+    child.stdout.on("data", (d: Buffer) => {
+      out.push(d);
+      waiting?.();
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out), stderr });
+    });
+    const answered = (id: number) => new Promise<void>((done) => {
+      const check = () => {
+        if (Buffer.concat(out).toString("utf8").includes(`"id":${id},`)) {
+          waiting = undefined;
+          done();
+        }
+      };
+      waiting = check;
+      check();
+    });
+    (async () => {
+      for (const step of steps) {
+        child.stdin.write(`${step.line}\n`);
+        if (step.awaitAnswer !== undefined) await answered(step.awaitAnswer);
+      }
+      child.stdin.end();
+    })().catch(reject);
+  });
+}

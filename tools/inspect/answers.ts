@@ -1,0 +1,137 @@
+/** Rules checked when an answer is seen: pairing by id, exactly one answer, error objects, result schema, and what an answer changes. */
+import type { RequestId } from "../../src/context.ts";
+import { isRequestId } from "../../src/jsonrpc/classify.ts";
+import { idKey, settle, type Call } from "./calls.ts";
+import { checkSchema, type Found } from "./checks.ts";
+import type { MonitorState, Observed } from "./monitor.ts";
+import { sessionOf } from "./requests.ts";
+import { peerOf, type Sender } from "./rules.ts";
+import { tableFor } from "./tables.ts";
+
+type Answer = Observed["answers"];
+
+/** An answer with a usable id, written by `from` to a request of the peer. */
+export function onAnswer(state: MonitorState, from: Sender, m: Record<string, unknown>, t: number, report: Found): Answer {
+  const caller = peerOf(from);
+  const book = state.calls[caller];
+  const id = m.id as RequestId;
+  const key = idKey(id);
+  const call = book.pending.get(key);
+  if (call === undefined) {
+    const before = book.answered.get(key);
+    if (before?.cancelled) report("cancel-answered-twice", `${from} answered ${before.method} #${JSON.stringify(id)} again; it had been cancelled with $/cancel_request and already answered`);
+    else if (before) report("answered-twice", `${from} answered ${before.method} #${JSON.stringify(id)} a second time`);
+    else report("unknown-response-id", `${from} answered id ${JSON.stringify(id)}, which names no pending request of the ${caller}`);
+    return undefined;
+  }
+  settle(book, key, call);
+  const error = m.error !== undefined ? checkErrorObject(m.error, call, report) : undefined;
+  if (error === undefined) onResult(state, call, m.result, report);
+  else onError(state, call, error, report);
+  const s = call.method === "session/prompt" && call.sessionId !== undefined ? state.sessions.get(call.sessionId) : undefined;
+  if (s !== undefined) {
+    if (s.prompt === key) s.prompt = undefined;
+    s.turnEnded = true;
+    s.lastTurnCancelled = call.cancelledBySession || call.cancelledByRequest;
+  }
+  if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.sessionId !== undefined) {
+    const s = sessionOf(state, call.sessionId);
+    s.loading = Math.max(0, s.loading - 1);
+  }
+  return { method: call.method, ms: t - call.t, error };
+}
+
+/** The error code, after checking the error object (integer code, string message). */
+function checkErrorObject(error: unknown, call: Call, report: Found): number {
+  const e = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  if (typeof e.code !== "number" || !Number.isInteger(e.code)) report("error-object", `the error answering ${call.method} #${JSON.stringify(call.id)} has code ${JSON.stringify(e.code)}, not an integer`);
+  else if (typeof e.message !== "string") report("error-object", `the error answering ${call.method} #${JSON.stringify(call.id)} has no string message`, undefined, "ACP-JSONRPC-002");
+  return typeof e.code === "number" ? e.code : Number.NaN;
+}
+
+function onResult(state: MonitorState, call: Call, result: unknown, report: Found): void {
+  if (call.row !== undefined && !call.envelopeInvalid) checkSchema(call.row, "result", result, state.table.router.leniency, report);
+  const r = (typeof result === "object" && result !== null ? result : {}) as Record<string, unknown>;
+  switch (call.row?.lifecycle) {
+    case "initialize": {
+      state.initialized = true;
+      state.agentCapabilities = r.agentCapabilities;
+      state.authMethods = Array.isArray(r.authMethods) ? r.authMethods : [];
+      state.negotiated = typeof r.protocolVersion === "number" ? r.protocolVersion : undefined;
+      const table = tableFor(r.protocolVersion);
+      if (table) state.table = table;
+      else state.notes.push(`the agent answered protocolVersion ${JSON.stringify(r.protocolVersion)}; no table is generated for it, so ${state.table.name} was used`);
+      break;
+    }
+    case "authenticate":
+      state.authenticated = true;
+      break;
+    case "logout":
+      state.authenticated = false;
+      break;
+    case "opens_session":
+      if (call.method === "session/new" && typeof r.sessionId === "string") sessionOf(state, r.sessionId);
+      break;
+    case "closes_session":
+      if (call.sessionId !== undefined) state.sessions.delete(call.sessionId);
+      break;
+  }
+  if (call.method === "session/request_permission" && call.cancelledBySession) {
+    const outcome = (r.outcome as { outcome?: unknown } | undefined)?.outcome;
+    call.reported = true;
+    if (outcome !== "cancelled") report("permission-after-cancel", `client answered session/request_permission #${JSON.stringify(call.id)} with outcome ${JSON.stringify(outcome)} after session/cancel; it must be "cancelled"`, "client", "ACP-PERM-102");
+  }
+}
+
+function onError(state: MonitorState, call: Call, code: number, report: Found): void {
+  const name = `${call.method} #${JSON.stringify(call.id)}`;
+  if (call.unknownMethod && code !== -32601) report("method-not-found-code", `${name} (an unknown method) was answered ${code}, not -32601`);
+  if (code === -32601 && (call.method === "session/new" || call.method === "session/prompt" || call.method === "initialize")) report("required-method", `${name} was answered -32601; every agent supports it`);
+  if (call.method === "session/prompt" && call.cancelledBySession) report("cancelled-prompt-error", `${name} was answered with error ${code} after session/cancel; a cancelled turn ends with stopReason "cancelled"`);
+  if (code === -32000 && call.row?.auth === true) {
+    if (state.authenticated) report("auth-order", `${name} was answered -32000 (authentication required) after authenticate succeeded`);
+    else if (state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
+  }
+  if (call.method === "session/request_permission") call.reported = true;
+}
+
+/**
+ * A response-shaped body that is not a well-formed answer: both result and
+ * error, or an id that is not a request id. An error with id null answers a
+ * line the peer wrote that had no usable id; if there is none, the answer
+ * broke the rejection-id rule for a request whose id was usable.
+ */
+export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<string, unknown>, t: number, report: Found): Answer {
+  const caller = peerOf(from);
+  const book = state.calls[caller];
+  const hasResult = Object.prototype.hasOwnProperty.call(m, "result");
+  const hasError = m.error !== undefined;
+  if (hasResult && hasError) {
+    report("envelope", `${from} answered id ${JSON.stringify(m.id)} with both result and error`, from, "ACP-JSONRPC-002");
+    if (isRequestId(m.id)) {
+      const call = book.pending.get(idKey(m.id));
+      if (call) settle(book, idKey(m.id), call);
+      return call ? { method: call.method, ms: t - call.t, error: undefined } : undefined;
+    }
+    return undefined;
+  }
+  if (m.id === null && hasError) {
+    if (book.nullOwed > 0) {
+      book.nullOwed--;
+      return undefined;
+    }
+    for (const [key, call] of book.pending) {
+      if (!call.envelopeInvalid) continue;
+      settle(book, key, call);
+      report("rejection-id", `${from} rejected ${call.method} #${JSON.stringify(call.id)} with id null; its id was usable and must be echoed`);
+      return { method: call.method, ms: t - call.t, error: (m.error as { code?: number }).code };
+    }
+    report("unknown-response-id", `${from} sent an error with id null, but the ${caller} wrote no line without a usable id`);
+    return undefined;
+  }
+  if (m.id === null) report("rejection-id", `${from} sent a result with id null`, from, "ACP-JSONRPC-001");
+  else if (m.id === undefined) report("envelope", `${from} sent an answer without an id`, from, "ACP-JSONRPC-002");
+  else report("rejection-id", `${from} answered with id ${JSON.stringify(m.id)}, which is not a request id; an unusable id is answered with id null`, from, "ACP-INFO-INVALIDREQ-001");
+  if (book.nullOwed > 0) book.nullOwed--;
+  return undefined;
+}

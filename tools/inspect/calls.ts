@@ -1,0 +1,61 @@
+/**
+ * Bookkeeping of requests seen on the wire, per sender: the ones still
+ * waiting for their answer, and the ids already answered (so a second answer
+ * is told apart from an answer to an id that never existed).
+ */
+import type { RequestId } from "../../src/context.ts";
+import type { Row } from "../../src/row.ts";
+import type { Sender } from "./rules.ts";
+
+/** One request in flight. Flags are set as later messages concern it. */
+export interface Call {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly from: Sender;
+  /** When it was seen (ms since start) and its message index. */
+  readonly t: number;
+  readonly index: number;
+  readonly row: Row<never, never> | undefined;
+  readonly sessionId: string | undefined;
+  /** The method is neither in the table nor an extension: the answer must be -32601. */
+  readonly unknownMethod: boolean;
+  /** The envelope was malformed but the id usable: the rejection must echo it. */
+  readonly envelopeInvalid: boolean;
+  /** The caller sent `$/cancel_request` for it. */
+  cancelledByRequest: boolean;
+  /** The client sent `session/cancel` for its session while it was in flight. */
+  cancelledBySession: boolean;
+  /** A violation about it being left unanswered was already reported. */
+  reported: boolean;
+}
+
+/** Answered ids remembered per sender, to recognise second answers; the oldest are forgotten past this many. */
+export const ANSWERED_MEMORY = 100_000;
+
+/** `1` and `"1"` are different ids. */
+export function idKey(id: RequestId): string {
+  return typeof id === "string" ? `s${id}` : `n${id}`;
+}
+
+/** The calls one side sent, pending and answered. */
+export interface CallBook {
+  readonly pending: Map<string, Call>;
+  /** Answered ids → whether the call had been cancelled with `$/cancel_request`. */
+  readonly answered: Map<string, { readonly method: string; readonly cancelled: boolean }>;
+  /** Lines this side sent that the peer can only reject with id null (unparsable, unidentifiable). */
+  nullOwed: number;
+}
+
+export function createCallBook(): CallBook {
+  return { pending: new Map(), answered: new Map(), nullOwed: 0 };
+}
+
+/** Moves a call from pending to answered. */
+export function settle(book: CallBook, key: string, call: Call): void {
+  book.pending.delete(key);
+  book.answered.set(key, { method: call.method, cancelled: call.cancelledByRequest });
+  if (book.answered.size > ANSWERED_MEMORY) {
+    const oldest = book.answered.keys().next();
+    if (!oldest.done) book.answered.delete(oldest.value);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * `acp-router inspect`: the command-line entry, dispatched by the package's
+ * bin. `inspect [--log FILE] [--record FILE] [--summary FILE] -- <agent
+ * command…>` runs the proxy; `inspect report` and `inspect replay` are
+ * subcommands. Returns the exit code; writes usage and errors to stderr only
+ * (stdout carries the protocol).
+ */
+import { parseArgs } from "node:util";
+import { runProxy } from "./proxy.ts";
+
+export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] -- <agent command…>
+       acp-router inspect report <trace.ndjson> -o <report.html>
+       acp-router inspect replay <trace.ndjson> -- <agent command…>`;
+
+/** Runs `acp-router inspect` with the arguments after `inspect`. */
+export async function inspectMain(argv: readonly string[]): Promise<number> {
+  const dash = argv.indexOf("--");
+  const own = dash === -1 ? [...argv] : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  if (own[0] === "report") return (await import("../report/main.ts")).reportMain(own.slice(1));
+  if (own[0] === "replay") return (await import("./replay.ts")).replayMain(own.slice(1), command);
+  let values: { log?: string | undefined; record?: string | undefined; summary?: string | undefined; help?: boolean | undefined };
+  try {
+    values = parseArgs({
+      args: own,
+      options: { log: { type: "string" }, record: { type: "string" }, summary: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`acp-router inspect: ${(error as Error).message}\n${INSPECT_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stderr.write(`${INSPECT_USAGE}\n`);
+    return 0;
+  }
+  if (command.length === 0) {
+    process.stderr.write(`acp-router inspect: no agent command after --\n${INSPECT_USAGE}\n`);
+    return 2;
+  }
+  return runProxy({ command, log: values.log, record: values.record, summary: values.summary });
+}

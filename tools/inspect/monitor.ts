@@ -1,0 +1,183 @@
+/**
+ * The observer behind `inspect`, `check` and `replay`: fed every line of
+ * both directions in wire order, it parses and classifies each one with the
+ * router's own code (src/jsonrpc), validates params and results with the
+ * generated validators of the negotiated table, and checks the rules that
+ * span messages (rules.ts). It never answers anything: it only reports.
+ */
+import { classify, isResponseShaped } from "../../src/jsonrpc/classify.ts";
+import { parseLine } from "../../src/jsonrpc/parse.ts";
+import { createCallBook, type Call, type CallBook } from "./calls.ts";
+import { checkEnvelope, type Found } from "./checks.ts";
+import { onAnswer, onMalformedAnswer } from "./answers.ts";
+import { onNotification, onRequest } from "./requests.ts";
+import { createStats, type Stats } from "./stats.ts";
+import { DEFAULT_TABLE, type Table } from "./tables.ts";
+import { RULES, type RuleName, type Sender, type Violation } from "./rules.ts";
+
+/** What the monitor learnt from one message. */
+export interface Observed {
+  readonly index: number;
+  readonly t: number;
+  readonly from: Sender;
+  /** `non_json` for a line that does not parse; `batch` for a JSON array. */
+  readonly kind: "request" | "unidentified_request" | "notification" | "response" | "unknown" | "non_json" | "batch";
+  readonly method: string | undefined;
+  readonly id: unknown;
+  /** For an answer: the method it answers, its latency, and its error code if it is an error. */
+  readonly answers: { readonly method: string; readonly ms: number; readonly error: number | undefined } | undefined;
+  readonly violations: readonly Violation[];
+}
+
+/** Per-session state the rules need. */
+export interface SessionState {
+  /** Key of the session/prompt in flight, if any. */
+  prompt: string | undefined;
+  /** A turn has been answered and no new one started. */
+  turnEnded: boolean;
+  lastTurnCancelled: boolean;
+  /** session/load or session/resume requests in flight (their replay is not turn content). */
+  loading: number;
+}
+
+/** Connection-wide state read and changed by the checkers. */
+export interface MonitorState {
+  table: Table;
+  /** The version the agent answered, once initialize is answered. */
+  negotiated: number | undefined;
+  initialized: boolean;
+  clientCapabilities: unknown;
+  agentCapabilities: unknown;
+  authMethods: readonly unknown[];
+  authenticated: boolean;
+  readonly sessions: Map<string, SessionState>;
+  /** Calls by the side that sent them. */
+  readonly calls: { readonly client: CallBook; readonly agent: CallBook };
+  readonly stats: Stats;
+  /** Notes for the summary (a version without a table, oversized lines). */
+  readonly notes: string[];
+}
+
+export interface Monitor {
+  /** Observes one line (without its newline) written by `from` at `t` ms. */
+  observe(from: Sender, line: string, t: number): Observed;
+  /** A line longer than the framer's limit was skipped. */
+  oversized(from: Sender, length: number, t: number): void;
+  /** End of both streams: reports what was left undone. */
+  end(t: number): readonly Violation[];
+  readonly state: MonitorState;
+  /** Every violation so far, in order. */
+  readonly violations: readonly Violation[];
+}
+
+/** Creates a monitor for one connection. */
+export function createMonitor(): Monitor {
+  const state: MonitorState = {
+    table: DEFAULT_TABLE,
+    negotiated: undefined,
+    initialized: false,
+    clientCapabilities: undefined,
+    agentCapabilities: undefined,
+    authMethods: [],
+    authenticated: false,
+    sessions: new Map(),
+    calls: { client: createCallBook(), agent: createCallBook() },
+    stats: createStats(),
+    notes: [],
+  };
+  const all: Violation[] = [];
+  let index = -1;
+
+  const observe = (from: Sender, line: string, t: number): Observed => {
+    index++;
+    const found: Violation[] = [];
+    const report: Found = (rule: RuleName, message: string, by: Sender = from, requirement?: string) => {
+      const v: Violation = { rule, requirement: requirement ?? RULES[rule].requirement, by, message, t, index };
+      found.push(v);
+      all.push(v);
+    };
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      state.calls[from].nullOwed++;
+      state.stats.nonJson++;
+      const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+      report("non-json", `${from} wrote a line that is not JSON (${parsed.reason}): ${JSON.stringify(shown)}`, from, from === "agent" ? "ACP-TRANSPORT-001" : "ACP-TRANSPORT-101");
+      return { index, t, from, kind: "non_json", method: undefined, id: undefined, answers: undefined, violations: found };
+    }
+    if (Array.isArray(parsed.value)) {
+      for (const item of parsed.value) one(from, item, t, report);
+      return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
+    }
+    const o = one(from, parsed.value, t, report);
+    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, violations: found };
+  };
+
+  const one = (from: Sender, body: unknown, t: number, report: Found) => {
+    const kind = classify(body);
+    const m = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+    const method = typeof m.method === "string" ? m.method : undefined;
+    let answers: Observed["answers"];
+    const envelopeOk = checkEnvelope(m, kind, report);
+    switch (kind) {
+      case "request":
+        onRequest(state, from, m, envelopeOk, t, index, report);
+        break;
+      case "unidentified_request":
+        state.calls[from].nullOwed++;
+        report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
+        break;
+      case "notification":
+        onNotification(state, from, m, envelopeOk, report);
+        break;
+      case "response":
+        answers = onAnswer(state, from, m, t, report);
+        break;
+      default:
+        if (isResponseShaped(body)) answers = onMalformedAnswer(state, from, m, t, report);
+        else {
+          state.calls[from].nullOwed++;
+          report("envelope", `${from} sent ${describe(body)}, which is neither a request, a notification nor a response`);
+        }
+    }
+    state.stats.count(from, kind, method ?? answers?.method, answers);
+    return { kind, method, id: m.id, answers };
+  };
+
+  return {
+    observe,
+    oversized(from, length, t) {
+      state.calls[from].nullOwed++;
+      state.notes.push(`${from} wrote a line of ${length} characters, over the framing limit, at ${t.toFixed(1)} ms`);
+    },
+    end(t) {
+      const found: Violation[] = [];
+      const push = (rule: RuleName, by: Sender, message: string) => {
+        const v: Violation = { rule, requirement: RULES[rule].requirement, by, message, t, index: -1 };
+        found.push(v);
+        all.push(v);
+      };
+      for (const from of ["client", "agent"] as const) {
+        for (const call of state.calls[from].pending.values()) {
+          const answerer = from === "client" ? "agent" : "client";
+          if (call.cancelledByRequest) push("cancel-unanswered", answerer, `${answerer} never answered ${describeCall(call)}, cancelled with $/cancel_request`);
+          else if (call.method === "session/request_permission" && call.cancelledBySession && !call.reported) push("permission-after-cancel", "client", `client never answered ${describeCall(call)} after session/cancel`);
+          else state.stats.unanswered.push(`${describeCall(call)} from ${from}`);
+        }
+      }
+      return found;
+    },
+    state,
+    violations: all,
+  };
+}
+
+/** `session/prompt #3` — how violations name a call. */
+export function describeCall(call: Pick<Call, "method" | "id">): string {
+  return `${call.method} #${JSON.stringify(call.id)}`;
+}
+
+function describe(body: unknown): string {
+  if (body === null || typeof body !== "object") return `the JSON ${typeof body} ${JSON.stringify(body)?.slice(0, 40)}`;
+  const keys = Object.keys(body).slice(0, 6);
+  return `an object with keys ${keys.length > 0 ? keys.join(", ") : "(none)"}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * The transparent stdio proxy of `acp-router inspect -- <agent command…>`:
+ * spawns the agent, copies the editor's stdin to the agent's stdin and the
+ * agent's stdout to the editor's stdout byte for byte (stderr is inherited),
+ * with flow control passed through in both directions. Each chunk is
+ * forwarded first and observed after, through the router's own framer and
+ * the monitor. Nothing but the agent's bytes is ever written to stdout.
+ */
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import { createFramer } from "../../src/transport/framer.ts";
+import { createMonitor, type Monitor } from "./monitor.ts";
+import { openOutput, type TextOutput } from "./output.ts";
+import { endLine, recordLines, startLine, violationRecord } from "./recording.ts";
+import type { Sender } from "./rules.ts";
+import { buildSummary, formatSummary } from "./summary.ts";
+import { traceLines, violationLine } from "./trace.ts";
+
+export interface ProxyOptions {
+  readonly command: readonly string[];
+  /** Live readable trace; `-` is stderr. */
+  readonly log?: string | undefined;
+  /** NDJSON recording. */
+  readonly record?: string | undefined;
+  /** Where the exit summary goes; default stderr. A `.json` name gets JSON. */
+  readonly summary?: string | undefined;
+}
+
+/** The editor-side streams: the proxy's own stdin and stdout by default. */
+export interface ProxyStdio {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+}
+
+/** Runs the proxy until the agent exits; resolves with the agent's exit code (128 + signal number when killed). */
+export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+  const [command, ...args] = options.command;
+  if (command === undefined) throw new Error("no agent command after --");
+  const started = performance.now();
+  const now = () => performance.now() - started;
+  const monitor = createMonitor();
+  const log = options.log !== undefined ? openOutput(options.log) : undefined;
+  const record = options.record !== undefined ? openOutput(options.record) : undefined;
+  record?.write(startLine(options.command, new Date()));
+
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const observeLine = (from: Sender, line: string) => {
+    const o = monitor.observe(from, line, now());
+    if (log) log.write(traceLines(o, line, log.tty));
+    if (record) record.write(recordLines(o, line));
+  };
+  const framer = (from: Sender) =>
+    createFramer({ line: (text) => observeLine(from, text), oversized: (length) => monitor.oversized(from, length, now()) });
+  const fromClient = framer("client");
+  const fromAgent = framer("agent");
+
+  pipe(io.stdin, child.stdin, (chunk) => fromClient.push(chunk), () => fromClient.end());
+  pipe(child.stdout, io.stdout, (chunk) => fromAgent.push(chunk), () => fromAgent.end());
+  child.stdin.on("error", () => undefined); // the agent exited: its exit is reported below
+  io.stdout.on("error", () => undefined); // the editor went away: the agent still gets end of input
+
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on("SIGINT", forward).on("SIGTERM", forward);
+  const exit = await new Promise<number>((resolve) => {
+    child.once("error", (error) => {
+      process.stderr.write(`acp-router inspect: cannot start ${command}: ${error.message}\n`);
+      resolve(127);
+    });
+    child.once("close", (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  });
+  process.off("SIGINT", forward).off("SIGTERM", forward);
+  io.stdin.pause();
+  fromClient.end();
+  fromAgent.end();
+  finish(monitor, now(), exit, options, log, record);
+  return exit;
+}
+
+/** Copies `from` to `to`, forwarding each chunk before observing it, pausing while `to` is full. */
+function pipe(from: Readable, to: Writable, observe: (chunk: Uint8Array) => void, end: () => void): void {
+  from.on("data", (chunk: Uint8Array) => {
+    if (!to.write(chunk)) {
+      from.pause();
+      to.once("drain", () => from.resume());
+    }
+    observe(chunk);
+  });
+  from.once("end", () => {
+    to.end();
+    end();
+  });
+}
+
+function finish(monitor: Monitor, t: number, exit: number, options: ProxyOptions, log: TextOutput | undefined, record: TextOutput | undefined): void {
+  for (const v of monitor.end(t)) {
+    log?.write(violationLine(v, log.tty));
+    record?.write(violationRecord(v));
+  }
+  record?.write(endLine(t, exit));
+  const summary = buildSummary(monitor.state, monitor.violations, options.command, exit);
+  log?.close();
+  record?.close();
+  const out = openOutput(options.summary ?? "-");
+  out.write(options.summary?.endsWith(".json") ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
+  out.close();
+}
