@@ -188,6 +188,20 @@ describe("a spawned agent with the default stderr handling (forward)", () => {
     expect(lines.slice(2)).toEqual([...Array.from({ length: 25 }, (_, i) => `stderr line ${i + 1}`), ""]);
   });
 
+  it.each([
+    ["capture", "last words"],
+    ["ignore", ""],
+  ] as const)("stays silent with stderr: %s (the tail is %j)", async (mode, expected) => {
+    let tail = "?";
+    const forwarded = await forwardedDuring(async () => {
+      const agent = spawnAgent(process.execPath, ["-e", "process.stderr.write('last words\\n')"], { stderr: mode });
+      agent.transport.start({ data() {}, end() {} });
+      await within(agent.exited, "exit");
+      tail = agent.stderrTail();
+    });
+    expect([forwarded.toString("utf8"), tail]).toEqual(["", expected]);
+  });
+
   it("forwards the bytes unchanged, invalid UTF-8 included, while the tail decodes them", async () => {
     const script = "process.stderr.write(Buffer.from([0x41, 0xff, 0x0a, 0xe2, 0x82])); setTimeout(() => process.stderr.write(Buffer.from([0xac, 0x0a])), 20)";
     let tail = "";
