@@ -33,8 +33,9 @@ type Step = { readonly title: string } & ({ readonly skip: string } | { readonly
 
 /**
  * Runs the tour in `session`; `file` is an absolute path inside the session's
- * cwd that the agent reads. An optional step the agent answers with an error
- * is reported and the tour goes on; a closed connection ends it.
+ * cwd that the agent reads. A step that fails with an `RpcError` (an error
+ * answer, or a timeout) is reported and the tour goes on; a closed connection
+ * ends it.
  */
 export async function runTour(session: ClientSession, features: AgentFeatures = {}, file = join(session.cwd, "package.json")): Promise<TourReport> {
   const { transcript } = session;
@@ -86,8 +87,9 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
       ran.push(title);
     } catch (error) {
       if (!(error instanceof RpcError)) throw error;
-      transcript.note(`  the agent answered ${error.code} ${error.message}; going on`);
-      skipped.push({ step: title, why: `the agent answered ${error.code} ${error.message}` });
+      // An error answer, or no answer within the connection's requestTimeoutMs.
+      transcript.note(`  failed (${error.code} ${error.message}); going on`);
+      skipped.push({ step: title, why: `failed (${error.code} ${error.message})` });
     }
   }
   transcript.note(`\nTour done: ${ran.length} steps ran${skipped.length > 0 ? `; skipped: ${skipped.map((s) => s.step.split(".")[0]).join(", ")}` : ""}.`);

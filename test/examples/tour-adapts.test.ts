@@ -55,14 +55,14 @@ describe("the tour against an agent with one mode, config options, a failing ses
     ]);
     expect(report.skipped).toEqual([
       { step: "4. Modes", why: "the agent advertised only the mode only" },
-      { step: "7. Listing: the agent's sessions in this directory (session/list)", why: "the agent answered -32000 no session index here" },
+      { step: "7. Listing: the agent's sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
       { step: "8. Loading the session", why: "the agent does not advertise session/load" },
       { step: "9. Closing the session", why: "the agent does not advertise session/close" },
     ]);
     expect(configCalls).toEqual([{ sessionId: "s1", configId: "model", value: "large" }]);
     expect(out).toContain("\n> /config model large\n  Model is now large\n");
     expect(out).toContain("\n== 4. Modes: skipped, the agent advertised only the mode only\n");
-    expect(out).toContain("\n> /list\n  the agent answered -32000 no session index here; going on\n");
+    expect(out).toContain("\n> /list\n  failed (-32000 no session index here); going on\n");
     expect(out).toContain("\n== 9. Closing the session: skipped, the agent does not advertise session/close\n");
     expect(out.trimEnd().endsWith("Tour done: 5 steps ran; skipped: 4, 7, 8, 9.")).toBe(true);
     expect(session.stopReasons).toEqual(["end_turn", "end_turn", "end_turn", "end_turn"]);
