@@ -4,7 +4,10 @@
  * detail (`errors` per location, `reason`, `method`).
  */
 
-/** JSON-RPC 2.0 and ACP error codes. */
+/**
+ * JSON-RPC 2.0 and ACP error codes. `ErrorCode` is also a type (see below),
+ * so one import serves `ErrorCode.MethodNotFound` and `code: ErrorCode`.
+ */
 export const ErrorCode = {
   /** Invalid JSON, or a line over `maxMessageBytes`. */
   ParseError: -32700,
@@ -26,6 +29,15 @@ export const ErrorCode = {
 
 /** One of the values of {@link ErrorCode}. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * An error code as the ACP schema types it (its `ErrorCode`): one of the
+ * codes above, or any other integer an agent or extension defines. The named
+ * codes stay visible to editors' completion; `(number & {})` only stops them
+ * from collapsing into `number`. Declared under the constant's name, so
+ * `acp-router` exports one `ErrorCode` that is both.
+ */
+export type ErrorCode = ErrorCodeValue | (number & {});
 
 /** A JSON-RPC error object as written on the wire. */
 export interface ErrorObject {
