@@ -1,5 +1,5 @@
-// DESIGN §9: the core runs outside Node (browsers, Deno, Bun). Only the stdio adapter may
-// import `node:` modules at run time, and the framer works without Node's Buffer.
+// DESIGN §9: the core runs outside Node (browsers, Deno, Bun). Only the stdio adapter and the
+// remote transport's Node server adapters may import `node:` modules at run time, and the framer works without Node's Buffer.
 import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The only files allowed runtime `node:` imports: the stdio adapter and the remote transport's Node server adapters. */
+const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts")];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -21,15 +24,24 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe("the portable core", () => {
-  it("imports no node: module at run time outside src/transport/stdio.ts", async () => {
+  it("imports no node: module at run time outside src/transport/stdio.ts and the remote transport's Node adapters", async () => {
     const offenders: string[] = [];
     for (const file of await sources(join(root, "src"))) {
       const rel = relative(root, file);
-      if (rel === join("src", "transport", "stdio.ts")) continue;
+      if (NODE_ADAPTERS.includes(rel)) continue;
       const text = await readFile(file, "utf8");
       for (const line of text.split("\n")) if (/^\s*(import|export)\s(?!type\s).*from\s+"node:/.test(line)) offenders.push(`${rel}: ${line.trim()}`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("imports the optional ws package only from src/remote/node-ws.ts", async () => {
+    const importers: string[] = [];
+    for (const file of await sources(join(root, "src"))) {
+      const text = await readFile(file, "utf8");
+      if (/^\s*import\s(?!type\s).*from\s+"ws"/m.test(text)) importers.push(relative(root, file));
+    }
+    expect(importers).toEqual([join("src", "remote", "node-ws.ts")]);
   });
 
   it("frames split multi-byte text with TextDecoder when there is no Buffer", async () => {

@@ -1,0 +1,152 @@
+/**
+ * The `/acp` endpoint (RFD "Unified Endpoint Routing"): maps POST, GET and
+ * DELETE onto connections and sessions. Only routing lives here: every
+ * message a POST carries is handed, as one line, to the connection's
+ * pipeline, which classifies, gates, validates and answers it as over stdio.
+ */
+import type { RequestId } from "../context.ts";
+import { ErrorCode, wireError, type ErrorObject } from "../errors.ts";
+import { classify } from "../jsonrpc/classify.ts";
+import { errorMessage } from "../jsonrpc/messages.ts";
+import { parseLine } from "../jsonrpc/parse.ts";
+import { HttpConnection } from "./http-connection.ts";
+import { sessionOfParams } from "./peek.ts";
+import { acceptsEventStream, EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, isJsonContentType, JSON_TYPE, nullIdErrorBody, oneLine } from "./protocol.ts";
+import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./request.ts";
+import { ConnectionSessions } from "./sessions.ts";
+import { newConnectionId, type ServerState } from "./state.ts";
+
+const JSON_HEADERS = { "content-type": JSON_TYPE } as const;
+const SSE_HEADERS = { "content-type": EVENT_STREAM_TYPE, "cache-control": "no-cache", "x-accel-buffering": "no" } as const;
+const ACCEPTED: RemoteResponse = { status: 202, headers: {} };
+
+/** A transport-level rejection: JSON-RPC error body with `id: null` (it never echoes an id). */
+function reject(status: number, message: string, code: number = ErrorCode.InvalidRequest, headers: Record<string, string> = {}): RemoteResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: nullIdErrorBody({ code, message }) };
+}
+
+/** Handles one request to the endpoint. Never throws. */
+export async function handle(state: ServerState, req: RemoteRequest): Promise<RemoteResponse> {
+  if (state.authorize) {
+    let ok = false;
+    try {
+      ok = await state.authorize((name) => req.header(name));
+    } catch {
+      ok = false;
+    }
+    if (!ok) return reject(401, "Unauthorized", ErrorCode.AuthRequired, { "www-authenticate": "Bearer" });
+  }
+  switch (req.method) {
+    case "POST":
+      return post(state, req);
+    case "GET":
+      return get(state, req);
+    case "DELETE":
+      return del(state, req);
+    default:
+      return reject(405, `Method ${req.method} not allowed`, ErrorCode.InvalidRequest, { allow: "GET, POST, DELETE" });
+  }
+}
+
+async function post(state: ServerState, req: RemoteRequest): Promise<RemoteResponse> {
+  if (!isJsonContentType(req.header("content-type"))) return reject(415, "Content-Type must be application/json");
+  let text: string;
+  try {
+    text = await req.text(state.limits.maxBodyBytes);
+  } catch (error) {
+    return error instanceof BodyTooLargeError ? reject(413, error.message) : reject(400, "the request body could not be read");
+  }
+  const line = oneLine(text);
+  const parsed = parseLine(line, state.connectionOptions.maxDepth);
+  if (!parsed.ok) return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(null, wireError.parse(parsed.reason))) };
+  const value = parsed.value;
+  if (Array.isArray(value)) return reject(501, "JSON-RPC batches are not supported (RFD: 501)");
+  const kind = classify(value);
+  const body = value as { id?: RequestId; method?: string };
+  const connectionId = req.header(HEADER_CONNECTION_ID);
+  if (connectionId === undefined) {
+    if (kind === "request" && state.router.inboundRow("agent", "request", body.method as string)?.lifecycle === "initialize") return initialize(state, req, line, body.id as RequestId);
+    return reject(400, "Missing Acp-Connection-Id");
+  }
+  const connection = state.http.get(connectionId);
+  if (!(connection instanceof HttpConnection) || connection.isClosed) return reject(404, "Unknown Acp-Connection-Id");
+
+  let session: string | undefined;
+  if (kind === "request" || kind === "notification") session = sessionOfParams(value);
+  else if (kind === "response") session = connection.clientRoutes.get(body.id as RequestId) ?? undefined;
+  const headerSession = req.header(HEADER_SESSION_ID);
+  if (session !== undefined) {
+    if (headerSession === undefined) return reject(400, "Missing Acp-Session-Id: the message is session-scoped");
+    if (headerSession !== session) return reject(400, "Acp-Session-Id does not match the message's session");
+  }
+  if (kind === "response") connection.clientRoutes.delete(body.id as RequestId);
+  if (kind === "request" && !connection.sessions.request(body.id as RequestId, state.router.inboundRow("agent", "request", body.method as string), session)) {
+    const error: ErrorObject = { code: ErrorCode.InternalError, message: `the server holds its maximum of ${state.limits.maxSessions} sessions` };
+    return { status: 503, headers: { ...JSON_HEADERS, "retry-after": "5" }, body: JSON.stringify(errorMessage(body.id as RequestId, error)) };
+  }
+  connection.deliver(line, kind === "request" ? body.id : undefined, session);
+  return ACCEPTED;
+}
+
+/** POST `initialize` without a connection id: a new connection, answered 200 with the body and `Acp-Connection-Id`. */
+async function initialize(state: ServerState, req: RemoteRequest, line: string, id: RequestId): Promise<RemoteResponse> {
+  const refusal = state.refusal();
+  if (refusal !== undefined) return reject(503, refusal, ErrorCode.InternalError, { "retry-after": "5" });
+  const connectionId = newConnectionId();
+  const connection = new HttpConnection(connectionId, new ConnectionSessions(state.counter), state.limits, (c) => state.remove(c));
+  state.add(connection, "http");
+  try {
+    connection.served = state.open({ connectionId, transport: "http", header: (name) => req.header(name) }, connection);
+  } catch {
+    connection.close();
+    return reject(500, "the agent could not be started", ErrorCode.InternalError);
+  }
+  req.onAbort?.(() => connection.fail("the client went away before initialize was answered"));
+  let answer;
+  try {
+    answer = await connection.initialize(line, id);
+  } catch (error) {
+    return reject(500, error instanceof Error ? error.message : "initialize failed", ErrorCode.InternalError);
+  }
+  if (!answer.ok) {
+    // A failed initialize creates no connection; the status says so too (the SDK answers 200 here).
+    connection.fail("initialize failed");
+    return { status: errorStatus(answer.line), headers: JSON_HEADERS, body: answer.line };
+  }
+  return { status: 200, headers: { ...JSON_HEADERS, [HEADER_CONNECTION_ID]: connectionId }, body: answer.line };
+}
+
+/** 500 for an internal error answer, 400 for any other error. */
+function errorStatus(line: string): number {
+  try {
+    return (JSON.parse(line) as { error?: { code?: unknown } }).error?.code === ErrorCode.InternalError ? 500 : 400;
+  } catch {
+    return 500;
+  }
+}
+
+function get(state: ServerState, req: RemoteRequest): RemoteResponse {
+  if (req.header("upgrade")?.toLowerCase() === "websocket") return reject(426, "this server adapter does not accept WebSocket upgrades");
+  if (!acceptsEventStream(req.header("accept"))) return reject(406, "Accept must include text/event-stream");
+  const connectionId = req.header(HEADER_CONNECTION_ID);
+  if (connectionId === undefined) return reject(400, "Missing Acp-Connection-Id");
+  const connection = state.http.get(connectionId);
+  if (!(connection instanceof HttpConnection) || connection.isClosed) return reject(404, "Unknown Acp-Connection-Id");
+  const sessionId = req.header(HEADER_SESSION_ID);
+  if (sessionId === undefined) {
+    if (connection.hasStream) return reject(409, "the connection's event stream is already open");
+    return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attach(sink) || sink.end() };
+  }
+  if (!connection.sessions.open.has(sessionId)) return reject(404, "Unknown Acp-Session-Id");
+  if (connection.hasSessionStream(sessionId)) return reject(409, "the session's event stream is already open");
+  return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attachSession(sessionId, sink) || sink.end() };
+}
+
+function del(state: ServerState, req: RemoteRequest): RemoteResponse {
+  const connectionId = req.header(HEADER_CONNECTION_ID);
+  if (connectionId === undefined) return reject(400, "Missing Acp-Connection-Id");
+  const connection = state.http.get(connectionId);
+  if (!connection) return reject(404, "Unknown Acp-Connection-Id");
+  connection.fail("the client ended the connection (DELETE)");
+  return ACCEPTED;
+}

@@ -1,0 +1,167 @@
+/**
+ * The client side of Streamable HTTP (RFD): a `Transport` for
+ * `connectClient`. The first message (`initialize`) is POSTed without a
+ * connection id and answered in the body; then one connection-scoped GET
+ * event stream carries everything the server sends, and every further
+ * message is one POST, sent in order (each waits for the previous one's
+ * 202, so the server sees them in the order they were written). Cookies are
+ * kept in a jar for the transport's life (the RFD makes them mandatory).
+ * Portable: needs only `fetch`.
+ */
+import type { RequestId } from "../context.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { createCookieJar, type CookieJar } from "./cookies.ts";
+import { sessionOfParams } from "./peek.ts";
+import { EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
+import { createSseParser } from "./sse-parser.ts";
+
+/** Options of {@link httpClientTransport}. */
+export interface HttpClientOptions {
+  /** The fetch to use. Default `globalThis.fetch` (HTTP/1.1 on Node; pass `h2Fetch` from `./node-h2.ts` for HTTP/2). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Headers sent with every request (for example `authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The cookie jar. Default: a fresh jar for this transport. */
+  readonly cookies?: CookieJar;
+  /** Longest event accepted on the stream. Default 32 MiB, as `maxMessageBytes`. */
+  readonly maxMessageBytes?: number;
+}
+
+/** POST statuses after which the connection is unusable: rejected credentials, or the server no longer knows it. */
+const FATAL = new Set([401, 403, 404, 410]);
+
+/** A Streamable HTTP transport to the ACP endpoint at `url` (for example `http://127.0.0.1:8080/acp`). */
+export function httpClientTransport(url: string, options: HttpClientOptions = {}): Transport {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const jar = options.cookies ?? createCookieJar();
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const stream = new AbortController();
+  /** Requests the server sent us that named a session: our answer must carry the same `Acp-Session-Id`. */
+  const serverRequests = new Map<RequestId, string>();
+  let receiver: TransportReceiver | undefined;
+  let connectionId: string | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+  let ended = false;
+
+  const end = (error?: Error) => {
+    if (ended) return;
+    ended = true;
+    stream.abort();
+    receiver?.end(error);
+  };
+  const deliver = (text: string) => {
+    if (!ended) receiver?.data(`${oneLine(text)}\n`);
+  };
+  const request = async (method: string, headers: Record<string, string>, body?: string): Promise<Response> => {
+    const all: Record<string, string> = { ...options.headers, ...headers };
+    const cookie = jar.header(url);
+    if (cookie !== undefined) all.cookie = cookie;
+    const init: RequestInit = body === undefined ? { method, headers: all } : { method, headers: all, body };
+    if (method === "GET") init.signal = stream.signal;
+    const response = await doFetch(url, init);
+    const setCookies = response.headers.getSetCookie?.() ?? [];
+    if (setCookies.length > 0) jar.store(url, setCookies);
+    return response;
+  };
+
+  const openStream = async (id: string) => {
+    const response = await request("GET", { accept: EVENT_STREAM_TYPE, [HEADER_CONNECTION_ID]: id });
+    if (response.status !== 200 || !response.body) throw new Error(`the event stream was refused: HTTP ${response.status} ${await response.text()}`);
+    const parser = createSseParser((data) => {
+      // A request of the server for one session: remember which, for the answer's Acp-Session-Id.
+      if (data.includes('"method"') && data.includes('"id"')) noteServerRequest(data);
+      deliver(data);
+    }, maxBytes);
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+    throw new Error("the server closed the event stream");
+  };
+  const noteServerRequest = (data: string) => {
+    try {
+      const body = JSON.parse(data) as { id?: unknown; method?: unknown };
+      const session = sessionOfParams(body);
+      if (session !== undefined && typeof body.method === "string" && (typeof body.id === "string" || typeof body.id === "number")) serverRequests.set(body.id, session);
+    } catch {
+      // The connection reports unparsable lines.
+    }
+  };
+
+  const send = async (line: string) => {
+    if (ended) return;
+    let body: { id?: unknown; method?: unknown } | undefined;
+    try {
+      body = JSON.parse(line) as typeof body;
+    } catch {
+      body = undefined;
+    }
+    const isRequest = body !== undefined && typeof body.method === "string" && body.id !== undefined;
+    if (connectionId === undefined) return initialize(line);
+    let session = body === undefined ? undefined : sessionOfParams(body);
+    if (session === undefined && body !== undefined && body.method === undefined && (typeof body.id === "string" || typeof body.id === "number")) {
+      session = serverRequests.get(body.id);
+      serverRequests.delete(body.id);
+    }
+    const headers: Record<string, string> = { "content-type": JSON_TYPE, [HEADER_CONNECTION_ID]: connectionId };
+    if (session !== undefined) headers[HEADER_SESSION_ID] = session;
+    const response = await request("POST", headers, line);
+    if (response.status === 202 || response.status === 200) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    const text = await response.text();
+    if (FATAL.has(response.status)) throw new Error(`the server refused a message: HTTP ${response.status} ${text}`);
+    // Only this request fails; its answer is the server's JSON-RPC error when it sent one.
+    if (isRequest) deliver(answerFor(body?.id, response.status, text));
+  };
+  const initialize = async (line: string) => {
+    const response = await request("POST", { "content-type": JSON_TYPE }, line);
+    const text = await response.text();
+    const id = response.headers.get(HEADER_CONNECTION_ID);
+    if (response.status !== 200 || id === null) {
+      if (text.startsWith("{")) deliver(text);
+      throw new Error(`initialize was refused: HTTP ${response.status} ${text}`);
+    }
+    connectionId = id;
+    deliver(text);
+    openStream(id).catch((error: unknown) => {
+      if (!closed) end(error instanceof Error ? error : new Error(String(error)));
+    });
+  };
+
+  return {
+    start(r) {
+      receiver = r;
+    },
+    write(text) {
+      if (closed) return;
+      for (const line of text.split("\n")) {
+        if (line === "") continue;
+        chain = chain.then(() => send(line)).catch((error: unknown) => end(error instanceof Error ? error : new Error(String(error))));
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      // What was written still goes out, then the connection is ended on the server (best effort).
+      chain = chain.then(async () => {
+        stream.abort();
+        if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.body?.cancel()).catch(() => {});
+        if (options.cookies === undefined) jar.clear();
+        end();
+      });
+    },
+  };
+}
+
+/** The answer for a request whose POST failed: the server's own JSON-RPC error for that id, else a -32603 with the status. */
+function answerFor(id: unknown, status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as { id?: unknown; error?: unknown };
+    if (body.id === id && body.error !== undefined) return text;
+  } catch {
+    // Not JSON: described below.
+  }
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `HTTP ${status}`, data: { status, body: text.slice(0, 8192) } } });
+}

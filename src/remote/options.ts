@@ -1,0 +1,99 @@
+/** Options of the remote ACP server, their defaults, and the reasons for them. */
+import type { ConnectionOptions } from "../connection/options.ts";
+import type { AgentHandler } from "../generated/handlers.ts";
+import type { Transport } from "../transport/transport.ts";
+
+/** What the server knows about a new connection when it asks for its handler. */
+export interface ConnectionInfo {
+  /** The `Acp-Connection-Id` the server assigned. */
+  readonly connectionId: string;
+  /** `http` (Streamable HTTP + SSE) or `websocket`. */
+  readonly transport: "http" | "websocket";
+  /** Reads a header of the request that created the connection (lower-case names). */
+  header(name: string): string | undefined;
+}
+
+/** The one thing the server needs from an opened connection. */
+export interface ServedConnection {
+  readonly closed: Promise<unknown>;
+  close(reason?: string): void;
+  stats(): { readonly inFlightInbound: number; readonly pendingOutbound: number; readonly busyLanes: number; readonly timers: number; readonly abortListeners: number };
+}
+
+/** Decides whether a request may go on, from its headers only (run before the body is read or parsed). */
+export type Authorize = (header: (name: string) => string | undefined) => boolean | Promise<boolean>;
+
+/** Options of {@link createRemoteServer}. Every bound has a default; each is stated with its reason. */
+export interface RemoteServerOptions<H = AgentHandler> {
+  /** The agent: one handler shared by every connection, or a factory called once per connection. */
+  readonly agent: H | ((info: ConnectionInfo) => H);
+  /** Opens the agent side over a transport. Default: this table's `connectAgent`; pass another table's to serve it. */
+  readonly connect?: (handler: H, transport: Transport, options: ConnectionOptions) => ServedConnection;
+  /** Options of every connection (leniency, maxInFlight, …), as for stdio. */
+  readonly connection?: ConnectionOptions;
+  /**
+   * Auth hook, run on every request before its body is read or parsed; false
+   * answers 401 with `id: null`. Default: none (every request passes).
+   */
+  readonly authorize?: Authorize;
+  /** Largest POST body. Default 8 MiB: a prompt with an embedded image fits, a runaway upload does not. Over it: 413. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Most bytes held for one reader: an SSE stream, a WebSocket, or the
+   * backlog of a connection whose stream is not open yet. Default 8 MiB,
+   * several seconds of a fast turn; beyond it the connection closes.
+   */
+  readonly maxStreamBytes?: number;
+  /** A reader that takes no bytes for this long while some wait is dropped, and its connection closed. Default 30 s. */
+  readonly stallMs?: number;
+  /** An HTTP connection with no event stream open and no request for this long is closed. Default 60 s. */
+  readonly idleMs?: number;
+  /** Interval of SSE keep-alive comments (and WebSocket pings). Default 15 s, under the usual 30–60 s proxy read timeouts. */
+  readonly keepAliveMs?: number;
+  /** Open connections (HTTP and WebSocket) per server. Default 10,000. Beyond it: 503 (HTTP) or a refused upgrade. */
+  readonly maxConnections?: number;
+  /** Open sessions per server (all connections). Default 100,000. A request opening one more is refused (HTTP 503, or a JSON-RPC error over WebSocket). */
+  readonly maxSessions?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_STREAM_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_STALL_MS = 30_000;
+export const DEFAULT_IDLE_MS = 60_000;
+export const DEFAULT_KEEPALIVE_MS = 15_000;
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+export const DEFAULT_MAX_SESSIONS = 100_000;
+
+/** The resolved limits. */
+export interface Limits {
+  readonly maxBodyBytes: number;
+  readonly maxStreamBytes: number;
+  readonly stallMs: number;
+  readonly idleMs: number;
+  readonly keepAliveMs: number;
+  readonly maxConnections: number;
+  readonly maxSessions: number;
+}
+
+export function resolveLimits(o: Omit<RemoteServerOptions<unknown>, "agent">): Limits {
+  return {
+    maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxStreamBytes: o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
+    stallMs: o.stallMs ?? DEFAULT_STALL_MS,
+    idleMs: o.idleMs ?? DEFAULT_IDLE_MS,
+    keepAliveMs: o.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,
+    maxConnections: o.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxSessions: o.maxSessions ?? DEFAULT_MAX_SESSIONS,
+  };
+}
+
+/** Bearer-token check for {@link RemoteServerOptions.authorize}: `Authorization: Bearer <token>`, compared in constant time. */
+export function bearer(token: string): Authorize {
+  const expected = `Bearer ${token}`;
+  return (header) => {
+    const got = header("authorization") ?? "";
+    let diff = got.length ^ expected.length;
+    for (let i = 0; i < expected.length; i++) diff |= (got.charCodeAt(i) | 0) ^ expected.charCodeAt(i);
+    return diff === 0;
+  };
+}

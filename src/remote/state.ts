@@ -1,0 +1,103 @@
+/**
+ * The server's shared state: open connections (HTTP and WebSocket), the
+ * session count, limits, the sweep timer, and how a connection's agent side
+ * is opened. One per {@link createRemoteServer}.
+ */
+import type { ConnectionOptions } from "../connection/options.ts";
+import { connectAgent } from "../generated/connect.ts";
+import { router as defaultRouter } from "../generated/router.ts";
+import type { Router } from "../row.ts";
+import type { Transport } from "../transport/transport.ts";
+import type { Authorize, ConnectionInfo, Limits, RemoteServerOptions, ServedConnection } from "./options.ts";
+import { resolveLimits } from "./options.ts";
+import type { SessionCounter } from "./sessions.ts";
+
+/** Something the sweep visits and shutdown closes. */
+export interface Swept {
+  readonly id: string;
+  served: ServedConnection | undefined;
+  sweep(now: number): void;
+  fail(reason: string): void;
+  readonly streamCount: number;
+}
+
+export class ServerState {
+  readonly limits: Limits;
+  readonly router: Router;
+  readonly authorize: Authorize | undefined;
+  readonly connectionOptions: ConnectionOptions;
+  readonly counter: SessionCounter;
+  /** Streamable HTTP connections by `Acp-Connection-Id`. */
+  readonly http = new Map<string, Swept>();
+  /** WebSocket connections. */
+  readonly sockets = new Set<Swept>();
+  /** Set by shutdown: new connections are refused (503). */
+  closing = false;
+  private readonly agent: RemoteServerOptions<unknown>["agent"];
+  private readonly connect: (handler: never, transport: Transport, options: ConnectionOptions) => ServedConnection;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly sweepMs: number;
+
+  constructor(options: RemoteServerOptions<unknown> & { readonly router?: Router }) {
+    this.limits = resolveLimits(options);
+    this.router = options.router ?? defaultRouter;
+    this.authorize = options.authorize;
+    this.connectionOptions = options.connection ?? {};
+    this.counter = { count: 0, max: this.limits.maxSessions };
+    this.agent = options.agent;
+    this.connect = (options.connect ?? connectAgent) as typeof this.connect;
+    // Often enough to hold each time bound to about a quarter of itself; at most once a second.
+    this.sweepMs = Math.max(5, Math.min(1000, this.limits.stallMs / 4, this.limits.idleMs / 4, this.limits.keepAliveMs));
+  }
+
+  get connectionCount(): number {
+    return this.http.size + this.sockets.size;
+  }
+
+  /** Why a new connection is refused now, or undefined. */
+  refusal(): string | undefined {
+    if (this.closing) return "the server is shutting down";
+    if (this.connectionCount >= this.limits.maxConnections) return `the server holds its maximum of ${this.limits.maxConnections} connections`;
+    return undefined;
+  }
+
+  /** Opens the agent side of a new connection over `transport`. */
+  open(info: ConnectionInfo, transport: Transport): ServedConnection {
+    const handler = typeof this.agent === "function" ? (this.agent as (info: ConnectionInfo) => unknown)(info) : this.agent;
+    return this.connect(handler as never, transport, this.connectionOptions);
+  }
+
+  /** Registers a connection; starts the sweep with the first one. */
+  add(connection: Swept, kind: "http" | "websocket"): void {
+    if (kind === "http") this.http.set(connection.id, connection);
+    else this.sockets.add(connection);
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.sweep(), this.sweepMs);
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** Unregisters a closed connection; stops the sweep with the last one. */
+  remove(connection: Swept): void {
+    if (this.http.get(connection.id) === connection) this.http.delete(connection.id);
+    this.sockets.delete(connection);
+    if (this.connectionCount === 0 && this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  all(): Swept[] {
+    return [...this.http.values(), ...this.sockets];
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const connection of this.all()) connection.sweep(now);
+  }
+}
+
+/** Fresh connection ids: random UUIDs (Web Crypto, present in Node 20, browsers, Deno and Bun). */
+export function newConnectionId(): string {
+  return globalThis.crypto.randomUUID();
+}

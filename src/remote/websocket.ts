@@ -1,0 +1,122 @@
+/**
+ * One WebSocket connection (RFD "WebSocket Request Flow"): each text frame
+ * is one JSON-RPC message, handed as one line to the connection's pipeline;
+ * each line the connection writes goes out as one text frame. Binary frames
+ * are ignored. Portable: adapters (`ws` on Node, a runtime's own WebSocket)
+ * supply the frames and an {@link EventSink} that sends them.
+ */
+import type { RequestId } from "../context.ts";
+import { ErrorCode } from "../errors.ts";
+import { classify } from "../jsonrpc/classify.ts";
+import { errorMessage } from "../jsonrpc/messages.ts";
+import { parseLine } from "../jsonrpc/parse.ts";
+import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import type { ServedConnection } from "./options.ts";
+import { peekLine, sessionOfParams } from "./peek.ts";
+import { oneLine } from "./protocol.ts";
+import { ConnectionSessions } from "./sessions.ts";
+import { readerFault, type EventSink } from "./sink.ts";
+import { newConnectionId, type ServerState } from "./state.ts";
+
+/** What an adapter drives: frames in, close. */
+export interface AcceptedSocket {
+  readonly connectionId: string;
+  /** One text frame from the client. */
+  message(text: string): void;
+  /** The socket closed (or failed); `reason` says why. */
+  closed(reason?: string): void;
+}
+
+/** A connection id for an upgrade about to be accepted, or the reason it is refused. */
+export function prepareSocket(state: ServerState): { readonly connectionId: string } | { readonly refusal: string } {
+  const refusal = state.refusal();
+  return refusal !== undefined ? { refusal } : { connectionId: newConnectionId() };
+}
+
+/** Opens an ACP connection over an accepted WebSocket whose frames go out through `sink`. */
+export function acceptSocket(state: ServerState, connectionId: string, sink: EventSink, header: (name: string) => string | undefined): AcceptedSocket {
+  const connection = new SocketConnection(connectionId, state, sink);
+  state.add(connection, "websocket");
+  connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
+  return {
+    connectionId,
+    message: (text) => connection.receive(text),
+    closed: (reason) => connection.fail(reason ?? "the client closed the WebSocket"),
+  };
+}
+
+class SocketConnection implements Transport {
+  readonly id: string;
+  served: ServedConnection | undefined;
+  private readonly state: ServerState;
+  private readonly sink: EventSink;
+  private readonly sessions: ConnectionSessions;
+  private receiver: TransportReceiver | undefined;
+  private closed = false;
+
+  constructor(id: string, state: ServerState, sink: EventSink) {
+    this.id = id;
+    this.state = state;
+    this.sink = sink;
+    this.sessions = new ConnectionSessions(state.counter);
+    sink.onClose(() => this.fail("the WebSocket closed"));
+  }
+
+  get streamCount(): number {
+    return this.closed ? 0 : 1;
+  }
+
+  start(receiver: TransportReceiver): void {
+    this.receiver = receiver;
+  }
+
+  receive(text: string): void {
+    if (this.closed) return;
+    const line = oneLine(text);
+    // Only requests that open or close sessions need a look before the pipeline (the session count).
+    if (line.includes('"method"') && line.includes('"id"')) {
+      const parsed = parseLine(line, this.state.connectionOptions.maxDepth);
+      if (parsed.ok && classify(parsed.value) === "request") {
+        const body = parsed.value as { id: RequestId; method: string };
+        if (!this.sessions.request(body.id, this.state.router.inboundRow("agent", "request", body.method), sessionOfParams(body))) {
+          this.sink.write(JSON.stringify(errorMessage(body.id, { code: ErrorCode.InternalError, message: `the server holds its maximum of ${this.state.limits.maxSessions} sessions` })));
+          return;
+        }
+      }
+    }
+    this.receiver?.data(`${line}\n`);
+  }
+
+  write(text: string): void {
+    if (this.closed) return;
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; start = end + 1, end = text.indexOf("\n", start)) if (end > start) this.send(text.slice(start, end));
+    if (start < text.length) this.send(text.slice(start));
+  }
+
+  private send(line: string): void {
+    if (this.sessions.waiting) this.sessions.answer(peekLine(line), line);
+    this.sink.write(line);
+    const fault = readerFault(this.sink, this.state.limits, Date.now());
+    if (fault) this.fail(fault);
+  }
+
+  sweep(now: number): void {
+    const fault = readerFault(this.sink, this.state.limits, now);
+    if (fault) this.fail(fault);
+  }
+
+  fail(reason: string): void {
+    if (this.closed) return;
+    if (this.receiver) this.receiver.end(new Error(reason));
+    else this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sessions.release();
+    this.sink.end();
+    this.state.remove(this);
+  }
+}

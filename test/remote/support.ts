@@ -1,0 +1,108 @@
+/**
+ * Shared pieces of the remote transport tests: an agent with the turns the
+ * tests need (chunks, a permission request, a turn that waits for cancel),
+ * a client that records what it saw, servers bound to 127.0.0.1 port 0 that
+ * are always closed, and raw HTTP helpers. Every wait has a deadline.
+ */
+import { afterEach } from "vitest";
+import { connectClient, type AgentHandler, type ClientConnection, type ClientHandler, type SessionNotification, type Transport } from "../../src/index.ts";
+import { listen, type Listening, type ListenOptions } from "../../src/remote/node.ts";
+import type { RemoteServerOptions } from "../../src/remote/options.ts";
+import { createRemoteServer, type RemoteServer } from "../../src/remote/server.ts";
+import { within } from "../support/async.ts";
+
+export { within };
+
+/**
+ * The tests' agent. Prompt texts: `ask` announces a tool call and asks
+ * permission, then reports the outcome as a chunk; `wait` runs until
+ * cancelled; anything else is echoed back as three chunks.
+ */
+export function remoteAgent(): AgentHandler {
+  let sessions = 0;
+  return {
+    initialize: (p) => ({ protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [], ...(p.protocolVersion === 99 ? {} : {}) }),
+    authenticate: () => ({}),
+    newSession: () => ({ sessionId: `sess-${++sessions}` }),
+    setSessionMode: () => ({}),
+    setSessionConfigOption: () => ({ configOptions: [] }),
+    async prompt(params, ctx) {
+      const first = params.prompt[0];
+      const text = first?.type === "text" ? first.text : "";
+      const say = (t: string) => ctx.peer.sessionUpdate({ sessionId: params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } } });
+      if (text === "ask") {
+        await ctx.peer.sessionUpdate({ sessionId: params.sessionId, update: { sessionUpdate: "tool_call", toolCallId: "call-1", title: "write a file", status: "pending" } });
+        const answer = await ctx.peer.requestPermission(
+          { sessionId: params.sessionId, toolCall: { toolCallId: "call-1" }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }, { optionId: "deny", name: "Deny", kind: "reject_once" }] },
+          { signal: ctx.signal },
+        );
+        await say(answer.outcome.outcome === "selected" ? `chose ${answer.outcome.optionId}` : "permission cancelled");
+        return { stopReason: ctx.signal.aborted ? "cancelled" : "end_turn" };
+      }
+      if (text === "wait") {
+        await say("waiting");
+        await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+        return { stopReason: "cancelled" };
+      }
+      for (const part of [text, " ", text]) await say(part);
+      return { stopReason: "end_turn" };
+    },
+  };
+}
+
+/** A client handler that records chunk texts and answers permission requests with `choice`. */
+export function recordingClient(choice = "allow"): { handler: ClientHandler; chunks: string[]; updates: SessionNotification[]; permissions: number } {
+  const seen = { chunks: [] as string[], updates: [] as SessionNotification[], permissions: 0 };
+  const handler: ClientHandler = {
+    requestPermission: () => {
+      seen.permissions++;
+      return { outcome: { outcome: "selected", optionId: choice } };
+    },
+    sessionUpdate: (n) => {
+      seen.updates.push(n);
+      const u = n.update;
+      if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") seen.chunks.push(u.content.text);
+    },
+  };
+  return Object.assign(seen, { handler });
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await within(cleanup(), "cleanup", 10_000);
+});
+
+/** Registers a cleanup run after the current test (last registered runs first). */
+export function onCleanup(cleanup: () => Promise<void> | void): void {
+  cleanups.push(async () => {
+    await cleanup();
+  });
+}
+
+/** A remote server for the test agent (or `options.agent`), listening on 127.0.0.1, port 0; closed after the test. */
+export async function startServer(options: Partial<RemoteServerOptions> = {}, listenOptions: ListenOptions = {}): Promise<{ remote: RemoteServer; listening: Listening; url: string }> {
+  const remote = createRemoteServer({ agent: () => remoteAgent(), ...options });
+  const listening = await listen(remote, { host: "127.0.0.1", port: 0, ...listenOptions });
+  onCleanup(() => listening.close({ graceMs: 0 }));
+  return { remote, listening, url: listening.url };
+}
+
+/** Connects a client over `transport`, initializes, and closes it after the test. */
+export async function connectOver(transport: Transport, handler: ClientHandler): Promise<ClientConnection> {
+  const conn = connectClient(handler, transport);
+  onCleanup(async () => {
+    conn.close();
+    await within(conn.closed, "client closed", 5000);
+  });
+  await within(conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} }), "initialize", 5000);
+  return conn;
+}
+
+/** Resolves once `condition()` holds; rejects naming `label` after `ms` (default 5000). */
+export async function until(condition: () => boolean, label: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
