@@ -157,7 +157,7 @@ export function emitHandlers(rows: readonly MethodRow[]): string {
       out.push(`  ${row.callback}${row.capability ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
     }
     out.push("  /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */");
-    out.push(`  extMethod?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<Record<string, unknown>>;`);
+    out.push(`  extMethod?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<object>;`);
     out.push("  /** Unregistered `_`-prefixed notifications; without it they are ignored. */");
     out.push(`  extNotification?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<void>;`);
     out.push("}");

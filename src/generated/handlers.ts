@@ -39,7 +39,7 @@ export interface AgentHandler {
   /** `session/prompt` request. */
   prompt(params: PromptRequest, ctx: AgentContext): Awaitable<PromptResponse>;
   /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */
-  extMethod?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<Record<string, unknown>>;
+  extMethod?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<object>;
   /** Unregistered `_`-prefixed notifications; without it they are ignored. */
   extNotification?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<void>;
 }
@@ -69,7 +69,7 @@ export interface ClientHandler {
   /** `elicitation/complete` notification. Gated by `elicitation`. */
   completeElicitation?(params: CompleteElicitationNotification, ctx: ClientContext): Awaitable<void>;
   /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */
-  extMethod?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<Record<string, unknown>>;
+  extMethod?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<object>;
   /** Unregistered `_`-prefixed notifications; without it they are ignored. */
   extNotification?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<void>;
 }

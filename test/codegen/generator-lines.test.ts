@@ -97,7 +97,7 @@ describe("emitHandlers", () => {
   });
 
   it("ends each handler with the optional extension fallbacks", () => {
-    expect(lines(handlers)).toContain("  extMethod?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<Record<string, unknown>>;");
+    expect(lines(handlers)).toContain("  extMethod?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<object>;");
     expect(lines(handlers)).toContain("  extNotification?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<void>;");
   });
 });
