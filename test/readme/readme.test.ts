@@ -1,12 +1,11 @@
 // The README cannot drift from the code: every snippet block equals the file it
 // is taken from, and those files run or compile here.
 import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient, memoryPair, type Transport } from "../../src/index.ts";
+import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,7 +23,7 @@ describe("the README", () => {
   const blocks = snippets(readme);
 
   it("takes its code blocks from files", () => {
-    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts", "docs/snippets/ext-table.ts", "docs/snippets/ext-handler.ts"]);
+    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts"]);
   });
 
   it.each(blocks)("shows %s exactly as the file has it", async (path, body) => {
@@ -53,34 +52,5 @@ describe("the README", () => {
   });
 });
 
-describe("the README's extension workflow", () => {
-  let dir: string;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(root, "test/readme/.ext-"));
-    await run(process.execPath, ["--import", "tsx", "codegen/main.ts", "--table", "docs/snippets/ext-table.ts", "--out", relative(root, join(dir, "generated"))], { cwd: root, timeout: 60_000 });
-    await copyFile(join(root, "docs/snippets/ext-handler.ts"), join(dir, "ext-handler.ts"));
-  }, 90_000);
-
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it("compiles the handler against the generated code", async () => {
-    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", include: ["ext-handler.ts", "generated"] }));
-    const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false", "-p", join(dir, "tsconfig.json")], { cwd: root, timeout: 60_000 }).catch((e: { stdout: string }) => e);
-    expect(tsc.stdout).toBe("");
-  }, 90_000);
-
-  it("routes the extension method to the handler's echo over a connection", async () => {
-    const { handler } = (await import(pathToFileURL(join(dir, "ext-handler.ts")).href)) as { handler: object };
-    const { connectAgent } = (await import(pathToFileURL(join(dir, "generated/connect.ts")).href)) as { connectAgent: (h: object, t: Transport) => unknown };
-    const [a, b] = memoryPair();
-    connectAgent(handler, a);
-    const client = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {} }, b);
-    await client.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
-    expect(await client.request("_example.com/echo", { text: "hello" })).toEqual({ text: "hello" });
-    await expect(client.request("_example.com/echo", {})).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/text", message: "is required" }] } });
-    client.close();
-  });
-});
+// The workflow section (table → codegen → handlers in a consumer project) is run by
+// test/package/consumer.test.ts from a packed tarball.

@@ -1,0 +1,169 @@
+// The consumer workflow, from an installed package: the README's "The workflow" section is
+// run as written in a fresh project outside this repository, once installed with npm and once
+// with pnpm (whose strict layout fails any deep import). The library is packed with `npm pack`
+// first, so what is tested is what would be published.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packLibrary, readmeSection, type Step } from "./consumer-support.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const pnpm = join(root, "node_modules/.bin/pnpm");
+const section = readmeSection(await readFile(join(root, "README.md"), "utf8"), "## The workflow");
+
+interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command in `cwd`; never rejects on a non-zero exit. */
+function sh(cwd: string, command: string, args: readonly string[], timeout = 240_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** How each package manager spells the README's npm commands. */
+const managers = {
+  npm: {
+    add: (dev: boolean, specs: string[]) => ["npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-exact", ...(dev ? ["--save-dev"] : []), ...specs]] as const,
+    exec: (args: string[]) => ["npx", ["--no-install", ...args]] as const,
+  },
+  pnpm: {
+    add: (dev: boolean, specs: string[]) => [pnpm, ["add", "--save-exact", ...(dev ? ["--save-dev"] : []), ...specs]] as const,
+    exec: (args: string[]) => [pnpm, ["exec", ...args]] as const,
+  },
+} as const;
+
+type Manager = keyof typeof managers;
+
+/** Translates one README command line into what `manager` runs, with the packed tarball for `acp-router`. */
+function translate(manager: Manager, step: Step, tarball: string): readonly [string, readonly string[]] {
+  const [tool, ...args] = step.argv;
+  if (tool === "npm" && args[0] === "install") {
+    const dev = args.includes("--save-dev");
+    const specs = args.slice(1).filter((a) => !a.startsWith("--")).map((a) => (a === "acp-router" ? tarball : a));
+    return managers[manager].add(dev, specs);
+  }
+  if (tool === "npx") return managers[manager].exec(args);
+  return [tool as string, args];
+}
+
+describe("the README's workflow section", () => {
+  it("is complete: files, commands and the expected output", () => {
+    expect(section.files.map((f) => f.path)).toEqual(["acp.table.ts", "src/agent.ts", "src/client.ts", "tsconfig.json"]);
+    expect(section.steps.map((s) => s.line)).toEqual([
+      "npm install acp-router",
+      "npm install --save-dev typescript@5.9.3 @types/node@20.19.25 ts-morph@28.0.0 ajv@8.20.0 json-schema-to-typescript@16.0.0",
+      "npx acp-router codegen --table acp.table.ts --out src/acp",
+      "npx acp-router codegen --table acp.table.ts --out src/acp --check",
+      "npx tsc",
+      "node dist/client.js",
+    ]);
+    expect(section.output).toBe('{"text":"HI","progress":[50],"code":-32002}\n');
+  });
+});
+
+let tarball: string;
+beforeAll(async () => {
+  tarball = await packLibrary(root);
+}, 240_000);
+
+describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packed tarball with %s", (manager) => {
+  let dir: string;
+  const results: Ran[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), `acp-consumer-${manager}-`));
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "my-agent", version: "1.0.0", private: true, type: "module" }, null, 2));
+    for (const file of section.files) {
+      await mkdir(dirname(join(dir, file.path)), { recursive: true });
+      await writeFile(join(dir, file.path), file.body);
+    }
+    for (const [i, step] of section.steps.entries()) {
+      const [command, args] = translate(manager, step, tarball);
+      const ran = await sh(dir, command, args);
+      results.push(ran);
+      if (ran.code !== 0) throw new Error(`${manager}: "${step.line}" exited ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
+      if (i === 0) {
+        results.push(await runtimeOnly(manager, dir));
+        const [cmd, args] = managers[manager].exec(["acp-router", "codegen", "--table", "acp.table.ts", "--out", "src/acp"]);
+        results.push(await sh(dir, cmd, args));
+      }
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("installs a runtime with no dependencies of its own", () => {
+    const listed = results[1] as Ran;
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.trim().split("\n").map((line) => line.trim())).toEqual(manager === "npm" ? [dir, join(dir, "node_modules/acp-router")] : expect.arrayContaining([]));
+    if (manager === "pnpm") expect(listed.stdout).not.toMatch(/ajv|ts-morph|json-schema-to-typescript|\bws\b/);
+  });
+
+  it("says in one line what to install when the generator's packages are missing", () => {
+    expect(results[2]).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "acp-router codegen needs ts-morph@28.0.0, ajv@8.20.0, json-schema-to-typescript@16.0.0: npm install --save-dev ts-morph@28.0.0 ajv@8.20.0 json-schema-to-typescript@16.0.0\n",
+    });
+  });
+
+  it("runs the shipped generator, whose --check passes on what it wrote", async () => {
+    expect(results[4]?.stderr).toBe("codegen: wrote 8 files to src/acp\n");
+    expect(results[5]?.stderr).toBe("codegen --check: 8 files up to date\n");
+    const connect = await readFile(join(dir, "src/acp/connect.ts"), "utf8");
+    expect(connect.split("\n").slice(0, 3)).toEqual([
+      "// @generated by `acp-router codegen` from acp.table.ts and the pinned ACP schema.",
+      "// Do not edit: change acp.table.ts and run `acp-router codegen`.",
+      'import { openConnection, type Connection, type ConnectionOptions, type Transport } from "acp-router/runtime";',
+    ]);
+  });
+
+  it("compiles with plain tsc (NodeNext, strict, skipLibCheck false) and runs under node with one copy of the library", () => {
+    expect(results[6]).toMatchObject({ code: 0, stdout: "" });
+    expect(results[7]?.stdout).toBe(section.output);
+  });
+
+  it("runs the same client under tsx and bundled by esbuild", async () => {
+    const [add, addArgs] = managers[manager].add(true, ["tsx@4.23.15", "esbuild@0.28.2"]);
+    expect((await sh(dir, add, addArgs)).code).toBe(0);
+    const [tsx, tsxArgs] = managers[manager].exec(["tsx", "src/client.ts"]);
+    expect((await sh(dir, tsx, tsxArgs)).stdout).toBe(section.output);
+    for (const entry of ["agent", "client"]) {
+      const [esb, esbArgs] = managers[manager].exec(["esbuild", `src/${entry}.ts`, "--bundle", "--platform=node", "--format=esm", `--outfile=bundle/${entry}.js`]);
+      expect((await sh(dir, esb, esbArgs)).code).toBe(0);
+    }
+    const bundled = await sh(dir, process.execPath, ["bundle/client.js"]);
+    expect(bundled.stdout).toBe(section.output);
+  }, 300_000);
+
+  it("fails --check after a table edit, naming the stale files, and regenerates", async () => {
+    const table = join(dir, "acp.table.ts");
+    const original = await readFile(table, "utf8");
+    await writeFile(table, original.replace('"_example.com/progress"', '"_example.com/progress2"'));
+    const [cmd, args] = managers[manager].exec(["acp-router", "codegen", "--table", "acp.table.ts", "--out", "src/acp", "--check"]);
+    const stale = await sh(dir, cmd, args);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain("codegen --check: src/acp is stale; run `acp-router codegen --table acp.table.ts --out src/acp`. Differing files:\n");
+    expect(stale.stderr).toContain("  router.ts\n");
+    await writeFile(table, original);
+    expect((await sh(dir, cmd, args)).code).toBe(0);
+  }, 120_000);
+});
+
+/** Lists what a runtime-only install holds: `npm ls --omit=dev`, or pnpm's production list. */
+async function runtimeOnly(manager: Manager, dir: string): Promise<Ran> {
+  if (manager === "npm") return sh(dir, "npm", ["ls", "--omit=dev", "--all", "--parseable"]);
+  return sh(dir, pnpm, ["list", "--prod", "--depth", "Infinity"]);
+}
