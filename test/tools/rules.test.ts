@@ -6,13 +6,15 @@ import { RULES } from "../../tools/inspect/rules.ts";
 
 interface Entry { id: string; tier: string; citation: string; statement: string }
 const catalogue = JSON.parse(readFileSync(new URL("../../docs/conformance-catalogue.json", import.meta.url), "utf8")) as Entry[];
-const toolsDir = new URL("../../tools/inspect/", import.meta.url);
+const toolDirs = [new URL("../../tools/inspect/", import.meta.url), new URL("../../tools/check/", import.meta.url)];
 
 describe("inspect's requirement ids", () => {
-  it("lists every id the inspect sources mention, each exactly as the catalogue has it", () => {
+  it("lists every id the inspect and check sources mention, each exactly as the catalogue has it", () => {
     const mentioned = new Set<string>();
-    for (const file of readdirSync(toolsDir).filter((f) => f.endsWith(".ts") && f !== "requirements.ts")) {
-      for (const m of readFileSync(new URL(file, toolsDir), "utf8").matchAll(/ACP-[A-Z]+(?:-[A-Z]+)?-\d{3}/g)) mentioned.add(m[0]);
+    for (const dir of toolDirs) {
+      for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "requirements.ts")) {
+        for (const m of readFileSync(new URL(file, dir), "utf8").matchAll(/ACP-[A-Z]+(?:-[A-Z]+)?-\d{3}/g)) mentioned.add(m[0]);
+      }
     }
     expect([...mentioned].sort()).toEqual([...REQUIREMENT_IDS].sort());
     for (const id of REQUIREMENT_IDS) {
