@@ -133,6 +133,26 @@ function isErrorObject(value: unknown): value is ErrorObject {
   return Number.isInteger(v.code) && typeof v.message === "string";
 }
 
+/**
+ * Rejects an outbound call that got no answer within its `timeoutMs` (or the
+ * connection's `requestTimeoutMs`); `$/cancel_request` was sent. Its code is
+ * `-32800` like a cancellation, so code that only checks codes still works;
+ * check `instanceof RequestTimeoutError` to tell a timeout from the peer's
+ * cancellation.
+ */
+export class RequestTimeoutError extends RpcError {
+  /** The wire method of the call that timed out. */
+  readonly method: string;
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(method: string, timeoutMs: number) {
+    super(ErrorCode.RequestCancelled, `Request "${method}" timed out after ${timeoutMs} ms`, { timeoutMs });
+    this.name = "RequestTimeoutError";
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 /** Rejects every pending outbound call when the connection closes. */
 export class ConnectionClosedError extends Error {
   /** Why the connection closed (stream end, peer exit, explicit close, error). */

@@ -16,6 +16,7 @@ export type { Decoded } from "./decode.ts";
 export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/leniency.ts";
 export type { Validator, ValidatorError } from "./validation/validator.ts";
 export { ConnectionClosedError, ErrorCode, RpcError, type ErrorCodeValue, type ErrorObject } from "./errors.ts";
+export { RequestTimeoutError } from "./errors.ts";
 export type { RequestOptions } from "./peer-caller.ts";
 export type { Leniency, FieldError } from "./validation/check.ts";
 export type { Repair } from "./validation/leniency.ts";

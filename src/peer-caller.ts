@@ -4,7 +4,12 @@
 export interface RequestOptions {
   /** Aborting sends `$/cancel_request` and, by default, keeps waiting for the peer's one answer. */
   readonly signal?: AbortSignal;
-  /** Cancels (as `signal` does) after this many milliseconds, then rejects. No default: calls wait as long as the peer takes. */
+  /**
+   * Cancels (as `signal` does) after this many milliseconds, then rejects with
+   * `RequestTimeoutError`. Default: the connection's `requestTimeoutMs` (none
+   * unless set, so calls wait as long as the peer takes); `Infinity` waits
+   * without a timeout whatever the connection's default.
+   */
   readonly timeoutMs?: number;
   /**
    * On abort, reject at once with `-32800` instead of waiting for the peer's

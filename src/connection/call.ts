@@ -13,7 +13,6 @@ export interface CallHost<Peer> {
   readonly isClosed: boolean;
   readonly agentCapabilities: AgentCapabilities | undefined;
   readonly clientCapabilities: ClientCapabilities | undefined;
-  lanePeer(lane: string): Peer;
   /** Notification calls that handed out a signal, so close can abort it. */
   readonly liveNotifications: Set<InboundCall<Peer>>;
 }
@@ -31,7 +30,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
   readonly sessionId: string | undefined;
   readonly row: Row<unknown, unknown> | undefined;
   readonly batch: BatchSink | undefined;
-  /** Lane key for notifications (their peer never waits on their own lane). */
+  /** Lane key for notifications; undefined for requests. */
   readonly lane: string | undefined;
   /** Set when `$/cancel_request` or `session/cancel` targeted this call. */
   cancelled = false;
@@ -62,7 +61,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
   }
 
   get peer(): Peer {
-    return this.lane === undefined ? this.host.peer : this.host.lanePeer(this.lane);
+    return this.host.peer;
   }
 
   get agentCapabilities(): AgentCapabilities | undefined {

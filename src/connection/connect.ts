@@ -50,7 +50,7 @@ export function openConnection<Peer, Methods, Notifications>(
 ): { connection: Connection<Methods, Notifications>; peer: Peer } {
   const core = open<Peer>(router, side, handler, transport, makePeer, options);
   const connection = {
-    request: (wire: string, params: unknown, opts?: RequestOptions) => core.outbound.request(wire, params, opts, undefined),
+    request: (wire: string, params: unknown, opts?: RequestOptions) => core.outbound.request(wire, params, opts),
     notify: (wire: string, params: unknown) => core.outbound.notify(wire, params),
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,

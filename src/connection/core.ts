@@ -55,8 +55,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly outbound: Outbound<Peer>;
   readonly lanes: Lanes;
   readonly peer: Peer;
-  private readonly makePeer: (caller: PeerCaller) => Peer;
-  private readonly lanePeers = new Map<string, Peer>();
+  /** Default timeout of outbound requests (`requestTimeoutMs`); undefined: none. */
+  readonly requestTimeoutMs: number | undefined;
 
   initialized = false;
   authenticated = false;
@@ -97,9 +97,12 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
         else transport.resume?.();
       },
     );
-    this.makePeer = makePeer;
+    this.requestTimeoutMs = options.requestTimeoutMs;
     this.outbound = new Outbound(this);
-    this.peer = makePeer(this.caller(undefined));
+    this.peer = makePeer({
+      request: (wire, params, opts) => this.outbound.request(wire, params, opts),
+      notify: (wire, params) => this.outbound.notify(wire, params),
+    });
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -116,23 +119,6 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     } catch {
       // A failing diagnostics hook must not break the connection.
     }
-  }
-
-  /** The peer proxy a notification handler of `lane` gets: its requests never wait on that lane. */
-  lanePeer(lane: string): Peer {
-    let peer = this.lanePeers.get(lane);
-    if (!peer) {
-      peer = this.makePeer(this.caller(lane));
-      if (this.lanePeers.size < 1024) this.lanePeers.set(lane, peer);
-    }
-    return peer;
-  }
-
-  private caller(fromLane: string | undefined): PeerCaller {
-    return {
-      request: (wire, params, options) => this.outbound.request(wire, params, options, fromLane),
-      notify: (wire, params) => this.outbound.notify(wire, params),
-    };
   }
 
   /** The capabilities this side advertised (the inbound gate checks these). */
@@ -154,8 +140,28 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.writeAnswer(encodeLine(errorMessage(id, error)), batch);
   }
 
-  /** Runs a decoded request's handler and answers it exactly once. */
-  invoke(call: InboundCall<Peer>, invoke: (handler: unknown, params: unknown, call: InboundCall<never>) => unknown, params: unknown): void {
+  /**
+   * Runs a decoded request's handler and answers it exactly once. A request
+   * of a session starts only after that session's earlier notifications were
+   * handled (DESIGN §7; the no-deadlock exception is in `lanes.ts`); while it
+   * waits it is in flight: `$/cancel_request`, `session/cancel` and close reach it.
+   */
+  invoke(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
+    if (call.sessionId !== undefined && this.lanes.request(call.sessionId, () => this.begin(call, invoke, params))) {
+      this.inFlight.set(call.requestId as RequestId, call);
+      return;
+    }
+    this.run(call, invoke, params);
+  }
+
+  /** Starts a request that waited in its session's lane, unless it was answered or cancelled meanwhile. */
+  private begin(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
+    if (call.answered) return;
+    if (call.cancelled) return this.fail(call, RpcError.requestCancelled());
+    this.run(call, invoke, params);
+  }
+
+  private run(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
     let result: unknown;
     try {
       result = invoke(this.handler, params, call as InboundCall<never>);
@@ -269,7 +275,6 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     for (const call of this.liveNotifications) call.abortForClose();
     this.liveNotifications.clear();
     this.lanes.clear();
-    this.lanePeers.clear();
     this.report("closed", `connection closed: ${reason}`, error ? describe(error) : undefined);
     try {
       this.transport.close();
@@ -284,6 +289,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     return { pendingOutbound: this.outbound.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
   }
 }
+
+type Invoke = (handler: unknown, params: unknown, call: InboundCall<never>) => unknown;
 
 /** `value` with the row's `onCancel` fields laid over it (both objects), else `onCancel` itself when there is one. */
 function withOnCancel(value: unknown, onCancel: unknown): unknown {

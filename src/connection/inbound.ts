@@ -78,8 +78,10 @@ export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch
       core.reject(rejectionId(kind, body), wireError.invalidRequest("Invalid request: id must be a string or an integer"), batch);
       return;
     default:
-      if (isResponseShaped(value)) core.report("unknown_response", "response-shaped message without a usable id dropped", { id: (body as { id?: unknown } | null)?.id ?? null });
-      else {
+      // Never answered; with both result and error, the pending call it names fails now (JSON-RPC 2.0 §5).
+      if (isResponseShaped(value)) {
+        if (!core.outbound.rejectInvalidResponse(body)) core.report("unknown_response", "response-shaped message without a usable id dropped", { id: (body as { id?: unknown } | null)?.id ?? null });
+      } else {
         core.report("unknown_message", "message is neither a request, a notification nor a response");
         core.reject(null, wireError.invalidRequest("Invalid request: not a JSON-RPC 2.0 message"), batch);
       }

@@ -46,6 +46,15 @@ export interface ConnectionOptions {
    * with `pause`/`resume`). Nothing is dropped. Default 10000.
    */
   readonly maxQueuedNotifications?: number;
+  /**
+   * Default timeout, in milliseconds, of every outbound request that passes no
+   * `timeoutMs` of its own: on expiry `$/cancel_request` is sent and the call
+   * rejects with `RequestTimeoutError`. Requests whose row has an `onCancel`
+   * result (`session/prompt`, `session/request_permission`) are exempt: they
+   * last as long as the turn or the human takes. Default: none (calls wait as
+   * long as the peer takes), so pick one for peers you do not trust to answer.
+   */
+  readonly requestTimeoutMs?: number;
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

@@ -3,8 +3,9 @@
  * the peer capability gate, per-call cancellation and timeouts, and the
  * answers (validated with the result marker chosen at send time).
  */
-import { ConnectionClosedError, RpcError } from "../errors.ts";
+import { ConnectionClosedError, RequestTimeoutError, RpcError } from "../errors.ts";
 import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
+import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
 import { isExtensionWire } from "../row.ts";
@@ -55,11 +56,11 @@ export class Outbound<Peer> {
   }
 
   /**
-   * Sends a request. `fromLane` is the notification lane it was made from
-   * (through that handler's `ctx.peer`, or synchronously while the handler
-   * runs): its answer never waits on that lane, so nested calls cannot deadlock.
+   * Sends a request. The notification handlers running now (whatever object
+   * the call goes through) are recorded with it, so its answer never waits
+   * for one of them that may be awaiting it (the rule is in `lanes.ts`).
    */
-  request(wire: string, params: unknown, options: RequestOptions | undefined, fromLane: string | undefined): Promise<unknown> {
+  request(wire: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.core.closeInfo) return Promise.reject(new ConnectionClosedError(this.core.closeInfo.reason));
     const row = this.core.router.resultMarker(this.core.peerSide, wire);
     if (row?.capability !== undefined && !hasCapability(this.core.side === "agent" ? this.core.clientCapabilities : this.core.agentCapabilities, row.capability)) {
@@ -84,7 +85,7 @@ export class Outbound<Peer> {
         wire,
         row,
         sessionId: typeof sessionId === "string" ? sessionId : undefined,
-        fromLane: fromLane ?? this.core.lanes.current,
+        sentDuring: this.core.lanes.sent(),
         resolve,
         reject,
         timer: undefined,
@@ -94,29 +95,30 @@ export class Outbound<Peer> {
       };
       this.pending.add(call);
       this.core.transport.write(line);
-      if (options !== undefined) this.watch(call, options);
+      const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.core.requestTimeoutMs : undefined);
+      if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
   }
 
-  private watch(call: PendingCall, options: RequestOptions): void {
-    const signal = options.signal;
+  private watch(call: PendingCall, options: RequestOptions | undefined, timeoutMs: number | undefined): void {
+    const signal = options?.signal;
     if (signal) {
       if (signal.aborted) {
-        if (options.stopWaitingOnCancel) return this.abandon(call, RpcError.requestCancelled());
+        if (options?.stopWaitingOnCancel) return this.abandon(call, RpcError.requestCancelled());
         this.sendCancel(call);
       }
       else {
         call.signal = signal;
-        call.onAbort = options.stopWaitingOnCancel ? () => this.abandon(call, RpcError.requestCancelled()) : () => this.sendCancel(call);
+        call.onAbort = options?.stopWaitingOnCancel ? () => this.abandon(call, RpcError.requestCancelled()) : () => this.sendCancel(call);
         signal.addEventListener("abort", call.onAbort, { once: true });
       }
     }
-    if (options.timeoutMs !== undefined) {
-      const ms = options.timeoutMs;
+    // Infinity (or anything a timer cannot hold, over 2^31-1 ms) means no timeout.
+    if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
       call.timer = setTimeout(() => {
         call.timer = undefined;
-        this.abandon(call, new RpcError(-32800, `Request "${call.wire}" timed out after ${ms} ms`, { timeoutMs: ms }));
-      }, ms);
+        this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
+      }, Math.max(0, timeoutMs));
     }
   }
 
@@ -189,12 +191,33 @@ export class Outbound<Peer> {
     }
   }
 
-  /** Resolves after that session's earlier notifications, unless the call came from that very lane. */
-  private settle(call: PendingCall, ok: boolean, value: unknown): void {
-    const s = call.sessionId;
-    if (s !== undefined && s !== call.fromLane && this.core.lanes.busy(s)) this.core.lanes.run(s, () => (ok ? call.resolve(value) : call.reject(value)));
-    else if (ok) call.resolve(value);
-    else call.reject(value);
+  /**
+   * A response-shaped body with both `result` and `error` (JSON-RPC 2.0 §5
+   * allows exactly one): rejects the pending call its id names with an
+   * error saying so, rather than leaving it waiting. Returns false when the
+   * id names no call (the caller reports it as an unknown response).
+   */
+  rejectInvalidResponse(body: Record<string, unknown>): boolean {
+    if (!isRequestId(body.id) || !Object.prototype.hasOwnProperty.call(body, "result") || body.error === undefined) return false;
+    const call = this.pending.take(body.id);
+    if (!call) return typeof body.id === "number" && this.abandoned.delete(body.id);
+    this.core.settledResponse = true;
+    const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
+    this.core.report("invalid_result", message, { id: call.id });
+    this.settle(call, false, new RpcError(-32603, message, { result: body.result, error: body.error }));
+    return true;
   }
 
+  /**
+   * Settles after that session's earlier notifications were handled, except
+   * those the call may be awaited by (the rule is in `lanes.ts`).
+   */
+  private settle(call: PendingCall, ok: boolean, value: unknown): void {
+    const s = call.sessionId;
+    if (s === undefined) return ok ? call.resolve(value) : call.reject(value);
+    this.core.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
+  }
 }
+
+/** The longest delay `setTimeout` honours (2^31-1 ms, about 24.8 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;

@@ -3,6 +3,7 @@
  * response matches only by id AND type: `"1"` never answers `1`.
  */
 import type { Row } from "../row.ts";
+import { requestSettled, type HandlerRun } from "./lanes.ts";
 
 export interface PendingCall {
   readonly id: number;
@@ -10,8 +11,8 @@ export interface PendingCall {
   /** The result marker chosen when the request was sent (undefined: unvalidated extension). */
   readonly row: Row<never, never> | undefined;
   readonly sessionId: string | undefined;
-  /** The notification lane this call was made from; its answer never waits on that lane. */
-  readonly fromLane: string | undefined;
+  /** The notification handlers running when it was sent (any may await it); see `lanes.ts`. */
+  readonly sentDuring: HandlerRun[] | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,8 +73,10 @@ export class PendingMap {
   }
 }
 
-/** Clears a call's timer and abort listener. */
+/** Clears a call's timer and abort listener, and tells the handlers that sent it that it is settled. */
 export function release(call: PendingCall): void {
+  // Called once per call: `take` and `drain` remove it from the map first.
+  if (call.sentDuring !== undefined) requestSettled(call.sentDuring);
   if (call.timer !== undefined) {
     clearTimeout(call.timer);
     call.timer = undefined;

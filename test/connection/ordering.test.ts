@@ -66,11 +66,6 @@ describe("arrival order", () => {
     expect(d.diagnostics.map((x) => x.kind)).toEqual(["unknown_session"]);
   });
 
-  // BUG: the framer's `oversized` callback in src/connection/connect.ts (open()) answers -32700 at
-  // once, bypassing the backlog that holds the lines after a just-settled response, so the -32700 of
-  // an oversized line overtakes the answer of a request that arrived before it. Suggested fix: when
-  // `backlog !== null`, queue the oversized event in the backlog (e.g. a sentinel entry) and answer it
-  // from drain() in order.
   it("answers an oversized line after the request that preceded it, when both follow a response in one chunk", async () => {
     const d = await initializedRawClient(testClient().handler, {}, {}, { connection: { maxMessageBytes: 100 } });
     const call = d.conn.request("_x", {});
@@ -131,14 +126,7 @@ describe("session lanes", () => {
     expect(agent.calls).toEqual(["initialize", "newSession", "prompt", "setSessionMode"]);
   });
 
-  // BUG: an update handler that calls the agent through the connection object it closed over
-  // (`conn.agent.setSessionMode(...)`, the usual style with the official SDK) instead of
-  // `ctx.peer` deadlocks: src/connection/core.ts settle() queues the answer behind the busy lane
-  // of the same session (fromLane is undefined for calls made through `conn.agent`), and that lane
-  // waits for the very handler awaiting the answer. PITFALLS 3 promises that calls made from a
-  // handler never wait on its own lane. Suggested fix: resolve an answer once the lane has
-  // *started* every notification that arrived before it (a per-lane arrival counter), instead of
-  // queuing the resolve behind the lane's completion.
+  // The same call after awaits, and the requests it makes the agent send back: deadlock.test.ts.
   it("do not deadlock when the nested request goes through the outer connection object", async () => {
     const agent = testAgent({
       prompt: async (p, ctx) => {
