@@ -38,6 +38,8 @@ export interface Events {
   readonly contentType: string | null;
   readonly messages: Record<string, unknown>[];
   ended: boolean;
+  /** Stops reading: the client goes away. */
+  abort(): void;
   /** Resolves with the first message matching `test` (already received or arriving within 5 s). */
   next(test: (m: Record<string, unknown>) => boolean, label: string): Promise<Record<string, unknown>>;
 }
@@ -52,6 +54,7 @@ export async function events(url: string, headers: Record<string, string>): Prom
     contentType: res.headers.get("content-type"),
     messages: [],
     ended: false,
+    abort: () => controller.abort(),
     async next(test, label) {
       await until(() => out.messages.some(test) || out.ended, label);
       const found = out.messages.find(test);

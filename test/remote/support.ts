@@ -16,12 +16,14 @@ export { within };
 /**
  * The tests' agent. Prompt texts: `ask` announces a tool call and asks
  * permission, then reports the outcome as a chunk; `wait` runs until
- * cancelled; anything else is echoed back as three chunks.
+ * cancelled (counted in `probe.cancelled`); `gate` ends once `probe.gate`
+ * settles; `flood` sends 400 chunks of 32 KiB; anything else is echoed back
+ * as three chunks.
  */
-export function remoteAgent(): AgentHandler {
+export function remoteAgent(probe: AgentProbe = { cancelled: 0 }): AgentHandler {
   let sessions = 0;
   return {
-    initialize: (p) => ({ protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [], ...(p.protocolVersion === 99 ? {} : {}) }),
+    initialize: () => ({ protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [] }),
     authenticate: () => ({}),
     newSession: () => ({ sessionId: `sess-${++sessions}` }),
     setSessionMode: () => ({}),
@@ -42,12 +44,31 @@ export function remoteAgent(): AgentHandler {
       if (text === "wait") {
         await say("waiting");
         await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+        probe.cancelled++;
         return { stopReason: "cancelled" };
+      }
+      if (text === "gate") {
+        await say("gated");
+        await probe.gate;
+        return { stopReason: "end_turn" };
+      }
+      if (text === "flood") {
+        const big = "x".repeat(32 * 1024);
+        for (let i = 0; i < 400 && !ctx.signal.aborted; i++) await say(big);
+        return { stopReason: ctx.signal.aborted ? "cancelled" : "end_turn" };
       }
       for (const part of [text, " ", text]) await say(part);
       return { stopReason: "end_turn" };
     },
   };
+}
+
+/** What a test can see of and do to `remoteAgent`'s turns. */
+export interface AgentProbe {
+  /** Turns that ended because they were cancelled (or their connection closed). */
+  cancelled: number;
+  /** `gate` turns end once this settles. */
+  gate?: Promise<void>;
 }
 
 /** A client handler that records chunk texts and answers permission requests with `choice`. */
