@@ -3,6 +3,9 @@
  * The `acp-router` command: `acp-router <subcommand> [args]`.
  *
  * - `codegen --table FILE --out DIR [--check]`: generate a typed router from a method table.
+ * - `inspect [options] -- <agent command…>`: a checking stdio proxy between an editor and an agent
+ *   (`inspect report`, `inspect replay`: see tools/inspect/main.ts).
+ * - `check [options] -- <agent command…>`: black-box conformance of an agent.
  *
  * Subcommands load lazily, so one subcommand's optional dependencies never
  * stop another. Messages go to stderr; stdout is left to the protocol.
@@ -15,6 +18,10 @@ const USAGE = `usage: acp-router <command> [args]
 
 commands:
   codegen --table FILE --out DIR [--check]   generate a typed router from a method table
+  inspect [options] -- <agent command...>    proxy an agent over stdio and check its traffic
+  inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording
+  inspect replay TRACE.ndjson -- <agent...>  replay a recording's client side against an agent
+  check [--json] -- <agent command...>       score an agent against the ACP requirements
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -28,6 +35,14 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       const { codegenMain } = await import("../codegen/cli.ts");
       return codegenMain(rest);
+    }
+    case "inspect": {
+      const { inspectMain } = await import("../tools/inspect/main.ts");
+      return inspectMain(rest);
+    }
+    case "check": {
+      const { checkMain } = await import("../tools/check/main.ts");
+      return checkMain(rest);
     }
     case undefined:
     case "help":
