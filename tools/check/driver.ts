@@ -108,8 +108,9 @@ export function startDriver(command: readonly string[]): Driver {
     },
     async close(ms = ANSWER_MS) {
       child.stdin?.end();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
+      let late: (value: undefined) => void = () => undefined;
+      const timeout = new Promise<undefined>((resolve) => (late = resolve));
+      const timer = setTimeout(() => late(undefined), ms);
       const code = await Promise.race([exit, timeout]);
       clearTimeout(timer);
       if (code === undefined) child.kill("SIGKILL");
