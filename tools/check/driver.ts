@@ -32,8 +32,8 @@ export interface Driver {
   readonly lastRequestId: number;
 }
 
-/** How long a probe waits for an answer: 5 s, generous for a real agent's first turn. */
-export const ANSWER_MS = 5000;
+/** How long a probe waits for an answer: 10 s, generous for a real agent on a loaded machine. */
+export const ANSWER_MS = 10_000;
 
 export function startDriver(command: readonly string[]): Driver {
   const [file, ...args] = command as [string, ...string[]];

@@ -53,11 +53,11 @@ export async function runProbes(d: Driver, score: Score, cwd: string): Promise<v
   // Hostile inputs: each must be rejected per JSON-RPC, and the connection must stay usable.
   const before = d.lines.length;
   d.write("this is not json\n");
-  const parse = await d.waitFor((l) => errorCode(l.body) === -32700, 2000, before);
+  const parse = await d.waitFor((l) => errorCode(l.body) === -32700, 5000, before);
   score("ACP-INFO-PARSE-001", parse?.body?.id === null ? pass : fail(`a line that is not JSON was answered ${show(parse?.body)}`));
   const mark = d.lines.length;
   d.write('{"jsonrpc":"2.0","id":77}\n');
-  const invalid = await d.waitFor((l) => l.body?.id === null || l.body?.id === 77, 2000, mark);
+  const invalid = await d.waitFor((l) => l.body?.id === null || l.body?.id === 77, 5000, mark);
   score("ACP-INFO-INVALIDREQ-001", errorCode(invalid?.body) === -32600 ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(invalid?.body)}`));
   const unknown = await d.request("session/no_such_method", {});
   score("ACP-JSONRPC-004", errorCode(unknown) === -32601 ? pass : fail(`session/no_such_method was answered ${show(unknown)}`));
