@@ -26,6 +26,14 @@ export interface HttpClientOptions {
   readonly cookies?: CookieJar;
   /** Longest event accepted on the stream. Default 32 MiB, as `maxMessageBytes`. */
   readonly maxMessageBytes?: number;
+  /**
+   * Also open a session-scoped GET stream (`Acp-Session-Id`) before the first
+   * message of each session. Default false: the RFD's single connection-scoped
+   * stream carries everything. Needed for servers that deliver a session's
+   * messages only on its own stream, such as the SDK's `AcpServer` 2.4
+   * (docs/compatibility.md).
+   */
+  readonly sessionStreams?: boolean;
 }
 
 /** POST statuses after which the connection is unusable: rejected credentials, or the server no longer knows it. */
@@ -66,17 +74,39 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     return response;
   };
 
-  const openStream = async (id: string) => {
-    const response = await request("GET", { accept: EVENT_STREAM_TYPE, [HEADER_CONNECTION_ID]: id });
+  /** Session-scoped streams by session id (option `sessionStreams`), settled once their head arrived. */
+  const sessionStreams = new Map<string, Promise<void>>();
+  /** Opens a GET event stream; resolves once the server answered 200, then reads it until it ends. */
+  const openStream = async (id: string, session?: string): Promise<{ read: Promise<void> }> => {
+    const headers: Record<string, string> = { accept: EVENT_STREAM_TYPE, [HEADER_CONNECTION_ID]: id };
+    if (session !== undefined) headers[HEADER_SESSION_ID] = session;
+    const response = await request("GET", headers);
     if (response.status !== 200 || !response.body) throw new Error(`the event stream was refused: HTTP ${response.status} ${await response.text()}`);
+    const body = response.body;
     const parser = createSseParser((data) => {
       // A request of the server for one session: remember which, for the answer's Acp-Session-Id.
       if (data.includes('"method"') && data.includes('"id"')) noteServerRequest(data);
       deliver(data);
     }, maxBytes);
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
-    throw new Error("the server closed the event stream");
+    const read = async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+    };
+    return { read: read() };
+  };
+  const fail = (error: unknown) => {
+    if (!closed) end(error instanceof Error ? error : new Error(String(error)));
+  };
+  const ensureSessionStream = (id: string, session: string): Promise<void> => {
+    let ready = sessionStreams.get(session);
+    if (ready === undefined) {
+      ready = openStream(id, session).then(({ read }) => {
+        // A session stream that ends is opened again by that session's next message.
+        void read.catch(() => {}).finally(() => sessionStreams.delete(session));
+      });
+      sessionStreams.set(session, ready);
+    }
+    return ready;
   };
   const noteServerRequest = (data: string) => {
     try {
@@ -103,6 +133,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       session = serverRequests.get(body.id);
       serverRequests.delete(body.id);
     }
+    if (session !== undefined && options.sessionStreams === true) await ensureSessionStream(connectionId, session);
     const headers: Record<string, string> = { "content-type": JSON_TYPE, [HEADER_CONNECTION_ID]: connectionId };
     if (session !== undefined) headers[HEADER_SESSION_ID] = session;
     const response = await request("POST", headers, line);
@@ -125,9 +156,10 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }
     connectionId = id;
     deliver(text);
-    openStream(id).catch((error: unknown) => {
-      if (!closed) end(error instanceof Error ? error : new Error(String(error)));
-    });
+    openStream(id).then(
+      ({ read }) => read.then(() => fail(new Error("the server closed the event stream")), fail),
+      fail,
+    );
   };
 
   return {

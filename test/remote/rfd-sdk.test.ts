@@ -11,6 +11,8 @@ const sdkDeviations: Readonly<Record<string, Record<string, unknown>>> = {
   "POST initialize that the agent rejects: an error status, no connection created": { status: 200, connectionId: true, error: -32602 },
   // A batch is answered 400 with one -32600, not 501.
   "POST a JSON-RPC batch: 501": { status: 400 },
+  // A session's messages wait for a session-scoped GET stream; the connection stream never sees them.
+  "A session's messages (updates, the prompt's answer) come on the connection-scoped GET stream when no session stream is open": { status: 202, answered: false },
   // A GET naming a session the server never created opens a (buffering) stream instead of 404.
   'GET with Acp-Session-Id of an unknown session: 404 ("404 for unknown sessions")': { status: 200 },
 };

@@ -85,6 +85,20 @@ export const rfdRows: readonly RfdRow[] = [
     },
   },
   {
+    rule: "A session's messages (updates, the prompt's answer) come on the connection-scoped GET stream when no session stream is open",
+    expected: { status: 202, answered: true },
+    async probe(url) {
+      const { connectionId, sessionId, stream } = await withSession(url);
+      const res = await post(url, { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } }, { [CONN]: connectionId, [SESS]: sessionId });
+      // Long enough for a local echo turn; a server that holds the answer elsewhere shows as false.
+      const answered = await within(stream.next((m) => m.id === 2, "the prompt's answer"), "the prompt's answer", 1500).then(
+        () => true,
+        () => false,
+      );
+      return { status: res.status, answered };
+    },
+  },
+  {
     rule: "POST a notification (session/cancel) with both headers: 202",
     expected: { status: 202 },
     async probe(url) {

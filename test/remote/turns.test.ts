@@ -36,6 +36,7 @@ interface Case {
 
 const cases: [string, Case][] = [
   ["Streamable HTTP over HTTP/1.1", { listen: {}, transport: (url) => httpClientTransport(url) }],
+  ["Streamable HTTP over HTTP/1.1 with session-scoped streams", { listen: {}, transport: (url) => httpClientTransport(url, { sessionStreams: true }) }],
   ["Streamable HTTP over h2c", { listen: { protocol: "h2c" }, transport: (url) => httpClientTransport(url, { fetch: h2() }) }],
   ["Streamable HTTP over TLS, ALPN h2", { listen: { protocol: "tls", tls }, transport: (url) => httpClientTransport(url, { fetch: h2({ ca: tls.cert }) }) }],
   ["Streamable HTTP through the fetch-style handleRequest", { listen: {}, transport: (url, remote) => httpClientTransport(url, { fetch: (input, init) => remote.handleRequest(new Request(input, init)) }) }],
