@@ -9,9 +9,17 @@
  * three-step plan. Sessions live in memory: `session/load` replays a
  * session's history, `session/list` lists them, `session/close` stops the
  * running turn and closes a session until it is loaded again.
+ *
+ * Remote: `npx tsx examples/agent.ts --listen 127.0.0.1:8080` serves it at
+ * `http://127.0.0.1:8080/acp` (Streamable HTTP over HTTP/1.1 and WebSocket on
+ * one port; add `--h2` for HTTP/2 cleartext instead). All connections share
+ * one agent, so sessions outlive a connection: a client may reconnect and
+ * `session/load` them. Ctrl-C drains running turns (5 s) before exiting.
  */
 import { pathToFileURL } from "node:url";
 import { RpcError, type AgentHandler, type ContentBlock, type SessionUpdate } from "../src/index.ts";
+import { listen } from "../src/remote/node.ts";
+import { createRemoteServer } from "../src/remote/server.ts";
 import { serveStdio } from "../src/transport/stdio.ts";
 import { createSessionStore, MODES, modeState, send } from "./agent-sessions.ts";
 import { runTurn } from "./agent-turns.ts";
@@ -121,14 +129,41 @@ function log(message: string): void {
   process.stderr.write(`[example-agent] ${message}\n`);
 }
 
-// Serve on stdio when run as a program (not when imported, e.g. by a test).
+/** Serves the example agent at `http://<host:port>/acp` until SIGINT or SIGTERM; resolves with the URL once listening. */
+export async function serveRemote(hostPort: string, h2: boolean): Promise<string> {
+  const colon = hostPort.lastIndexOf(":");
+  const host = colon > 0 ? hostPort.slice(0, colon).replace(/^\[|\]$/g, "") : "127.0.0.1";
+  const port = Number(colon >= 0 ? hostPort.slice(colon + 1) : hostPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--listen wants HOST:PORT, got ${JSON.stringify(hostPort)}`);
+  const agent = createExampleAgent();
+  const remote = createRemoteServer({ agent, connection: { onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) } });
+  const server = await listen(remote, { host, port, protocol: h2 ? "h2c" : "http1" });
+  log(`serving at ${server.url} (${h2 ? "HTTP/2 cleartext" : "HTTP/1.1 and WebSocket"})`);
+  const stop = () => {
+    log("shutting down: draining running turns");
+    void server.close({ graceMs: 5000 }).then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return server.url;
+}
+
+// Serve on stdio (or, with --listen, over HTTP) when run as a program (not when imported, e.g. by a test).
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const conn = serveStdio(createExampleAgent(), {
-    onDiagnostic: (d) => {
-      if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
-    },
-  });
-  void conn.closed.then(({ error }) => {
-    if (error) log(`connection closed: ${error.message}`);
-  });
+  const at = process.argv.indexOf("--listen");
+  if (at !== -1) {
+    serveRemote(process.argv[at + 1] ?? "", process.argv.includes("--h2")).catch((error: unknown) => {
+      log(error instanceof Error ? error.message : String(error));
+      process.exitCode = 1;
+    });
+  } else {
+    const conn = serveStdio(createExampleAgent(), {
+      onDiagnostic: (d) => {
+        if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
+      },
+    });
+    void conn.closed.then(({ error }) => {
+      if (error) log(`connection closed: ${error.message}`);
+    });
+  }
 }

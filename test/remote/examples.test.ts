@@ -1,0 +1,72 @@
+// The example agent served with --listen (HTTP/1.1 + WebSocket on one port, or --h2), driven
+// by our client transports, and stopped with SIGTERM (it drains and exits 0).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { httpClientTransport } from "../../src/remote/http-client.ts";
+import { createH2Fetch } from "../../src/remote/node-h2.ts";
+import { nodeWebSocket } from "../../src/remote/node-ws.ts";
+import { webSocketClientTransport } from "../../src/remote/ws-client.ts";
+import type { Transport } from "../../src/index.ts";
+import { connectOver, onCleanup, recordingClient, within } from "./support.ts";
+
+const agentPath = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
+
+/** Starts `examples/agent.ts --listen 127.0.0.1:0 [...extra]`; resolves with the URL it prints on stderr and its exit. */
+async function listeningAgent(extra: string[] = []): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", agentPath, "--listen", "127.0.0.1:0", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  let stderr = "";
+  const url = await within(
+    new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        const m = /serving at (\S+)/.exec(stderr);
+        if (m) resolve(m[1] as string);
+      });
+      child.once("exit", () => reject(new Error(`the agent exited: ${stderr}`)));
+    }),
+    "the agent to listen",
+    20_000,
+  );
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      return within(exited, "the agent to exit", 10_000);
+    },
+  };
+}
+
+async function tour(transport: Transport): Promise<string[]> {
+  const client = recordingClient();
+  const conn = await connectOver(transport, client.handler);
+  const { sessionId } = await within(conn.agent.newSession({ cwd: "/", mcpServers: [] }), "session/new");
+  const answer = await within(conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hello there" }] }), "prompt");
+  expect(answer.stopReason).toBe("end_turn");
+  conn.close();
+  await within(conn.closed, "closed");
+  return client.chunks;
+}
+
+describe("examples/agent.ts --listen", () => {
+  it("serves Streamable HTTP and WebSocket on one port, then drains and exits 0 on SIGTERM", async () => {
+    const agent = await listeningAgent();
+    expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/acp$/);
+    expect((await tour(httpClientTransport(agent.url))).join("")).toContain("hello there");
+    expect((await tour(webSocketClientTransport(agent.url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }))).join("")).toContain("hello there");
+    expect(await agent.stop()).toBe(0);
+  });
+
+  it("serves HTTP/2 cleartext with --h2", async () => {
+    const agent = await listeningAgent(["--h2"]);
+    const h2 = createH2Fetch();
+    onCleanup(() => h2.close());
+    expect((await tour(httpClientTransport(agent.url, { fetch: h2 }))).join("")).toContain("hello there");
+    expect(await agent.stop()).toBe(0);
+  });
+});
