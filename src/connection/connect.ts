@@ -6,6 +6,9 @@
  */
 import { wireError } from "../errors.ts";
 import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
+import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
+import { withExtensions } from "../extensions/registry.ts";
+import { notifyExtension, requestExtension } from "../extensions/send.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
 import type { Router } from "../row.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
@@ -18,12 +21,20 @@ import type { ConnectionOptions } from "./options.ts";
 export interface Connection<Methods, Notifications> {
   /** Sends a request; typed for every table row the peer handles. */
   request<W extends keyof Methods & string>(wire: W, params: Methods[W] extends { params: infer P } ? P : never, options?: RequestOptions): Promise<Methods[W] extends { result: infer R } ? R : never>;
-  /** Sends an extension request (`_`-prefixed wire, passed unchanged); the result is not validated. */
-  request(wire: `_${string}`, params: Record<string, unknown>, options?: RequestOptions): Promise<unknown>;
+  /**
+   * Sends a request defined with `defineExtension`: params typed by its params
+   * validator, the result validated by its result validator (an invalid one
+   * rejects the call). Refused locally when the peer did not advertise its capability.
+   */
+  request<E extends ExtensionRequest<unknown, unknown>>(extension: E, params: ParamsInput<E>, options?: RequestOptions): Promise<ResultOutput<E>>;
+  /** Sends an extension request (`_`-prefixed wire, passed unchanged); the result is not validated, so `R` is the caller's claim. */
+  request<R = unknown>(wire: `_${string}`, params: object, options?: RequestOptions): Promise<R>;
   /** Sends a notification; typed like `request`. */
   notify<W extends keyof Notifications & string>(wire: W, params: Notifications[W]): Promise<void>;
+  /** Sends a notification defined with `defineExtension`, params typed by its validator. */
+  notify<E extends ExtensionNotification<unknown>>(extension: E, params: ParamsInput<E>): Promise<void>;
   /** Sends an extension notification (`_`-prefixed wire, passed unchanged). */
-  notify(wire: `_${string}`, params: Record<string, unknown>): Promise<void>;
+  notify(wire: `_${string}`, params: object): Promise<void>;
   /** Closes the connection: pending calls reject with `ConnectionClosedError`, handler signals abort. */
   close(reason?: string): void;
   /** Settles when the connection closed, for whatever reason. Never rejects. */
@@ -50,8 +61,8 @@ export function openConnection<Peer, Methods, Notifications>(
 ): { connection: Connection<Methods, Notifications>; peer: Peer } {
   const core = open<Peer>(router, side, handler, transport, makePeer, options);
   const connection = {
-    request: (wire: string, params: unknown, opts?: RequestOptions) => core.outbound.request(wire, params, opts),
-    notify: (wire: string, params: unknown) => core.outbound.notify(wire, params),
+    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
+    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {
@@ -66,7 +77,9 @@ export function openConnection<Peer, Methods, Notifications>(
 }
 
 function open<P>(router: Router, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
-  const core = new ConnectionCore<P>(router, side, handler, transport, makePeer, options);
+  // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
+  const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
+  const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // After a response settles a call, later lines wait one microtask so the caller's

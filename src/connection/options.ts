@@ -1,4 +1,5 @@
 /** Connection options, their defaults, and diagnostics. */
+import type { ExtensionHandler } from "../extensions/define.ts";
 import type { Leniency } from "../validation/check.ts";
 
 /** Something the connection noticed but did not answer on the wire. Never written to stdout. */
@@ -55,6 +56,13 @@ export interface ConnectionOptions {
    * long as the peer takes), so pick one for peers you do not trust to answer.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Extension methods this side handles without codegen: `ext.handle(fn)` of
+   * each `defineExtension` (see `src/extensions/define.ts`). They are gated and
+   * validated like table rows; `_` methods not listed still reach
+   * `extMethod`/`extNotification`. Default: none.
+   */
+  readonly extensions?: readonly ExtensionHandler[];
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

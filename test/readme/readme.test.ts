@@ -23,7 +23,7 @@ describe("the README", () => {
   const blocks = snippets(readme);
 
   it("takes its code blocks from files", () => {
-    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts"]);
+    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts", "docs/snippets/extensions.ts"]);
   });
 
   it.each(blocks)("shows %s exactly as the file has it", async (path, body) => {
@@ -49,6 +49,12 @@ describe("the README", () => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", join(root, "docs/snippets/client.ts")], { cwd: root, timeout: 20_000 });
     expect(stdout).toBe("You said: hello\n[end_turn]\n");
     expect(readme).toContain("```text\nYou said: hello\n[end_turn]\n```");
+  });
+
+  it("runs the extensions snippet and prints what it says", async () => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", join(root, "docs/snippets/extensions.ts")], { cwd: root, timeout: 20_000 });
+    expect(stdout.split("\n")[0]).toBe('{"text":"HI","progress":[50]}');
+    expect(readme).toContain("```text\n" + stdout + "```");
   });
 });
 
