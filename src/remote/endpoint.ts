@@ -113,7 +113,9 @@ async function initialize(state: ServerState, req: RemoteRequest, line: string, 
     connection.fail("initialize failed");
     return { status: errorStatus(answer.line), headers: JSON_HEADERS, body: answer.line };
   }
-  return { status: 200, headers: { ...JSON_HEADERS, [HEADER_CONNECTION_ID]: connectionId }, body: answer.line };
+  const headers: Record<string, string> = { ...JSON_HEADERS, [HEADER_CONNECTION_ID]: connectionId };
+  if (state.affinityCookie !== undefined) headers["set-cookie"] = state.affinityCookie;
+  return { status: 200, headers, body: answer.line };
 }
 
 /** 500 for an internal error answer, 400 for any other error. */

@@ -90,7 +90,12 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }, maxBytes);
     const read = async () => {
       const decoder = new TextDecoder();
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+      try {
+        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+      } catch (error) {
+        // fetch says only "terminated" when the server or the network drops the stream.
+        throw new Error(`the event stream failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
     };
     return { read: read() };
   };

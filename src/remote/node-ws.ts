@@ -31,11 +31,13 @@ export interface AttachWebSocketOptions {
 export function attachWebSocket(server: HttpServer, remote: RemoteServer, options: AttachWebSocketOptions = {}): () => void {
   const path = options.path ?? DEFAULT_PATH;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 32 * 1024 * 1024, perMessageDeflate: false });
-  const ids = new WeakMap<IncomingMessage, string>();
+  const ids = new WeakMap<IncomingMessage, { readonly connectionId: string; readonly setCookie: string | undefined }>();
   const alive = new Map<WebSocket, boolean>();
   wss.on("headers", (headers, req) => {
-    const id = ids.get(req);
-    if (id !== undefined) headers.push(`${HEADER_CONNECTION_ID}: ${id}`);
+    const prepared = ids.get(req);
+    if (prepared === undefined) return;
+    headers.push(`${HEADER_CONNECTION_ID}: ${prepared.connectionId}`);
+    if (prepared.setCookie !== undefined) headers.push(`Set-Cookie: ${prepared.setCookie}`);
   });
   const refuse = (socket: Duplex, status: number, text: string) => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
@@ -52,7 +54,7 @@ export function attachWebSocket(server: HttpServer, remote: RemoteServer, option
       if (!ok) return refuse(socket, 401, "Unauthorized");
       const prepared = remote.prepareSocket();
       if ("refusal" in prepared) return refuse(socket, 503, "Service Unavailable");
-      ids.set(req, prepared.connectionId);
+      ids.set(req, prepared);
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));

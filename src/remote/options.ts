@@ -36,6 +36,13 @@ export interface RemoteServerOptions<H = AgentHandler> {
    * answers 401 with `id: null`. Default: none (every request passes).
    */
   readonly authorize?: Authorize;
+  /**
+   * A `Set-Cookie` value sent with every new connection's answer (the 200 of
+   * `initialize`, the 101 of a WebSocket upgrade), for balancers that route
+   * by a cookie the backend sets, such as open-source nginx
+   * (docs/deploying.md). Default none: HAProxy inserts its own.
+   */
+  readonly affinityCookie?: string;
   /** Largest POST body. Default 8 MiB: a prompt with an embedded image fits, a runaway upload does not. Over it: 413. */
   readonly maxBodyBytes?: number;
   /**

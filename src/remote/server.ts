@@ -38,8 +38,8 @@ export interface RemoteServer {
   handleRequest(request: Request): Promise<Response>;
   /** Runs the auth hook on a request's headers (WebSocket adapters call it before upgrading). True without a hook. */
   authorize(header: (name: string) => string | undefined): Promise<boolean>;
-  /** Before a WebSocket upgrade: the `Acp-Connection-Id` to send in the 101 answer, or why the upgrade is refused. */
-  prepareSocket(): { readonly connectionId: string } | { readonly refusal: string };
+  /** Before a WebSocket upgrade: the `Acp-Connection-Id` (and affinity cookie) to send in the 101 answer, or why the upgrade is refused. */
+  prepareSocket(): { readonly connectionId: string; readonly setCookie: string | undefined } | { readonly refusal: string };
   /** After the upgrade: opens the connection whose frames go out through `sink`. */
   acceptSocket(connectionId: string, sink: EventSink, header: (name: string) => string | undefined): AcceptedSocket;
   stats(): RemoteServerStats;

@@ -26,6 +26,7 @@ export class ServerState {
   readonly router: Router;
   readonly authorize: Authorize | undefined;
   readonly connectionOptions: ConnectionOptions;
+  readonly affinityCookie: string | undefined;
   readonly counter: SessionCounter;
   /** Streamable HTTP connections by `Acp-Connection-Id`. */
   readonly http = new Map<string, Swept>();
@@ -43,6 +44,7 @@ export class ServerState {
     this.router = options.router ?? defaultRouter;
     this.authorize = options.authorize;
     this.connectionOptions = options.connection ?? {};
+    this.affinityCookie = options.affinityCookie;
     this.counter = { count: 0, max: this.limits.maxSessions };
     this.agent = options.agent;
     this.connect = (options.connect ?? connectAgent) as typeof this.connect;

@@ -28,9 +28,9 @@ export interface AcceptedSocket {
 }
 
 /** A connection id for an upgrade about to be accepted, or the reason it is refused. */
-export function prepareSocket(state: ServerState): { readonly connectionId: string } | { readonly refusal: string } {
+export function prepareSocket(state: ServerState): { readonly connectionId: string; readonly setCookie: string | undefined } | { readonly refusal: string } {
   const refusal = state.refusal();
-  return refusal !== undefined ? { refusal } : { connectionId: newConnectionId() };
+  return refusal !== undefined ? { refusal } : { connectionId: newConnectionId(), setCookie: state.affinityCookie };
 }
 
 /** Opens an ACP connection over an accepted WebSocket whose frames go out through `sink`. */

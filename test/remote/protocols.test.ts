@@ -3,8 +3,11 @@
 import { request as httpsRequest } from "node:https";
 import { connect } from "node:http2";
 import { describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createCookieJar } from "../../src/remote/cookies.ts";
+import { httpClientTransport } from "../../src/remote/http-client.ts";
 import { INIT } from "./raw.ts";
-import { startServer, within } from "./support.ts";
+import { connectOver, recordingClient, startServer, within } from "./support.ts";
 import { throwawayCertificate } from "./tls.ts";
 
 const tls = throwawayCertificate();
@@ -49,5 +52,22 @@ describe("listening modes", () => {
   it("h2c answers HTTP/2 with prior knowledge over cleartext", async () => {
     const { url } = await startServer({}, { protocol: "h2c" });
     expect(await h2Initialize(url)).toEqual({ alpn: "h2c", status: 200 });
+  });
+});
+
+describe("the affinity cookie option", () => {
+  it("sets the cookie on initialize's 200 and on the WebSocket 101, and our clients send it back", async () => {
+    const { url } = await startServer({ affinityCookie: "ACPSERVER=b1; Path=/; HttpOnly" });
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(INIT) });
+    await res.text();
+    expect(res.headers.get("set-cookie")).toBe("ACPSERVER=b1; Path=/; HttpOnly");
+    const ws = new WebSocket(url.replace(/^http/, "ws"));
+    const cookie = await within(new Promise((resolve, reject) => ws.once("upgrade", (r) => resolve(r.headers["set-cookie"])).once("error", reject)), "upgrade");
+    ws.terminate();
+    expect(cookie).toEqual(["ACPSERVER=b1; Path=/; HttpOnly"]);
+    const jar = createCookieJar();
+    const conn = await connectOver(httpClientTransport(url, { cookies: jar }), recordingClient().handler);
+    await conn.agent.newSession({ cwd: "/", mcpServers: [] });
+    expect(jar.header(url)).toBe("ACPSERVER=b1");
   });
 });
