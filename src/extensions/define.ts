@@ -9,9 +9,6 @@ import type { HandlerContext } from "../context.ts";
 import { isExtensionWire } from "../row.ts";
 import { assertCheck, type Check, type InputOf, type OutputOf } from "./validate.ts";
 
-/** A value or a promise of it: extension handlers may answer synchronously. */
-type Awaitable<T> = T | Promise<T>;
-
 /** Routing fields shared by extension requests and notifications. */
 interface ExtensionBase {
   /** The wire method, exactly as sent (`_` included, never added or stripped). */
@@ -52,7 +49,7 @@ export interface ExtensionRequest<P, R, PIn = P, RIn = R> extends ExtensionBase 
    * connection's `extensions` option). `Peer` types `ctx.peer`: `ClientPeer`
    * on an agent, `AgentPeer` on a client; default `unknown`.
    */
-  handle<Peer = unknown>(handler: (params: P, ctx: HandlerContext<Peer>) => Awaitable<RIn>): ExtensionHandler;
+  handle<Peer = unknown>(handler: (params: P, ctx: HandlerContext<Peer>) => RIn | Promise<RIn>): ExtensionHandler;
 }
 
 /** A runtime-defined extension notification. `P`: params the handler receives; `PIn`: what the sender passes. */
@@ -61,7 +58,7 @@ export interface ExtensionNotification<P, PIn = P> extends ExtensionBase {
   readonly params: Check<P, PIn>;
   readonly types?: { readonly params: P; readonly paramsInput: PIn };
   /** Registers `handler` for this notification; see `ExtensionRequest.handle`. */
-  handle<Peer = unknown>(handler: (params: P, ctx: HandlerContext<Peer>) => Awaitable<void>): ExtensionHandler;
+  handle<Peer = unknown>(handler: (params: P, ctx: HandlerContext<Peer>) => void | Promise<void>): ExtensionHandler;
 }
 
 /** Params as the caller passes them to `conn.request(ext, …)` / `conn.notify(ext, …)`. */
