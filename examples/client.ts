@@ -52,6 +52,12 @@ export interface RunClientOptions {
   readonly output?: TextSink;
   /** The agent's stderr: shown with its tail kept for error messages (`forward`, spawnAgent's default), only kept (`capture`), `inherit` or `ignore`. */
   readonly agentStderr?: "forward" | "capture" | "inherit" | "ignore";
+  /**
+   * The connection's `requestTimeoutMs` (prompts and permission questions are exempt). Default
+   * 60000: time for a slow start (an `npx` download before `initialize`), yet a silent agent
+   * cannot hang the client forever.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface RunClientResult {
@@ -102,6 +108,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   // The agent runs where the client was started (its command line may be relative to that); the session cwd is a protocol field.
   const agent = spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {});
   const conn = connectClient(handler, agent.transport, {
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     onDiagnostic: (d) => {
       if (d.kind !== "closed") process.stderr.write(`[example-client] ${d.kind}: ${d.message}\n`);
     },
