@@ -14,6 +14,9 @@ export const sdkAgent = fileURLToPath(new URL("../peers/sdk-agent.ts", import.me
 /** `node --import tsx <file>`: how the tests run a TypeScript entry. */
 export const tsNode = (file: string, ...args: string[]) => [process.execPath, "--import", "tsx", file, ...args];
 
+/** `acp-router <args…>` through the package's bin, as `npx acp-router` runs it. */
+export const acpRouter = (...args: string[]) => tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url)), ...args);
+
 /** The command line that runs `acp-router inspect <args…> -- <agent…>` through the test launcher. */
 export const inspectCommand = (args: readonly string[], agent: readonly string[]) => tsNode(fixture("run-inspect.ts"), ...args, "--", ...agent);
 

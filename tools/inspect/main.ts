@@ -10,7 +10,7 @@ import { runProxy } from "./proxy.ts";
 
 export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] -- <agent command…>
        acp-router inspect report <trace.ndjson> -o <report.html>
-       acp-router inspect replay <trace.ndjson> -- <agent command…>`;
+       acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]`;
 
 /** Runs `acp-router inspect` with the arguments after `inspect`. */
 export async function inspectMain(argv: readonly string[]): Promise<number> {

@@ -1,0 +1,197 @@
+/**
+ * Runs a replay plan against an agent: sends the client's lines in recorded
+ * order (requests with their recorded ids; answers to the agent's requests
+ * matched by method and ordinal, with the agent's new id), each once what
+ * preceded it in the recording has come back, and compares every answer and
+ * agent request with the recorded one by shape (shape.ts). Inspect's monitor
+ * watches the replayed traffic (through check's driver) and the recording
+ * alike; rules that fire a different number of times are differences too.
+ */
+import { isRequestId } from "../../src/jsonrpc/classify.ts";
+import { startDriver } from "../check/driver.ts";
+import { idKey } from "./calls.ts";
+import { createMonitor } from "./monitor.ts";
+import type { Plan, RecordedAnswer, Step } from "./replay-plan.ts";
+import type { Violation } from "./rules.ts";
+import { compareShape, substituteIds, type IdMap } from "./shape.ts";
+
+/** One way the replay differs from the recording. */
+export interface Difference {
+  /** `answer`: an answer's shape; `missing`/`extra`: an answer or agent request absent on one side; `rule`: a rule fired a different number of times; `exit`: the exit code. */
+  readonly kind: "answer" | "agent-request" | "missing" | "extra" | "rule" | "exit";
+  /** The message (`session/prompt #2`, `session/request_permission (agent request 1)`) or the rule. */
+  readonly at: string;
+  /** Where inside the message, when the difference is inside one. */
+  readonly path?: string;
+  readonly recorded: string;
+  readonly replayed: string;
+}
+
+export interface ReplayOutcome {
+  readonly sent: { requests: number; notifications: number; answers: number; other: number };
+  readonly compared: { answers: number; agentRequests: number };
+  readonly differences: readonly Difference[];
+  /** The agent's exit code; undefined when it was still running after the timeout (then killed). */
+  readonly exit: number | null | undefined;
+}
+
+export interface ReplayOptions {
+  /** How long to wait for each answer or agent request the recording had, in ms. */
+  readonly timeoutMs: number;
+  /** How long to wait for the agent's first line (its start-up), in ms. */
+  readonly startMs: number;
+  /** How long the agent may stay silent before the replay stops waiting for notifications the recording had before a line. */
+  readonly quietMs: number;
+}
+
+/** Replays `plan` against `command` and returns what differed. */
+export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
+  const started = performance.now();
+  const driver = startDriver(command);
+  const ids: IdMap = new Map();
+  const differences: Difference[] = [];
+  const sent = { requests: 0, notifications: 0, answers: 0, other: 0 };
+  const compared = { answers: 0, agentRequests: 0 };
+  const sentRequests = new Set<string>();
+  const answered = new Set<string>();
+  const agentRequests = new Map<string, Record<string, unknown>[]>();
+  const recordedAgent = new Map(plan.agentRequests.map((r) => [`${r.method}#${r.ordinal}`, r]));
+  let notifications = 0;
+  let seen = 0;
+
+  const onAnswer = (recorded: RecordedAnswer, body: Record<string, unknown>) => {
+    compared.answers++;
+    const at = `${recorded.method} #${JSON.stringify(recorded.id)}`;
+    const [was, now] = [outcomeOf(recorded.body), outcomeOf(body)];
+    if (was !== now) differences.push({ kind: "answer", at, recorded: was, replayed: now });
+    else if (recorded.body.error !== undefined) {
+      const data = (v: Record<string, unknown>) => (v.error as { data?: unknown }).data;
+      for (const d of compareShape(data(recorded.body), data(body), "error.data", ids)) differences.push({ kind: "answer", at, ...d });
+    } else for (const d of compareShape(recorded.body.result, body.result, "result", ids)) differences.push({ kind: "answer", at, ...d });
+  };
+
+  const onAgentRequest = (method: string, body: Record<string, unknown>) => {
+    const list = agentRequests.get(method) ?? [];
+    agentRequests.set(method, list);
+    const ordinal = list.push(body) - 1;
+    const at = `${method} (agent request ${ordinal + 1})`;
+    const recorded = recordedAgent.get(`${method}#${ordinal}`);
+    if (recorded === undefined) {
+      differences.push({ kind: "extra", at, recorded: "not sent", replayed: "sent" });
+      driver.write(`${JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32603, message: "inspect replay: the recording has no answer to this request" } })}\n`);
+      return;
+    }
+    compared.agentRequests++;
+    for (const d of compareShape(recorded.body.params, body.params, "params", ids)) differences.push({ kind: "agent-request", at, ...d });
+  };
+
+  /** Takes in the agent lines that arrived since the last call. */
+  const sync = () => {
+    for (; seen < driver.lines.length; seen++) {
+      const body = driver.lines[seen]?.body;
+      if (body === undefined) continue;
+      const method = typeof body.method === "string" ? body.method : undefined;
+      if (method !== undefined && body.id !== undefined) onAgentRequest(method, body);
+      else if (method !== undefined) notifications++;
+      else if (isRequestId(body.id)) {
+        const key = idKey(body.id);
+        if (!sentRequests.has(key) || answered.has(key)) continue;
+        answered.add(key);
+        const recorded = plan.answers.get(key);
+        if (recorded !== undefined) onAnswer(recorded, body);
+      }
+    }
+  };
+
+  /** Waits until `cond` holds, the agent exits, `ms` pass (`startMs` before its first line), or (with `quietMs`) the agent is silent that long. */
+  const until = async (cond: () => boolean, ms: number, quietMs?: number): Promise<boolean> => {
+    const deadline = performance.now() + (driver.lines.length === 0 ? Math.max(ms, options.startMs) : ms);
+    for (;;) {
+      sync();
+      if (cond()) return true;
+      const left = deadline - performance.now();
+      if (left <= 0 || driver.child.exitCode !== null || driver.child.signalCode !== null) return false;
+      const next = await driver.waitFor(() => true, Math.min(left, quietMs ?? left), driver.lines.length);
+      if (next === undefined && quietMs !== undefined) {
+        sync();
+        return cond();
+      }
+    }
+  };
+
+  const send = (step: Step) => {
+    let body = step.body;
+    if (step.kind === "answer") {
+      const ref = step.answers;
+      const target = ref === undefined ? undefined : agentRequests.get(ref.method)?.[ref.ordinal];
+      if (target === undefined) return; // reported below as a missing agent request
+      body = { ...(substituteIds(body, ids).value as Record<string, unknown>), id: target.id };
+      driver.write(`${JSON.stringify(body)}\n`);
+      sent.answers++;
+      return;
+    }
+    const swapped = body === undefined ? undefined : substituteIds(body, ids);
+    driver.write(`${swapped?.changed ? JSON.stringify(swapped.value) : step.line}\n`);
+    if (step.kind === "request") {
+      sent.requests++;
+      if (isRequestId(step.body?.id)) sentRequests.add(idKey(step.body.id));
+    } else if (step.kind === "notification") sent.notifications++;
+    else sent.other++;
+  };
+
+  const expectedAnswered = (keys: readonly string[]) => () => keys.every((k) => answered.has(k) || !sentRequests.has(k));
+  for (const step of plan.steps) {
+    await until(expectedAnswered(step.afterAnswers), options.timeoutMs);
+    await until(() => step.afterAgentRequests.every((r) => (agentRequests.get(r.method)?.length ?? 0) > r.ordinal), options.timeoutMs);
+    await until(() => notifications >= step.afterNotifications, options.timeoutMs, options.quietMs);
+    send(step);
+  }
+  await until(expectedAnswered([...plan.answers.keys()]), options.timeoutMs);
+  await until(() => notifications >= plan.notifications, options.timeoutMs, options.quietMs);
+  const exit = await driver.close(options.timeoutMs);
+  sync();
+
+  for (const [key, recorded] of plan.answers) {
+    if (sentRequests.has(key) && !answered.has(key)) differences.push({ kind: "missing", at: `${recorded.method} #${JSON.stringify(recorded.id)}`, recorded: outcomeOf(recorded.body), replayed: `no answer within ${options.timeoutMs} ms` });
+  }
+  for (const r of plan.agentRequests) {
+    if ((agentRequests.get(r.method)?.length ?? 0) <= r.ordinal) differences.push({ kind: "missing", at: `${r.method} (agent request ${r.ordinal + 1})`, recorded: "sent", replayed: "not sent" });
+  }
+  driver.monitor.end(performance.now() - started);
+  differences.push(...compareRules(plan, driver.monitor.violations));
+  if (plan.exit !== undefined && exit !== plan.exit) differences.push({ kind: "exit", at: "agent exit", recorded: `exit ${plan.exit}`, replayed: exit === undefined ? `still running ${options.timeoutMs} ms after end of input` : `exit ${exit}` });
+  return { sent, compared, differences, exit };
+}
+
+/** `a result` or `error <code>`. */
+function outcomeOf(body: Record<string, unknown>): string {
+  if (body.error === undefined) return "a result";
+  const code = (body.error as { code?: unknown } | null)?.code;
+  return `error ${JSON.stringify(code)}`;
+}
+
+/** One difference per rule (and requirement and culprit) that fired a different number of times in the recording and in the replay. */
+function compareRules(plan: Plan, replayed: readonly Violation[]): Difference[] {
+  const monitor = createMonitor();
+  for (const l of plan.lines) monitor.observe(l.from, l.line, l.t);
+  monitor.end(plan.lines.at(-1)?.t ?? 0);
+  const count = (vs: readonly Violation[]) => {
+    const m = new Map<string, { n: number; example: string }>();
+    for (const v of vs) {
+      const key = `${v.rule} ${v.requirement} by the ${v.by}`;
+      const c = m.get(key);
+      if (c) c.n++;
+      else m.set(key, { n: 1, example: v.message });
+    }
+    return m;
+  };
+  const [was, now] = [count(monitor.violations), count(replayed)];
+  const out: Difference[] = [];
+  for (const key of new Set([...was.keys(), ...now.keys()])) {
+    const [a, b] = [was.get(key), now.get(key)];
+    if ((a?.n ?? 0) === (b?.n ?? 0)) continue;
+    const show = (c: { n: number; example: string } | undefined) => (c === undefined ? "0×" : `${c.n}× (${c.example})`);
+    out.push({ kind: "rule", at: key, recorded: show(a), replayed: show(b) });
+  }
+  return out;
+}
