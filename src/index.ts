@@ -24,6 +24,7 @@ export type { RequestOptions } from "./peer-caller.ts";
 export type { Leniency, FieldError } from "./validation/check.ts";
 export type { Repair } from "./validation/leniency.ts";
 export type { Transport, TransportReceiver } from "./transport/transport.ts";
+export { createTerminal, type TerminalHandle, type TerminalPeer } from "./terminal.ts";
 export { memoryPair, type MemoryPairOptions } from "./transport/memory.ts";
 export { webStreamTransport, type WebStreamOptions } from "./transport/web.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./transport/framer.ts";
