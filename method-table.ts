@@ -37,6 +37,14 @@ export interface MethodRow {
    * (fail closed).
    */
   readonly capability?: readonly string[];
+  /**
+   * The handler may leave this method out, and then the call is answered
+   * `-32601`, as for an unregistered method. For features an agent may simply
+   * not offer (modes, config options, `authenticate` when it offers no auth
+   * methods). A row gated by `capability` is optional already; request rows
+   * only, never the `initialize` row.
+   */
+  readonly optional?: boolean;
   /** `app` rows reach a handler; the other two are handled by the connection. */
   readonly layer: "app" | "protocol" | "session_control";
   /** Needs a completed `authenticate` when the agent requires authentication. */
@@ -79,7 +87,7 @@ export const schemaSource: SchemaSource = {
 export const methods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
   { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app", lifecycle: "initialize" },
-  { wire: "authenticate", side: "agent", kind: "request", callback: "authenticate", params: "AuthenticateRequest", result: "AuthenticateResponse", layer: "app", lifecycle: "authenticate" },
+  { wire: "authenticate", side: "agent", kind: "request", callback: "authenticate", params: "AuthenticateRequest", result: "AuthenticateResponse", optional: true, layer: "app", lifecycle: "authenticate" },
   { wire: "logout", side: "agent", kind: "request", callback: "logout", params: "LogoutRequest", result: "LogoutResponse", capability: ["auth", "logout"], layer: "app", lifecycle: "logout" },
   { wire: "session/new", side: "agent", kind: "request", callback: "newSession", params: "NewSessionRequest", result: "NewSessionResponse", layer: "app", auth: true, lifecycle: "opens_session" },
   { wire: "session/load", side: "agent", kind: "request", callback: "loadSession", params: "LoadSessionRequest", result: "LoadSessionResponse", capability: ["loadSession"], layer: "app", auth: true, lifecycle: "opens_session" },
@@ -87,8 +95,8 @@ export const methods: readonly MethodRow[] = [
   { wire: "session/delete", side: "agent", kind: "request", callback: "deleteSession", params: "DeleteSessionRequest", result: "DeleteSessionResponse", capability: ["sessionCapabilities", "delete"], layer: "app", auth: true, lifecycle: "closes_session" },
   { wire: "session/resume", side: "agent", kind: "request", callback: "resumeSession", params: "ResumeSessionRequest", result: "ResumeSessionResponse", capability: ["sessionCapabilities", "resume"], layer: "app", auth: true, lifecycle: "opens_session" },
   { wire: "session/close", side: "agent", kind: "request", callback: "closeSession", params: "CloseSessionRequest", result: "CloseSessionResponse", capability: ["sessionCapabilities", "close"], layer: "app", auth: true, cancelsSession: true, lifecycle: "closes_session" },
-  { wire: "session/set_mode", side: "agent", kind: "request", callback: "setSessionMode", params: "SetSessionModeRequest", result: "SetSessionModeResponse", layer: "app", auth: true },
-  { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", layer: "app", auth: true },
+  { wire: "session/set_mode", side: "agent", kind: "request", callback: "setSessionMode", params: "SetSessionModeRequest", result: "SetSessionModeResponse", optional: true, layer: "app", auth: true },
+  { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", optional: true, layer: "app", auth: true },
   { wire: "session/prompt", side: "agent", kind: "request", callback: "prompt", params: "PromptRequest", result: "PromptResponse", layer: "app", auth: true, onCancel: { stopReason: "cancelled" } },
   { wire: "session/cancel", side: "agent", kind: "notification", params: "CancelNotification", layer: "session_control" },
 

@@ -43,7 +43,7 @@ export function emitRouter(rows: readonly MethodRow[]): string {
       const res = resultTypeName(row);
       const invoke = row.callback === undefined ? "undefined" : invokeText(side, row);
       out.push(`const ${rowConst(side, row)}: Row<${handlerType(side)}, ${contextType(side)}> = {`);
-      out.push(`  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},`);
+      out.push(`  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},${row.callback === undefined ? "" : ` callback: ${lit(row.callback)},`}`);
       out.push(`  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)}, cancelsSession: ${row.cancelsSession === true}, lifecycle: ${row.lifecycle === undefined ? "undefined" : lit(row.lifecycle)},`);
       out.push(`  params: V.${validatorName(paramsTypeName(row))}, paramsType: ${lit(paramsTypeName(row))},`);
       out.push(`  result: ${res ? `V.${validatorName(res)}` : "undefined"}, resultType: ${res ? lit(res) : "undefined"},`);
@@ -65,6 +65,11 @@ export function emitRouter(rows: readonly MethodRow[]): string {
       out.push("");
     }
   }
+  out.push("/** Every row each side handles, in table order. */");
+  out.push("const rows: Router[\"rows\"] = {");
+  for (const side of SIDES) out.push(`  ${side}: [${handledBy(rows, side).map((r) => rowConst(side, r)).join(", ")}],`);
+  out.push("};");
+  out.push("");
   out.push(ROUTER_TAIL);
   return out.join("\n");
 }
@@ -72,8 +77,12 @@ export function emitRouter(rows: readonly MethodRow[]): string {
 function invokeText(side: HandlingSide, row: MethodRow): string {
   const p = paramsTypeName(row);
   const call = `h.${row.callback}(p as ${p}, c)`;
-  const optional = row.capability !== undefined;
-  return optional ? `(h, p, c) => (h.${row.callback} ? ${call} : notImplemented(${lit(row.wire)}))` : `(h, p, c) => ${call}`;
+  return isOptional(row) ? `(h, p, c) => (h.${row.callback} ? ${call} : notImplemented(${lit(row.wire)}))` : `(h, p, c) => ${call}`;
+}
+
+/** The handler may leave the row's method out: the table says so, or a capability gates it. */
+function isOptional(row: MethodRow): boolean {
+  return row.optional === true || row.capability !== undefined;
 }
 
 const ROUTER_TAIL = `/** The row \`side\` handles for an inbound message, or undefined for an unknown method. */
@@ -112,7 +121,7 @@ export function decode(side: "agent" | "client", kind: "request" | "notification
 export { isExtensionWire };
 
 /** This table's router, as connections take it. */
-export const router: Router = { inboundRow, resultMarker, leniency };
+export const router: Router = { inboundRow, resultMarker, leniency, rows };
 
 /** Calls the handler for a decoded message; unregistered extension methods go to \`extMethod\`/\`extNotification\`. */
 export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;
@@ -147,14 +156,14 @@ export function emitHandlers(rows: readonly MethodRow[]): string {
   out.push("export type ClientContext = HandlerContext<AgentPeer>;");
   for (const side of SIDES) {
     out.push("");
-    out.push(`/** Implement this to handle what the ${side === "agent" ? "client sends an agent" : "agent sends a client"}. Capability-gated methods are optional. */`);
+    out.push(`/** Implement this to handle what the ${side === "agent" ? "client sends an agent" : "agent sends a client"}. Optional and capability-gated methods may be left out: their requests answer -32601. */`);
     out.push(`export interface ${handlerType(side)} {`);
     for (const row of handledBy(rows, side)) {
       if (row.callback === undefined) continue;
       const res = resultTypeName(row);
-      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : "";
+      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : row.optional ? " Optional: without it the request answers -32601." : "";
       out.push(`  /** \`${row.wire}\` ${row.kind}.${gate} */`);
-      out.push(`  ${row.callback}${row.capability ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
+      out.push(`  ${row.callback}${isOptional(row) ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
     }
     out.push("  /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */");
     out.push(`  extMethod?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<object>;`);
@@ -162,8 +171,53 @@ export function emitHandlers(rows: readonly MethodRow[]): string {
     out.push(`  extNotification?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<void>;`);
     out.push("}");
   }
+  out.push(...emitRequiredMethods(rows));
   out.push("");
   return out.join("\n");
+}
+
+/**
+ * The type-level half of "advertised ⇒ handled": per side, the handler
+ * methods a capabilities type requires, and `defineAgent`, which checks the
+ * capabilities an agent's `initialize` returns against its methods.
+ */
+function emitRequiredMethods(rows: readonly MethodRow[]): string[] {
+  const out: string[] = [""];
+  out.push("/** `Method` when `V` is certainly advertised: its type admits no `false`, `null` or `undefined`. */");
+  out.push("type IfAdvertised<V, Method extends string> = [Extract<V, false | null | undefined>] extends [never] ? Method : never;");
+  for (const side of SIDES) {
+    const S = cap(side);
+    const gated = handledBy(rows, side).filter((r) => r.capability !== undefined && r.callback !== undefined);
+    out.push("");
+    out.push(`/**`);
+    out.push(` * The ${handlerType(side)} methods that ${side} capabilities of type \`C\` require: one per`);
+    out.push(` * capability-gated row whose capability \`C\` certainly advertises (a literal`);
+    out.push(" * `true` or an object, never possibly `false`, `null` or absent). A wide type");
+    out.push(" * (`boolean`, an optional member) requires nothing: only the answer can tell.");
+    out.push(" */");
+    out.push(`export type Required${S}Methods<C> =`);
+    if (gated.length === 0) out.push("  never;");
+    gated.forEach((r, i) => {
+      const path = (r.capability as readonly string[]).reduceRight((inner, key) => `{ readonly ${key}: ${inner} }`, "infer V");
+      out.push(`  | (C extends ${path} ? IfAdvertised<V, ${lit(r.callback)}> : never)${i === gated.length - 1 ? ";" : ""}`);
+    });
+  }
+  out.push("");
+  out.push("/** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */");
+  out.push("export type AgentCapabilitiesOf<H> = H extends { initialize(...args: never[]): infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;");
+  out.push("");
+  out.push("/**");
+  out.push(" * Returns `handler` unchanged, and fails to compile when its `initialize`");
+  out.push(" * advertises a capability whose method the handler lacks (`loadSession: true`");
+  out.push(" * without `loadSession`): the error names the missing method. Only what the");
+  out.push(" * return type states is checked — write the capabilities as literals in");
+  out.push(" * `initialize`; a value typed `boolean` is checked at run time instead (the");
+  out.push(" * connection reports a `missing_handler` diagnostic at `initialize`).");
+  out.push(" */");
+  out.push("export function defineAgent<const H extends AgentHandler>(handler: H & { [K in RequiredAgentMethods<AgentCapabilitiesOf<H>>]-?: NonNullable<AgentHandler[K]> }): H {");
+  out.push("  return handler;");
+  out.push("}");
+  return out;
 }
 
 export function emitPeers(rows: readonly MethodRow[]): string {

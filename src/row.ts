@@ -12,6 +12,8 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly wire: string;
   readonly kind: "request" | "notification";
   readonly layer: "app" | "protocol" | "session_control";
+  /** The handler method `invoke` calls; absent for connection-routed rows and runtime-registered extensions. */
+  readonly callback?: string;
   /** Path into the handling side's advertised capabilities; undefined when ungated. */
   readonly capability: readonly string[] | undefined;
   /** Needs a completed `authenticate` when the agent requires authentication. */
@@ -39,6 +41,8 @@ export interface Router {
   resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined;
   /** The schema's lenient locations. */
   readonly leniency: LeniencyGraph;
+  /** Every row each side handles, in table order (for checks over the whole table, such as handlers missing at `initialize`). */
+  readonly rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] };
 }
 
 /** True for an extension method name: `_`-prefixed, and never `__proto__`. */

@@ -16,6 +16,7 @@ import type { BatchSink, CallHost, InboundCall } from "./call.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { Outbound } from "./outbound.ts";
+import { reportUnhandled } from "./advertised.ts";
 
 /** One side of a connection: the agent or the client. */
 export type Side = "agent" | "client";
@@ -220,6 +221,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
       this.initialized = true;
       this.agentCapabilities = ((value as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
       this.clientCapabilities = this.offeredClientCapabilities ?? {};
+      reportUnhandled(this, "agent", this.agentCapabilities);
     } else if (lifecycle === "authenticate") this.authenticated = true;
     else if (lifecycle === "logout") this.authenticated = false;
   }

@@ -18,7 +18,9 @@ export interface Diagnostic {
     | "handler_error"
     | "invalid_result"
     | "backpressure"
-    | "closed";
+    | "closed"
+    /** A capability was advertised at `initialize` but the handler lacks one of the methods it gates. */
+    | "missing_handler";
   readonly message: string;
   readonly data?: unknown;
 }

@@ -11,6 +11,7 @@ import type { RequestOptions } from "../peer-caller.ts";
 import { isExtensionWire } from "../row.ts";
 import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
+import { reportUnhandled } from "./advertised.ts";
 import type { ConnectionCore } from "./core.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
 
@@ -77,7 +78,10 @@ export class Outbound<Peer> {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.core.side === "client" && row?.lifecycle === "initialize") this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+    if (this.core.side === "client" && row?.lifecycle === "initialize") {
+      this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+      reportUnhandled(this.core, "client", this.core.clientCapabilities);
+    }
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
     return new Promise((resolve, reject) => {
       const call: PendingCall = {

@@ -12,12 +12,12 @@ export type AgentContext = HandlerContext<ClientPeer>;
 /** Context of a client handler: its peer proxy calls the agent. */
 export type ClientContext = HandlerContext<AgentPeer>;
 
-/** Implement this to handle what the client sends an agent. Capability-gated methods are optional. */
+/** Implement this to handle what the client sends an agent. Optional and capability-gated methods may be left out: their requests answer -32601. */
 export interface AgentHandler {
   /** `initialize` request. */
   initialize(params: InitializeRequest, ctx: AgentContext): Awaitable<InitializeResponse>;
-  /** `authenticate` request. */
-  authenticate(params: AuthenticateRequest, ctx: AgentContext): Awaitable<AuthenticateResponse>;
+  /** `authenticate` request. Optional: without it the request answers -32601. */
+  authenticate?(params: AuthenticateRequest, ctx: AgentContext): Awaitable<AuthenticateResponse>;
   /** `logout` request. Gated by `auth.logout`. */
   logout?(params: LogoutRequest, ctx: AgentContext): Awaitable<LogoutResponse>;
   /** `session/new` request. */
@@ -32,10 +32,10 @@ export interface AgentHandler {
   resumeSession?(params: ResumeSessionRequest, ctx: AgentContext): Awaitable<ResumeSessionResponse>;
   /** `session/close` request. Gated by `sessionCapabilities.close`. */
   closeSession?(params: CloseSessionRequest, ctx: AgentContext): Awaitable<CloseSessionResponse>;
-  /** `session/set_mode` request. */
-  setSessionMode(params: SetSessionModeRequest, ctx: AgentContext): Awaitable<SetSessionModeResponse>;
-  /** `session/set_config_option` request. */
-  setSessionConfigOption(params: SetSessionConfigOptionRequest, ctx: AgentContext): Awaitable<SetSessionConfigOptionResponse>;
+  /** `session/set_mode` request. Optional: without it the request answers -32601. */
+  setSessionMode?(params: SetSessionModeRequest, ctx: AgentContext): Awaitable<SetSessionModeResponse>;
+  /** `session/set_config_option` request. Optional: without it the request answers -32601. */
+  setSessionConfigOption?(params: SetSessionConfigOptionRequest, ctx: AgentContext): Awaitable<SetSessionConfigOptionResponse>;
   /** `session/prompt` request. */
   prompt(params: PromptRequest, ctx: AgentContext): Awaitable<PromptResponse>;
   /** Unregistered `_`-prefixed requests; without it they answer -32601. The wire name is passed unchanged, `_` included. */
@@ -44,7 +44,7 @@ export interface AgentHandler {
   extNotification?(method: string, params: Record<string, unknown>, ctx: AgentContext): Awaitable<void>;
 }
 
-/** Implement this to handle what the agent sends a client. Capability-gated methods are optional. */
+/** Implement this to handle what the agent sends a client. Optional and capability-gated methods may be left out: their requests answer -32601. */
 export interface ClientHandler {
   /** `session/request_permission` request. */
   requestPermission(params: RequestPermissionRequest, ctx: ClientContext): Awaitable<RequestPermissionResponse>;
@@ -72,4 +72,53 @@ export interface ClientHandler {
   extMethod?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<object>;
   /** Unregistered `_`-prefixed notifications; without it they are ignored. */
   extNotification?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<void>;
+}
+
+/** `Method` when `V` is certainly advertised: its type admits no `false`, `null` or `undefined`. */
+type IfAdvertised<V, Method extends string> = [Extract<V, false | null | undefined>] extends [never] ? Method : never;
+
+/**
+ * The AgentHandler methods that agent capabilities of type `C` require: one per
+ * capability-gated row whose capability `C` certainly advertises (a literal
+ * `true` or an object, never possibly `false`, `null` or absent). A wide type
+ * (`boolean`, an optional member) requires nothing: only the answer can tell.
+ */
+export type RequiredAgentMethods<C> =
+  | (C extends { readonly auth: { readonly logout: infer V } } ? IfAdvertised<V, "logout"> : never)
+  | (C extends { readonly loadSession: infer V } ? IfAdvertised<V, "loadSession"> : never)
+  | (C extends { readonly sessionCapabilities: { readonly list: infer V } } ? IfAdvertised<V, "listSessions"> : never)
+  | (C extends { readonly sessionCapabilities: { readonly delete: infer V } } ? IfAdvertised<V, "deleteSession"> : never)
+  | (C extends { readonly sessionCapabilities: { readonly resume: infer V } } ? IfAdvertised<V, "resumeSession"> : never)
+  | (C extends { readonly sessionCapabilities: { readonly close: infer V } } ? IfAdvertised<V, "closeSession"> : never);
+
+/**
+ * The ClientHandler methods that client capabilities of type `C` require: one per
+ * capability-gated row whose capability `C` certainly advertises (a literal
+ * `true` or an object, never possibly `false`, `null` or absent). A wide type
+ * (`boolean`, an optional member) requires nothing: only the answer can tell.
+ */
+export type RequiredClientMethods<C> =
+  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? IfAdvertised<V, "readTextFile"> : never)
+  | (C extends { readonly fs: { readonly writeTextFile: infer V } } ? IfAdvertised<V, "writeTextFile"> : never)
+  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "createTerminal"> : never)
+  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "terminalOutput"> : never)
+  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "releaseTerminal"> : never)
+  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "waitForTerminalExit"> : never)
+  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "killTerminal"> : never)
+  | (C extends { readonly elicitation: infer V } ? IfAdvertised<V, "createElicitation"> : never)
+  | (C extends { readonly elicitation: infer V } ? IfAdvertised<V, "completeElicitation"> : never);
+
+/** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */
+export type AgentCapabilitiesOf<H> = H extends { initialize(...args: never[]): infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;
+
+/**
+ * Returns `handler` unchanged, and fails to compile when its `initialize`
+ * advertises a capability whose method the handler lacks (`loadSession: true`
+ * without `loadSession`): the error names the missing method. Only what the
+ * return type states is checked — write the capabilities as literals in
+ * `initialize`; a value typed `boolean` is checked at run time instead (the
+ * connection reports a `missing_handler` diagnostic at `initialize`).
+ */
+export function defineAgent<const H extends AgentHandler>(handler: H & { [K in RequiredAgentMethods<AgentCapabilitiesOf<H>>]-?: NonNullable<AgentHandler[K]> }): H {
+  return handler;
 }

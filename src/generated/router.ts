@@ -8,84 +8,84 @@ import type { AuthenticateRequest, CloseSessionRequest, CompleteElicitationNotif
 
 // ── rows handled by the agent ──
 const A_initialize: Row<AgentHandler, AgentContext> = {
-  wire: "initialize", kind: "request", layer: "app",
+  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
   params: V.validateInitializeRequest, paramsType: "InitializeRequest",
   result: V.validateInitializeResponse, resultType: "InitializeResponse",
   invoke: (h, p, c) => h.initialize(p as InitializeRequest, c),
 };
 const A_authenticate: Row<AgentHandler, AgentContext> = {
-  wire: "authenticate", kind: "request", layer: "app",
+  wire: "authenticate", kind: "request", layer: "app", callback: "authenticate",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
   params: V.validateAuthenticateRequest, paramsType: "AuthenticateRequest",
   result: V.validateAuthenticateResponse, resultType: "AuthenticateResponse",
-  invoke: (h, p, c) => h.authenticate(p as AuthenticateRequest, c),
+  invoke: (h, p, c) => (h.authenticate ? h.authenticate(p as AuthenticateRequest, c) : notImplemented("authenticate")),
 };
 const A_logout: Row<AgentHandler, AgentContext> = {
-  wire: "logout", kind: "request", layer: "app",
+  wire: "logout", kind: "request", layer: "app", callback: "logout",
   capability: ["auth","logout"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
   params: V.validateLogoutRequest, paramsType: "LogoutRequest",
   result: V.validateLogoutResponse, resultType: "LogoutResponse",
   invoke: (h, p, c) => (h.logout ? h.logout(p as LogoutRequest, c) : notImplemented("logout")),
 };
 const A_session_new: Row<AgentHandler, AgentContext> = {
-  wire: "session/new", kind: "request", layer: "app",
+  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
   capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
   params: V.validateNewSessionRequest, paramsType: "NewSessionRequest",
   result: V.validateNewSessionResponse, resultType: "NewSessionResponse",
   invoke: (h, p, c) => h.newSession(p as NewSessionRequest, c),
 };
 const A_session_load: Row<AgentHandler, AgentContext> = {
-  wire: "session/load", kind: "request", layer: "app",
+  wire: "session/load", kind: "request", layer: "app", callback: "loadSession",
   capability: ["loadSession"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
   params: V.validateLoadSessionRequest, paramsType: "LoadSessionRequest",
   result: V.validateLoadSessionResponse, resultType: "LoadSessionResponse",
   invoke: (h, p, c) => (h.loadSession ? h.loadSession(p as LoadSessionRequest, c) : notImplemented("session/load")),
 };
 const A_session_list: Row<AgentHandler, AgentContext> = {
-  wire: "session/list", kind: "request", layer: "app",
+  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
   capability: ["sessionCapabilities","list"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateListSessionsRequest, paramsType: "ListSessionsRequest",
   result: V.validateListSessionsResponse, resultType: "ListSessionsResponse",
   invoke: (h, p, c) => (h.listSessions ? h.listSessions(p as ListSessionsRequest, c) : notImplemented("session/list")),
 };
 const A_session_delete: Row<AgentHandler, AgentContext> = {
-  wire: "session/delete", kind: "request", layer: "app",
+  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
   capability: ["sessionCapabilities","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
   params: V.validateDeleteSessionRequest, paramsType: "DeleteSessionRequest",
   result: V.validateDeleteSessionResponse, resultType: "DeleteSessionResponse",
   invoke: (h, p, c) => (h.deleteSession ? h.deleteSession(p as DeleteSessionRequest, c) : notImplemented("session/delete")),
 };
 const A_session_resume: Row<AgentHandler, AgentContext> = {
-  wire: "session/resume", kind: "request", layer: "app",
+  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
   capability: ["sessionCapabilities","resume"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
   params: V.validateResumeSessionRequest, paramsType: "ResumeSessionRequest",
   result: V.validateResumeSessionResponse, resultType: "ResumeSessionResponse",
   invoke: (h, p, c) => (h.resumeSession ? h.resumeSession(p as ResumeSessionRequest, c) : notImplemented("session/resume")),
 };
 const A_session_close: Row<AgentHandler, AgentContext> = {
-  wire: "session/close", kind: "request", layer: "app",
+  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
   capability: ["sessionCapabilities","close"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
   params: V.validateCloseSessionRequest, paramsType: "CloseSessionRequest",
   result: V.validateCloseSessionResponse, resultType: "CloseSessionResponse",
   invoke: (h, p, c) => (h.closeSession ? h.closeSession(p as CloseSessionRequest, c) : notImplemented("session/close")),
 };
 const A_session_set_mode: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_mode", kind: "request", layer: "app",
+  wire: "session/set_mode", kind: "request", layer: "app", callback: "setSessionMode",
   capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateSetSessionModeRequest, paramsType: "SetSessionModeRequest",
   result: V.validateSetSessionModeResponse, resultType: "SetSessionModeResponse",
-  invoke: (h, p, c) => h.setSessionMode(p as SetSessionModeRequest, c),
+  invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")),
 };
 const A_session_set_config_option: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_config_option", kind: "request", layer: "app",
+  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
   capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateSetSessionConfigOptionRequest, paramsType: "SetSessionConfigOptionRequest",
   result: V.validateSetSessionConfigOptionResponse, resultType: "SetSessionConfigOptionResponse",
-  invoke: (h, p, c) => h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c),
+  invoke: (h, p, c) => (h.setSessionConfigOption ? h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c) : notImplemented("session/set_config_option")),
 };
 const A_session_prompt: Row<AgentHandler, AgentContext> = {
-  wire: "session/prompt", kind: "request", layer: "app",
+  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
   capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,
   params: V.validatePromptRequest, paramsType: "PromptRequest",
   result: V.validatePromptResponse, resultType: "PromptResponse",
@@ -108,77 +108,77 @@ const A___cancel_request: Row<AgentHandler, AgentContext> = {
 
 // ── rows handled by the client ──
 const C_session_request_permission: Row<ClientHandler, ClientContext> = {
-  wire: "session/request_permission", kind: "request", layer: "app",
+  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
   capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
   params: V.validateRequestPermissionRequest, paramsType: "RequestPermissionRequest",
   result: V.validateRequestPermissionResponse, resultType: "RequestPermissionResponse",
   invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c),
 };
 const C_session_update: Row<ClientHandler, ClientContext> = {
-  wire: "session/update", kind: "notification", layer: "app",
+  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateSessionNotification, paramsType: "SessionNotification",
   result: undefined, resultType: undefined,
   invoke: (h, p, c) => h.sessionUpdate(p as SessionNotification, c),
 };
 const C_fs_read_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/read_text_file", kind: "request", layer: "app",
+  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",
   capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateReadTextFileRequest, paramsType: "ReadTextFileRequest",
   result: V.validateReadTextFileResponse, resultType: "ReadTextFileResponse",
   invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),
 };
 const C_fs_write_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/write_text_file", kind: "request", layer: "app",
+  wire: "fs/write_text_file", kind: "request", layer: "app", callback: "writeTextFile",
   capability: ["fs","writeTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateWriteTextFileRequest, paramsType: "WriteTextFileRequest",
   result: V.validateWriteTextFileResponse, resultType: "WriteTextFileResponse",
   invoke: (h, p, c) => (h.writeTextFile ? h.writeTextFile(p as WriteTextFileRequest, c) : notImplemented("fs/write_text_file")),
 };
 const C_terminal_create: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/create", kind: "request", layer: "app",
+  wire: "terminal/create", kind: "request", layer: "app", callback: "createTerminal",
   capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateCreateTerminalRequest, paramsType: "CreateTerminalRequest",
   result: V.validateCreateTerminalResponse, resultType: "CreateTerminalResponse",
   invoke: (h, p, c) => (h.createTerminal ? h.createTerminal(p as CreateTerminalRequest, c) : notImplemented("terminal/create")),
 };
 const C_terminal_output: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/output", kind: "request", layer: "app",
+  wire: "terminal/output", kind: "request", layer: "app", callback: "terminalOutput",
   capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateTerminalOutputRequest, paramsType: "TerminalOutputRequest",
   result: V.validateTerminalOutputResponse, resultType: "TerminalOutputResponse",
   invoke: (h, p, c) => (h.terminalOutput ? h.terminalOutput(p as TerminalOutputRequest, c) : notImplemented("terminal/output")),
 };
 const C_terminal_release: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/release", kind: "request", layer: "app",
+  wire: "terminal/release", kind: "request", layer: "app", callback: "releaseTerminal",
   capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateReleaseTerminalRequest, paramsType: "ReleaseTerminalRequest",
   result: V.validateReleaseTerminalResponse, resultType: "ReleaseTerminalResponse",
   invoke: (h, p, c) => (h.releaseTerminal ? h.releaseTerminal(p as ReleaseTerminalRequest, c) : notImplemented("terminal/release")),
 };
 const C_terminal_wait_for_exit: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/wait_for_exit", kind: "request", layer: "app",
+  wire: "terminal/wait_for_exit", kind: "request", layer: "app", callback: "waitForTerminalExit",
   capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateWaitForTerminalExitRequest, paramsType: "WaitForTerminalExitRequest",
   result: V.validateWaitForTerminalExitResponse, resultType: "WaitForTerminalExitResponse",
   invoke: (h, p, c) => (h.waitForTerminalExit ? h.waitForTerminalExit(p as WaitForTerminalExitRequest, c) : notImplemented("terminal/wait_for_exit")),
 };
 const C_terminal_kill: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/kill", kind: "request", layer: "app",
+  wire: "terminal/kill", kind: "request", layer: "app", callback: "killTerminal",
   capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateKillTerminalRequest, paramsType: "KillTerminalRequest",
   result: V.validateKillTerminalResponse, resultType: "KillTerminalResponse",
   invoke: (h, p, c) => (h.killTerminal ? h.killTerminal(p as KillTerminalRequest, c) : notImplemented("terminal/kill")),
 };
 const C_elicitation_create: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/create", kind: "request", layer: "app",
+  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
   capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateCreateElicitationRequest, paramsType: "CreateElicitationRequest",
   result: V.validateCreateElicitationResponse, resultType: "CreateElicitationResponse",
   invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")),
 };
 const C_elicitation_complete: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app",
+  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
   capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   params: V.validateCompleteElicitationNotification, paramsType: "CompleteElicitationNotification",
   result: undefined, resultType: undefined,
@@ -246,6 +246,12 @@ export function clientNotificationRow(wire: string): Row<ClientHandler, ClientCo
   }
 }
 
+/** Every row each side handles, in table order. */
+const rows: Router["rows"] = {
+  agent: [A_initialize, A_authenticate, A_logout, A_session_new, A_session_load, A_session_list, A_session_delete, A_session_resume, A_session_close, A_session_set_mode, A_session_set_config_option, A_session_prompt, A_session_cancel, A___cancel_request],
+  client: [C_session_request_permission, C_session_update, C_fs_read_text_file, C_fs_write_text_file, C_terminal_create, C_terminal_output, C_terminal_release, C_terminal_wait_for_exit, C_terminal_kill, C_elicitation_create, C_elicitation_complete, C___cancel_request],
+};
+
 /** The row `side` handles for an inbound message, or undefined for an unknown method. */
 export function inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined {
   if (side === "agent") return (kind === "request" ? agentRequestRow(wire) : agentNotificationRow(wire)) as Row<never, never> | undefined;
@@ -282,7 +288,7 @@ export function decode(side: "agent" | "client", kind: "request" | "notification
 export { isExtensionWire };
 
 /** This table's router, as connections take it. */
-export const router: Router = { inboundRow, resultMarker, leniency };
+export const router: Router = { inboundRow, resultMarker, leniency, rows };
 
 /** Calls the handler for a decoded message; unregistered extension methods go to `extMethod`/`extNotification`. */
 export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;

@@ -8,7 +8,7 @@ import { realSchema } from "./support.ts";
 
 /** A tiny table: the real rows for these wires, in table order. */
 const tiny: readonly MethodRow[] = methods.filter((r) =>
-  ["initialize", "session/prompt", "session/cancel", "session/update", "fs/read_text_file", "$/cancel_request"].includes(r.wire),
+  ["initialize", "session/set_mode", "session/prompt", "session/cancel", "session/update", "fs/read_text_file", "$/cancel_request"].includes(r.wire),
 );
 
 const lines = (text: string) => text.split("\n");
@@ -27,6 +27,7 @@ describe("emitRouter", () => {
   it("emits one switch case per row a side handles, for each kind, in table order", () => {
     expect(switchOf(router, "agentRequestRow")).toEqual([
       '    case "initialize": return A_initialize;',
+      '    case "session/set_mode": return A_session_set_mode;',
       '    case "session/prompt": return A_session_prompt;',
       "    default: return undefined;",
     ]);
@@ -50,7 +51,7 @@ describe("emitRouter", () => {
     const at = lines(router).indexOf("const A_session_prompt: Row<AgentHandler, AgentContext> = {");
     expect(lines(router).slice(at, at + 7)).toEqual([
       "const A_session_prompt: Row<AgentHandler, AgentContext> = {",
-      '  wire: "session/prompt", kind: "request", layer: "app",',
+      '  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",',
       '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,',
       '  params: V.validatePromptRequest, paramsType: "PromptRequest",',
       '  result: V.validatePromptResponse, resultType: "PromptResponse",',
@@ -65,9 +66,26 @@ describe("emitRouter", () => {
     );
   });
 
-  it("gives connection-routed rows no invoke", () => {
+  it("calls an optional handler method only when it exists, like a gated one", () => {
+    expect(lines(router)).toContain('  invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")),');
+  });
+
+  it("gives connection-routed rows no callback and no invoke", () => {
     const at = lines(router).indexOf("const A_session_cancel: Row<AgentHandler, AgentContext> = {");
+    expect(lines(router)[at + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');
     expect(lines(router)[at + 5]).toBe("  invoke: undefined,");
+  });
+
+  it("lists every row each side handles, in table order", () => {
+    const all = lines(router);
+    const at = all.indexOf('const rows: Router["rows"] = {');
+    expect(all.slice(at, at + 4)).toEqual([
+      'const rows: Router["rows"] = {',
+      "  agent: [A_initialize, A_session_set_mode, A_session_prompt, A_session_cancel, A___cancel_request],",
+      "  client: [C_session_update, C_fs_read_text_file, C___cancel_request],",
+      "};",
+    ]);
+    expect(all).toContain("export const router: Router = { inboundRow, resultMarker, leniency, rows };");
   });
 
   it("never indexes an object with a wire string", () => {
@@ -89,6 +107,22 @@ describe("emitHandlers", () => {
     const at = all.indexOf("  readTextFile?(params: ReadTextFileRequest, ctx: ClientContext): Awaitable<ReadTextFileResponse>;");
     expect(at).toBeGreaterThan(0);
     expect(all[at - 1]).toBe("  /** `fs/read_text_file` request. Gated by `fs.readTextFile`. */");
+  });
+
+  it("makes a row the table marks optional an optional method, and says what its absence answers", () => {
+    const all = lines(handlers);
+    const at = all.indexOf("  setSessionMode?(params: SetSessionModeRequest, ctx: AgentContext): Awaitable<SetSessionModeResponse>;");
+    expect(at).toBeGreaterThan(0);
+    expect(all[at - 1]).toBe("  /** `session/set_mode` request. Optional: without it the request answers -32601. */");
+  });
+
+  it("prints, per side, which handler methods an advertised capability requires", () => {
+    const all = lines(handlers);
+    expect(all).toContain("export type RequiredAgentMethods<C> =");
+    expect(all[all.indexOf("export type RequiredAgentMethods<C> =") + 1]).toBe("  never;");
+    const at = all.indexOf("export type RequiredClientMethods<C> =");
+    expect(all[at + 1]).toBe('  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? IfAdvertised<V, "readTextFile"> : never);');
+    expect(all).toContain("export function defineAgent<const H extends AgentHandler>(handler: H & { [K in RequiredAgentMethods<AgentCapabilitiesOf<H>>]-?: NonNullable<AgentHandler[K]> }): H {");
   });
 
   it("gives connection-routed rows no handler method", () => {

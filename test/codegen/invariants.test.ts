@@ -161,6 +161,18 @@ describe("the method table checker", () => {
     it("rejects auth on a row the client handles", () => {
       expectProblem(withRow("fs/read_text_file", (r) => ({ ...r, auth: true })), 'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication');
     });
+
+    it("rejects optional on a notification", () => {
+      expectProblem(withRow("session/update", (r) => ({ ...r, optional: true })), 'row "session/update" (client): field "optional": only requests with a callback can be optional');
+    });
+
+    it("rejects optional on a row its capability already makes optional", () => {
+      expectProblem(withRow("session/load", (r) => ({ ...r, optional: true })), 'row "session/load" (agent): field "optional": a row gated by a capability is optional already');
+    });
+
+    it("rejects an optional initialize row", () => {
+      expectProblem(withRow("initialize", (r) => ({ ...r, optional: true })), 'row "initialize" (agent): field "optional": the initialize row cannot be optional: every agent answers it');
+    });
   });
 
   describe("invariant 6: cross-check with the schema", () => {
