@@ -71,7 +71,7 @@ describe("maxQueuedNotifications", () => {
 });
 
 describe("flow control on the real transports", () => {
-  it("is offered by every transport src/ builds, spawnAgent's wrapper included", async () => {
+  it("is offered by the stream transports, the memory pair and spawnAgent's wrapper around nodeStreamTransport", async () => {
     const agent = spawnAgent(process.execPath, ["-e", ""], { stderr: "ignore" });
     const transports: Record<string, Transport> = {
       nodeStreamTransport: nodeStreamTransport(new PassThrough(), new PassThrough()),
