@@ -67,6 +67,64 @@ export interface MethodRow {
   readonly lifecycle?: "initialize" | "authenticate" | "logout" | "opens_session" | "closes_session";
   /** Marks a registered extension row (`_`-prefixed wire, inline schemas allowed). */
   readonly extension?: boolean;
+  /**
+   * The same wire is handled by the other side as this kind: `mcp/message` is
+   * a request the client handles and a notification the agent handles. Both
+   * rows must exist and name each other's kind, so a wire on both sides is
+   * always deliberate.
+   */
+  readonly counterpart?: "request" | "notification";
+  /**
+   * Path into the CALLING side's own advertised capabilities: only a peer that
+   * advertised it may send this method (`mcp/message` to the client needs the
+   * agent's `mcpCapabilities.acp`). Inbound without it: `-32601` for a
+   * request, dropped with a diagnostic for a notification; outbound without
+   * it: rejected locally, unsent. Fail closed, as `capability`.
+   */
+  readonly callerCapability?: readonly string[];
+  /**
+   * A gate per object rather than per connection: the method may only name an
+   * object whose latest `session/update` of kind `update` (keyed by the params'
+   * `id` field) carried a value at `path` (v2 `tool_call/cancel`, gated by the
+   * tool call's `capabilities.cancel`).
+   */
+  readonly objectCapability?: ObjectCapability;
+  /**
+   * The answer only acknowledges; the turn ends with a notification the
+   * handling side sends (v2 `session/prompt` ends with a `state_update` that
+   * reports `idle`). The handler's `ctx.signal` stays live until then, and a
+   * `session/cancel` aborts it. Agent request rows only.
+   */
+  readonly turnEnd?: TurnEnd;
+  /**
+   * The `initialize` row only: the params and result fields that carry the
+   * two sides' capabilities. Default `clientCapabilities` / `agentCapabilities`
+   * (v1); v2 names both `capabilities`.
+   */
+  readonly capabilityFields?: { readonly params: string; readonly result: string };
+  /**
+   * The `initialize` row only: `until_first_request` lets the client send it
+   * again until its first other request (v2); default: once.
+   */
+  readonly repeatable?: "until_first_request";
+  /** Never sent inside a JSON-RPC batch (v2: `initialize`, `session/prompt`, ...); a batch holding it is rejected. */
+  readonly unbatched?: boolean;
+}
+
+/** See {@link MethodRow.objectCapability}. */
+export interface ObjectCapability {
+  /** The `sessionUpdate` tag of the update that announces the object (`tool_call_update`). */
+  readonly update: string;
+  /** The field naming the object, in the update and in this method's params (`toolCallId`). */
+  readonly id: string;
+  /** Path inside the update to the object's capability (`["capabilities", "cancel"]`). */
+  readonly path: readonly string[];
+}
+
+/** See {@link MethodRow.turnEnd}: the notification that ends the turn, matched by dotted paths into its params. */
+export interface TurnEnd {
+  readonly notification: string;
+  readonly match: Readonly<Record<string, string>>;
 }
 
 /** Where the schema comes from, and the SHA-256 of the exact file codegen accepts. */

@@ -3,6 +3,7 @@
  * the pinned schema. Every violation is reported with the row and the field.
  */
 import type { MethodRow, Side } from "../method-table.ts";
+import { checkColumns } from "./check-columns.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 
 /** One wire method as the schema itself describes it. */
@@ -164,6 +165,7 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
     if (row.extension) continue;
     if (!stable.some((m) => m.wire === row.wire && m.side === row.side)) report(row, "wire", "the schema defines no such method for this side");
   }
+  checkColumns(rows, schema, report, (side, path) => missingCapability(schema, side, path));
   if (problems.length > 0) throw new TableError(problems);
 }
 

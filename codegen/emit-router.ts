@@ -5,6 +5,7 @@
 import type { MethodRow } from "../method-table.ts";
 import { HEADER, RUNTIME, lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
 import { validatorName } from "./emit-validators.ts";
+import { rowColumns } from "./emit-columns.ts";
 
 type HandlingSide = "agent" | "client";
 const SIDES: readonly HandlingSide[] = ["agent", "client"];
@@ -45,6 +46,8 @@ export function emitRouter(rows: readonly MethodRow[]): string {
       out.push(`const ${rowConst(side, row)}: Row<${handlerType(side)}, ${contextType(side)}> = {`);
       out.push(`  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},${row.callback === undefined ? "" : ` callback: ${lit(row.callback)},`}`);
       out.push(`  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)}, cancelsSession: ${row.cancelsSession === true}, lifecycle: ${row.lifecycle === undefined ? "undefined" : lit(row.lifecycle)},`);
+      const columns = rowColumns(row);
+      if (columns !== "") out.push(`  ${columns},`);
       out.push(`  params: V.${validatorName(paramsTypeName(row))}, paramsType: ${lit(paramsTypeName(row))},`);
       out.push(`  result: ${res ? `V.${validatorName(res)}` : "undefined"}, resultType: ${res ? lit(res) : "undefined"},`);
       out.push(`  invoke: ${invoke},`);
@@ -55,7 +58,10 @@ export function emitRouter(rows: readonly MethodRow[]): string {
   for (const side of SIDES) {
     for (const kind of ["request", "notification"] as const) {
       const fn = `${side}${cap(kind)}Row`;
-      out.push(`/** The ${kind} row the ${side} handles for \`wire\`, or undefined. A switch: "__proto__" is just unknown. */`);
+      out.push(`/**`);
+      out.push(` * The ${kind} row the ${side} handles for \`wire\`, or undefined. A switch: "__proto__" is just unknown.`);
+      out.push(" * @internal");
+      out.push(" */");
       out.push(`export function ${fn}(wire: string): Row<${handlerType(side)}, ${contextType(side)}> | undefined {`);
       out.push("  switch (wire) {");
       for (const row of handledBy(rows, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row)};`);
@@ -82,10 +88,13 @@ function invokeText(side: HandlingSide, row: MethodRow): string {
 
 /** The handler may leave the row's method out: the table says so, or a capability gates it. */
 function isOptional(row: MethodRow): boolean {
-  return row.optional === true || row.capability !== undefined;
+  return row.optional === true || row.capability !== undefined || row.callerCapability !== undefined;
 }
 
-const ROUTER_TAIL = `/** The row \`side\` handles for an inbound message, or undefined for an unknown method. */
+const ROUTER_TAIL = `/**
+ * The row \`side\` handles for an inbound message, or undefined for an unknown method.
+ * @internal
+ */
 export function inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined {
   if (side === "agent") return (kind === "request" ? agentRequestRow(wire) : agentNotificationRow(wire)) as Row<never, never> | undefined;
   return (kind === "request" ? clientRequestRow(wire) : clientNotificationRow(wire)) as Row<never, never> | undefined;
@@ -95,6 +104,7 @@ export function inboundRow(side: "agent" | "client", kind: "request" | "notifica
  * How the sender decodes the answer to \`wire\` sent to a peer that handles
  * it on \`peerSide\`: the row whose result validator applies. Computed once
  * when the request is sent.
+ * @internal
  */
 export function resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined {
   return inboundRow(peerSide, "request", wire);
@@ -104,6 +114,7 @@ export function resultMarker(peerSide: "agent" | "client", wire: string): Row<ne
  * Decodes inbound params for \`wire\`: the row and (possibly repaired) params,
  * \`ext\` for an unregistered \`_\` method, \`method_not_found\`, or
  * \`invalid_params\` with one error per location.
+ * @internal
  */
 export function decode(side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode: Leniency = "repair"): Decoded<never, never> {
   const row = inboundRow(side, kind, wire);
@@ -120,10 +131,16 @@ export function decode(side: "agent" | "client", kind: "request" | "notification
 
 export { isExtensionWire };
 
-/** This table's router, as connections take it. */
+/**
+ * This table's router, as connections take it.
+ * @internal
+ */
 export const router: Router = { inboundRow, resultMarker, leniency, rows };
 
-/** Calls the handler for a decoded message; unregistered extension methods go to \`extMethod\`/\`extNotification\`. */
+/**
+ * Calls the handler for a decoded message; unregistered extension methods go to \`extMethod\`/\`extNotification\`.
+ * @internal
+ */
 export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;
 export function dispatch(side: "client", handler: ClientHandler, decoded: Decoded<never, never>, ctx: ClientContext): unknown;
 export function dispatch(_side: "agent" | "client", handler: AgentHandler | ClientHandler, decoded: Decoded<never, never>, ctx: AgentContext | ClientContext): unknown {
@@ -183,8 +200,6 @@ export function emitHandlers(rows: readonly MethodRow[]): string {
  */
 function emitRequiredMethods(rows: readonly MethodRow[]): string[] {
   const out: string[] = [""];
-  out.push("/** `Method` when `V` is certainly advertised: its type admits no `false`, `null` or `undefined`. */");
-  out.push("type IfAdvertised<V, Method extends string> = [Extract<V, false | null | undefined>] extends [never] ? Method : never;");
   for (const side of SIDES) {
     const S = cap(side);
     const gated = handledBy(rows, side).filter((r) => r.capability !== undefined && r.callback !== undefined);
@@ -194,17 +209,18 @@ function emitRequiredMethods(rows: readonly MethodRow[]): string[] {
     out.push(` * capability-gated row whose capability \`C\` certainly advertises (a literal`);
     out.push(" * `true` or an object, never possibly `false`, `null` or absent). A wide type");
     out.push(" * (`boolean`, an optional member) requires nothing: only the answer can tell.");
+    out.push(" * (`[Extract<V, false | null | undefined>] extends [never]` reads: V admits none of them.)");
     out.push(" */");
     out.push(`export type Required${S}Methods<C> =`);
     if (gated.length === 0) out.push("  never;");
     gated.forEach((r, i) => {
       const path = (r.capability as readonly string[]).reduceRight((inner, key) => `{ readonly ${key}: ${inner} }`, "infer V");
-      out.push(`  | (C extends ${path} ? IfAdvertised<V, ${lit(r.callback)}> : never)${i === gated.length - 1 ? ";" : ""}`);
+      out.push(`  | (C extends ${path} ? ([Extract<V, false | null | undefined>] extends [never] ? ${lit(r.callback)} : never) : never)${i === gated.length - 1 ? ";" : ""}`);
     });
   }
   out.push("");
   out.push("/** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */");
-  out.push("export type AgentCapabilitiesOf<H> = H extends { initialize(...args: never[]): infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;");
+  out.push("export type AgentCapabilitiesOf<H> = H extends { readonly initialize: (...args: never[]) => infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;");
   out.push("");
   out.push("/**");
   out.push(" * Returns `handler` unchanged, and fails to compile when its `initialize`");
@@ -247,7 +263,10 @@ export function emitPeers(rows: readonly MethodRow[]): string {
     }
     out.push("}");
     out.push("");
-    out.push(`/** Builds the ${side} proxy over a connection's outbound side. */`);
+    out.push(`/**`);
+    out.push(` * Builds the ${side} proxy over a connection's outbound side.`);
+    out.push(" * @internal");
+    out.push(" */");
     out.push(`export function create${S}Peer(caller: PeerCaller): ${S}Peer {`);
     out.push("  return {");
     for (const r of mine) {

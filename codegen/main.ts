@@ -2,10 +2,12 @@
  * `npm run codegen [-- --check] [--table FILE] [--out DIR]` — the repository's
  * own codegen script.
  *
- * Without arguments it regenerates `src/generated/` from `method-table.ts`,
- * importing the runtime as `../runtime.ts`. `--check` regenerates in memory
- * and exits 1, naming the files, when anything on disk differs. `--table` /
- * `--out` generate another table into another folder inside the repository
+ * Without `--table`/`--out` it regenerates every table of the repository
+ * ({@link TABLES}: v1 stable into `src/generated/`, v1 unstable and v2 into
+ * their own folders), importing the runtime by relative path (`../runtime.ts`).
+ * `--check` regenerates in memory and exits 1, naming the files, when anything
+ * on disk differs (all tables unless `--table`/`--out` name one). `--table` /
+ * `--out` generate one table into another folder inside the repository
  * (tests use it); such folders import the runtime by relative path to `src/`.
  * Users run the package's bin instead: `acp-router codegen` (see cli.ts).
  */
@@ -16,14 +18,25 @@ import { runCodegen, type TableModule } from "./run.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * The repository's tables and their output folders, regenerated together. Each
+ * version's folder sits beside its hand-written entry, so one entry never
+ * loads another table (DESIGN §10).
+ */
+const TABLES: readonly { readonly table: string; readonly out: string }[] = [
+  { table: "method-table.ts", out: "src/generated" },
+  { table: "tables/v1-unstable.ts", out: "src/unstable/generated" },
+  { table: "tables/v2.ts", out: "src/v2/generated" },
+];
+
 interface Args {
   check: boolean;
-  table: string;
-  out: string;
+  table: string | undefined;
+  out: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { check: false, table: join(repoRoot, "method-table.ts"), out: join(repoRoot, "src", "generated") };
+  const args: Args = { check: false, table: undefined, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--check") args.check = true;
@@ -34,21 +47,32 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
-  const table = (await import(pathToFileURL(args.table).href)) as TableModule;
-  const runtime = relative(args.out, join(repoRoot, "src", "runtime.ts")).split(sep).join("/");
+async function runOne(tablePath: string, out: string, check: boolean): Promise<number> {
+  const table = (await import(pathToFileURL(tablePath).href)) as TableModule;
+  const runtime = relative(out, join(repoRoot, "src", "runtime.ts")).split(sep).join("/");
+  const tableName = relative(repoRoot, tablePath).split(sep).join("/");
   return runCodegen({
     table,
-    tableName: relative(repoRoot, args.table),
-    out: args.out,
-    outName: relative(repoRoot, args.out) || ".",
-    check: args.check,
+    tableName,
+    out,
+    outName: relative(repoRoot, out).split(sep).join("/") || ".",
+    check,
     regenerate: "npm run codegen",
     runtimeModule: runtime.startsWith(".") ? runtime : `./${runtime}`,
     importExtension: ".ts",
+    ...(tableName === "method-table.ts" ? {} : { header: { table: tableName, command: "npm run codegen" } }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.table !== undefined || args.out !== undefined) {
+    return runOne(args.table ?? join(repoRoot, "method-table.ts"), args.out ?? join(repoRoot, "src", "generated"), args.check);
+  }
+  let worst = 0;
+  for (const t of TABLES) worst = Math.max(worst, await runOne(join(repoRoot, t.table), join(repoRoot, t.out), args.check));
+  return worst;
 }
 
 main().then(

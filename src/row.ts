@@ -7,7 +7,10 @@ import type { LeniencyGraph } from "./validation/leniency.ts";
 import type { Validator } from "./validation/validator.ts";
 import { RpcError } from "./errors.ts";
 
-/** One generated routing row (see method-table.ts): routing fields, validators and the typed handler call. */
+/**
+ * One generated routing row (see method-table.ts): routing fields, validators and the typed handler call.
+ * @internal
+ */
 export interface Row<Handler = unknown, Context = unknown> {
   readonly wire: string;
   readonly kind: "request" | "notification";
@@ -31,9 +34,27 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly resultType: string | undefined;
   /** Calls the handler's method for this row; undefined for connection-routed rows. */
   readonly invoke: ((handler: Handler, params: unknown, ctx: Context) => unknown) | undefined;
+  // The columns below are printed only for rows that set them (method-table.ts documents each).
+  /** The kind the other side handles this same wire as. */
+  readonly counterpart?: "request" | "notification";
+  /** Path into the CALLING side's advertised capabilities; only a peer that advertised it may send this. */
+  readonly callerCapability?: readonly string[];
+  /** A gate per object, learnt from `session/update`s. */
+  readonly objectCapability?: { readonly update: string; readonly id: string; readonly path: readonly string[] };
+  /** The answer acknowledges; the turn ends with this notification (dotted paths into its params → values). */
+  readonly turnEnd?: { readonly notification: string; readonly match: Readonly<Record<string, string>> };
+  /** `initialize` only: the params and result fields carrying the capabilities (default `clientCapabilities` / `agentCapabilities`). */
+  readonly capabilityFields?: { readonly params: string; readonly result: string };
+  /** `initialize` only: may repeat until the first other request. */
+  readonly repeatable?: "until_first_request";
+  /** Never inside a JSON-RPC batch. */
+  readonly unbatched?: boolean;
 }
 
-/** What the connection needs from a generated router: row lookups and leniency data. One per method table. */
+/**
+ * What the connection needs from a generated router: row lookups and leniency data. One per method table.
+ * @internal
+ */
 export interface Router {
   /** The row `side` handles for an inbound message, or undefined for an unknown method. */
   inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined;
@@ -45,12 +66,18 @@ export interface Router {
   readonly rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] };
 }
 
-/** True for an extension method name: `_`-prefixed, and never `__proto__`. */
+/**
+ * True for an extension method name: `_`-prefixed, and never `__proto__`.
+ * @internal
+ */
 export function isExtensionWire(wire: string): boolean {
   return wire.charCodeAt(0) === 95 /* _ */ && wire !== "__proto__";
 }
 
-/** Thrown by `invoke` when the handler does not implement an optional method. */
+/**
+ * Thrown by `invoke` when the handler does not implement an optional method.
+ * @internal
+ */
 export function notImplemented(wire: string): never {
   throw RpcError.methodNotFound(wire);
 }

@@ -6,13 +6,14 @@
  */
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities, InitializeResponse } from "../generated/types.ts";
+import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { PeerCaller } from "../peer-caller.ts";
 import type { Row, Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
 import type { BatchSink, CallHost, InboundCall } from "./call.ts";
+import { capabilitiesIn, cancelTurn, closeTurns, openTurn } from "./columns.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { Outbound } from "./outbound.ts";
@@ -187,7 +188,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     call.answered = true;
     this.inFlight.delete(call.requestId as RequestId);
     const lifecycle = call.row?.lifecycle;
-    if (lifecycle !== undefined) this.afterAnswer(lifecycle, value);
+    if (lifecycle !== undefined) this.afterAnswer(lifecycle, value, call.row);
+    openTurn(this, call.row, call.sessionId, call);
     let line: string;
     try {
       line = encodeResult(call.requestId as RequestId, value);
@@ -215,11 +217,11 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   }
 
   /** Agent side: records what a row's `lifecycle` changes, once its answer succeeded. */
-  private afterAnswer(lifecycle: NonNullable<Row["lifecycle"]>, value: unknown): void {
+  private afterAnswer(lifecycle: NonNullable<Row["lifecycle"]>, value: unknown, row: Row | undefined): void {
     if (this.side !== "agent") return;
     if (lifecycle === "initialize") {
       this.initialized = true;
-      this.agentCapabilities = ((value as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+      this.agentCapabilities = capabilitiesIn(row, "result", value) as AgentCapabilities;
       this.clientCapabilities = this.offeredClientCapabilities ?? {};
       reportUnhandled(this, "agent", this.agentCapabilities);
     } else if (lifecycle === "authenticate") this.authenticated = true;
@@ -238,6 +240,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * flight now are touched, so a late cancel never reaches the next turn.
    */
   cancelSession(sessionId: string): void {
+    cancelTurn(this, sessionId);
     for (const call of this.inFlight.values()) {
       if (call.sessionId !== sessionId) continue;
       call.sessionCancelled = true;
@@ -276,6 +279,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.inFlight.clear();
     for (const call of this.liveNotifications) call.abortForClose();
     this.liveNotifications.clear();
+    closeTurns(this);
     this.lanes.clear();
     this.report("closed", `connection closed: ${reason}`, error ? describe(error) : undefined);
     try {

@@ -12,6 +12,7 @@ import { parseLine } from "../jsonrpc/parse.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
+import { admitInitialize, callerAllowed, capabilitiesIn, observeObjects } from "./columns.ts";
 import { InboundCall, type BatchSink } from "./call.ts";
 import { describe, type ConnectionCore } from "./core.ts";
 import { isThenable } from "./lanes.ts";
@@ -51,6 +52,10 @@ function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
   for (const item of items) {
     const kind = classify(item);
     if (answersExpected(kind, item)) open++;
+    if (kind === "request" && core.router.inboundRow(core.side, "request", (item as Body).method as string)?.unbatched) {
+      core.reject((item as Body).id as RequestId, wireError.invalidRequest(`Invalid request: "${String((item as Body).method)}" may not be sent in a batch`), sink);
+      continue;
+    }
     processMessage(core, item, sink, kind);
   }
   sink.done();
@@ -96,6 +101,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
   const row = core.router.inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
   if (!core.initialized && row?.lifecycle !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
+  if (!admitInitialize(core, row, core.initialized)) return core.reject(id, wireError.invalidRequest("Invalid request: initialize may not be repeated after another request"), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
@@ -106,6 +112,9 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
     return core.reject(id, wireError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
   }
+  if (!callerAllowed(row, core.side === "agent" ? core.clientCapabilities : core.agentCapabilities)) {
+    return core.reject(id, wireError.methodNotFound(wire, `${capabilityName(core.peerSide, row.callerCapability ?? [])} was not advertised`), batch);
+  }
   if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, wireError.authRequired(), batch);
   const params = body.params === undefined ? {} : body.params;
   const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
@@ -113,7 +122,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
-  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = ((params as { clientCapabilities?: ClientCapabilities }).clientCapabilities ?? {}) as ClientCapabilities;
+  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
   const sessionId = sessionOf(params);
   if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
@@ -157,11 +166,15 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
     return core.report("gated_notification", `dropped "${wire}": ${capabilityName(core.side, row.capability)} was not advertised`);
   }
+  if (!callerAllowed(row, core.side === "agent" ? core.clientCapabilities : core.agentCapabilities)) {
+    return core.report("gated_notification", `dropped "${wire}": ${capabilityName(core.peerSide, row.callerCapability ?? [])} was not advertised`);
+  }
   const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
   if (outcome !== undefined) {
     if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
   }
+  if (core.side === "client") observeObjects(core, core.router, params);
   const sessionId = sessionOf(params);
   if (core.side === "client" && sessionId !== undefined && core.diagnostic !== undefined && !core.knownSessions.has(sessionId)) {
     core.report("unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);

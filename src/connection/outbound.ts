@@ -4,13 +4,14 @@
  * answers (validated with the result marker chosen at send time).
  */
 import { ConnectionClosedError, RequestTimeoutError, RpcError } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities, InitializeRequest, InitializeResponse } from "../generated/types.ts";
+import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
-import { isExtensionWire } from "../row.ts";
+import { isExtensionWire, type Row } from "../row.ts";
 import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
+import { callerAllowed, capabilitiesIn, endTurn, objectRefusal } from "./columns.ts";
 import { reportUnhandled } from "./advertised.ts";
 import type { ConnectionCore } from "./core.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
@@ -44,10 +45,14 @@ export class Outbound<Peer> {
     }
     // Sending the peer's session-control notification (session/cancel) answers our own
     // pending calls of that session that have an onCancel result (permission requests).
-    if (this.core.router.inboundRow(this.core.peerSide, "notification", wire)?.layer === "session_control") {
+    const row = this.core.router.inboundRow(this.core.peerSide, "notification", wire);
+    if (row?.layer === "session_control") {
       const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
       if (typeof sessionId === "string") this.core.cancelOwnSession(sessionId);
     }
+    const refusal = this.columnRefusal(row, params);
+    if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
+    if (this.core.side === "agent") endTurn(this.core, wire, params);
     try {
       this.core.transport.write(encodeNotification(wire, params));
     } catch (error) {
@@ -67,6 +72,8 @@ export class Outbound<Peer> {
     if (row?.capability !== undefined && !hasCapability(this.core.side === "agent" ? this.core.clientCapabilities : this.core.agentCapabilities, row.capability)) {
       return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.core.peerSide, row.capability)} was not advertised by the ${this.core.peerSide}; not sent`));
     }
+    const refusal = this.columnRefusal(row, params);
+    if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
     if (this.pending.size >= this.core.maxPending) {
       return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.core.maxPending}); not sent`));
     }
@@ -79,7 +86,7 @@ export class Outbound<Peer> {
       return Promise.reject(error);
     }
     if (this.core.side === "client" && row?.lifecycle === "initialize") {
-      this.core.clientCapabilities = ((params as InitializeRequest | null)?.clientCapabilities ?? {}) as ClientCapabilities;
+      this.core.clientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
       reportUnhandled(this.core, "client", this.core.clientCapabilities);
     }
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
@@ -180,12 +187,19 @@ export class Outbound<Peer> {
     return true;
   }
 
+  /** Why the table's newer columns forbid sending `row` now (`callerCapability`, `objectCapability`), or undefined. */
+  private columnRefusal(row: Row<never, never> | undefined, params: unknown): string | undefined {
+    if (row === undefined) return undefined;
+    if (!callerAllowed(row, this.core.ownCapabilities())) return `${capabilityName(this.core.side, row.callerCapability ?? [])} was not advertised by this ${this.core.side}`;
+    return this.core.side === "client" ? objectRefusal(this.core, row, params) : undefined;
+  }
+
   /** Client side: records what an answered request's `lifecycle` changes (capabilities, known sessions). */
   private afterResult(call: PendingCall, result: unknown): void {
     const lifecycle = call.row?.lifecycle;
     if (lifecycle === "initialize") {
       this.core.initialized = true;
-      this.core.agentCapabilities = ((result as InitializeResponse | null)?.agentCapabilities ?? {}) as AgentCapabilities;
+      this.core.agentCapabilities = capabilitiesIn(call.row, "result", result) as AgentCapabilities;
     } else if (lifecycle === "opens_session" || lifecycle === "closes_session") {
       const fromResult = (result as { sessionId?: unknown } | null)?.sessionId;
       const id = typeof fromResult === "string" ? fromResult : call.sessionId;

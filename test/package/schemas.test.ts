@@ -7,16 +7,21 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadSchema, shippedSchemaPath } from "../../codegen/schema.ts";
 import { schemaSource } from "../../method-table.ts";
+import { schemaSource as unstableSource } from "../../tables/v1-unstable.ts";
+import { schemaSource as v2Source } from "../../tables/v2.ts";
+
+/** Every table's pin: v1 stable (the default entry), v1 unstable and v2. */
+const sources = [schemaSource, unstableSource, v2Source];
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 describe("the shipped schemas", () => {
-  it("holds the table's schema byte for byte as the pinned npm package has it", async () => {
-    const shipped = await readFile(shippedSchemaPath(schemaSource));
-    const fromNpm = await readFile(join(root, "node_modules", schemaSource.package, schemaSource.file));
+  it.each(sources.map((s) => [s.file, s] as const))("holds %s byte for byte as the pinned npm package has it, with the table's hash", async (_file, source) => {
+    const shipped = await readFile(shippedSchemaPath(source));
+    const fromNpm = await readFile(join(root, "node_modules", source.package, source.file));
     expect(shipped.equals(fromNpm)).toBe(true);
-    expect(sha256(shipped)).toBe(schemaSource.sha256);
+    expect(sha256(shipped)).toBe(source.sha256);
   });
 
   it("is where codegen reads the schema from, inside this package", () => {
@@ -26,8 +31,9 @@ describe("the shipped schemas", () => {
 
   it("lists each file with its hash and ships the schema's licence", async () => {
     const readme = await readFile(join(root, "schemas/README.md"), "utf8");
-    expect(readme).toContain(`\`${schemaSource.package}/${schemaSource.file}\` | \`${schemaSource.package}@${schemaSource.version}\``);
-    expect(readme).toContain(schemaSource.sha256);
+    for (const source of sources) {
+      expect(readme).toContain(`\`${source.package}/${source.file}\` | \`${source.package}@${source.version}\`, \`${source.file}\` | \`${source.sha256}\` |`);
+    }
     const licence = await readFile(join(root, "schemas", schemaSource.package, "LICENSE"), "utf8");
     expect(licence).toContain("Apache License");
     expect(licence).toBe(await readFile(join(root, "node_modules", schemaSource.package, "LICENSE"), "utf8"));

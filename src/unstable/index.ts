@@ -1,0 +1,24 @@
+/**
+ * acp-router/unstable: ACP v1 with the methods the protocol has not
+ * stabilised yet (`session/fork`, `session/archive`, `session/status`,
+ * `session/set_title`, `providers/*`, `auth/status`, `mcp/message`), generated
+ * from `tables/v1-unstable.ts` and `schema/v1/schema.unstable.json`.
+ *
+ * A superset of the default entry's table: the same connection, transports and
+ * errors, with handler, peer and type declarations that add the unstable rows.
+ * Opt in by importing from here instead of `acp-router`; the default entry
+ * never loads this table. Unstable methods may change or disappear with the
+ * schema, so pin the package version when you use them.
+ *
+ * @module
+ */
+export { type Connection } from "../connection/connect.ts";
+export type { CloseInfo, ConnectionStats, Side } from "../connection/core.ts";
+export type { ConnectionOptions, Diagnostic } from "../connection/options.ts";
+export type { HandlerContext } from "../context.ts";
+export type { PeerCaller, RequestOptions } from "../peer-caller.ts";
+export { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError, type ErrorCodeValue, type ErrorObject } from "../errors.ts";
+export type { Transport, TransportReceiver } from "../transport/transport.ts";
+export { memoryPair, type MemoryPairOptions } from "../transport/memory.ts";
+export { webStreamTransport, type WebStreamOptions } from "../transport/web.ts";
+export * from "./generated/index.ts";

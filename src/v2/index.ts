@@ -1,0 +1,24 @@
+/**
+ * acp-router/v2: ACP protocol version 2, generated from `tables/v2.ts` and
+ * `schema/v2/schema.json` — `initialize` with `info` and `capabilities` on
+ * both sides, `auth/login` / `auth/logout`, `session/prompt` answered with an
+ * acknowledgement and ended by a `state_update`, per-object cancellation of
+ * tool calls and terminals.
+ *
+ * The same connection, transports and errors as the default (v1) entry; only
+ * the table differs. The default entry never loads this table. To serve v1
+ * and v2 clients from one agent, or to negotiate from a client, see
+ * `acp-router/versions`.
+ *
+ * @module
+ */
+export { type Connection } from "../connection/connect.ts";
+export type { CloseInfo, ConnectionStats, Side } from "../connection/core.ts";
+export type { ConnectionOptions, Diagnostic } from "../connection/options.ts";
+export type { HandlerContext } from "../context.ts";
+export type { PeerCaller, RequestOptions } from "../peer-caller.ts";
+export { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError, type ErrorCodeValue, type ErrorObject } from "../errors.ts";
+export type { Transport, TransportReceiver } from "../transport/transport.ts";
+export { memoryPair, type MemoryPairOptions } from "../transport/memory.ts";
+export { webStreamTransport, type WebStreamOptions } from "../transport/web.ts";
+export * from "./generated/index.ts";
