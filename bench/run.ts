@@ -26,6 +26,7 @@ const FIGURES = [
   ["import-time", "(6)"],
   ["size", "(7)"],
   ["inspect", "(8)"],
+  ["remote", "(9)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

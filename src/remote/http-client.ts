@@ -3,8 +3,10 @@
  * `connectClient`. The first message (`initialize`) is POSTed without a
  * connection id and answered in the body; then one connection-scoped GET
  * event stream carries everything the server sends, and every further
- * message is one POST, sent in order (each waits for the previous one's
- * 202, so the server sees them in the order they were written). Cookies are
+ * message is one POST. One session's POSTs leave one after another (each
+ * waits for the previous one's 202), so the server sees them in the order
+ * they were written; a message of no session waits for everything before it
+ * and holds back everything after. Cookies are
  * kept in a jar for the transport's life (the RFD makes them mandatory).
  * Portable: needs only `fetch`.
  */
@@ -49,7 +51,24 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const serverRequests = new Map<RequestId, string>();
   let receiver: TransportReceiver | undefined;
   let connectionId: string | undefined;
-  let chain: Promise<void> = Promise.resolve();
+  // Ordering: one session's messages leave one after another (each POST waits for the previous
+  // one's answer); a message of no session is a barrier: it waits for everything before it, and
+  // everything after waits for it. Different sessions' messages travel concurrently.
+  let barrier: Promise<void> = Promise.resolve();
+  const lanes = new Map<string, Promise<void>>();
+  const schedule = (lane: string | undefined, run: () => Promise<void>) => {
+    const guarded = () => run().catch(fail);
+    if (lane === undefined) {
+      barrier = Promise.all([barrier, ...lanes.values()]).then(guarded);
+      lanes.clear();
+      return;
+    }
+    const tail = (lanes.get(lane) ?? barrier).then(guarded);
+    lanes.set(lane, tail);
+    void tail.then(() => {
+      if (lanes.get(lane) === tail) lanes.delete(lane);
+    });
+  };
   let closed = false;
   let ended = false;
 
@@ -123,21 +142,21 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }
   };
 
-  const send = async (line: string) => {
+  type Body = { id?: unknown; method?: unknown } | undefined;
+  /** The session a line belongs to: its `params.sessionId`, or for an answer, the session of the server's request. */
+  const sessionOf = (body: Body): string | undefined => {
+    if (body === undefined) return undefined;
+    const session = sessionOfParams(body);
+    if (session !== undefined || body.method !== undefined || (typeof body.id !== "string" && typeof body.id !== "number")) return session;
+    const routed = serverRequests.get(body.id);
+    serverRequests.delete(body.id);
+    return routed;
+  };
+
+  const send = async (line: string, body: Body, session: string | undefined) => {
     if (ended) return;
-    let body: { id?: unknown; method?: unknown } | undefined;
-    try {
-      body = JSON.parse(line) as typeof body;
-    } catch {
-      body = undefined;
-    }
     const isRequest = body !== undefined && typeof body.method === "string" && body.id !== undefined;
     if (connectionId === undefined) return initialize(line);
-    let session = body === undefined ? undefined : sessionOfParams(body);
-    if (session === undefined && body !== undefined && body.method === undefined && (typeof body.id === "string" || typeof body.id === "number")) {
-      session = serverRequests.get(body.id);
-      serverRequests.delete(body.id);
-    }
     if (session !== undefined && options.sessionStreams === true) await ensureSessionStream(connectionId, session);
     const headers: Record<string, string> = { "content-type": JSON_TYPE, [HEADER_CONNECTION_ID]: connectionId };
     if (session !== undefined) headers[HEADER_SESSION_ID] = session;
@@ -175,14 +194,21 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       if (closed) return;
       for (const line of text.split("\n")) {
         if (line === "") continue;
-        chain = chain.then(() => send(line)).catch((error: unknown) => end(error instanceof Error ? error : new Error(String(error))));
+        let body: Body;
+        try {
+          body = JSON.parse(line) as Body;
+        } catch {
+          body = undefined;
+        }
+        const session = sessionOf(body);
+        schedule(session, () => send(line, body, session));
       }
     },
     close() {
       if (closed) return;
       closed = true;
       // What was written still goes out, then the connection is ended on the server (best effort).
-      chain = chain.then(async () => {
+      schedule(undefined, async () => {
         stream.abort();
         if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.body?.cancel()).catch(() => {});
         if (options.cookies === undefined) jar.clear();
