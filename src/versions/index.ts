@@ -1,0 +1,12 @@
+/**
+ * acp-router/versions: one agent process for several protocol versions.
+ * `routeAgent` reads a transport until the client's `initialize`, selects the
+ * highest configured version at or below the requested one (as the reference
+ * SDK's `agentProtocolRouter`), and hands the transport to that version's
+ * connection. Imports no method table: pass `connectAgent` from `acp-router`
+ * (v1) and from `acp-router/v2`.
+ *
+ * @module
+ */
+export { routeAgent, type AgentRoutes, type RouteAgentOptions, type Routed } from "./route-agent.ts";
+export { negotiate, rewrite, select, UNKNOWN_IMPLEMENTATION, type Negotiation, type ProtocolVersion } from "./negotiate.ts";

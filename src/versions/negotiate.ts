@@ -1,0 +1,106 @@
+/**
+ * Version negotiation as a pure function over one pre-initialize message:
+ * what the agent-side version router does with it (DESIGN §10). Mirrors the
+ * observable behaviour of the reference SDK's `agentProtocolRouter` (2.4).
+ */
+import { classify } from "../jsonrpc/classify.ts";
+import type { ErrorObject } from "../errors.ts";
+
+/** The protocol versions acp-router has tables for. */
+export type ProtocolVersion = 1 | 2;
+
+/** The outcome for one message read before routing. */
+export type Negotiation =
+  | { readonly tag: "ignore" }
+  | { readonly tag: "reject"; readonly id: string | number | null; readonly error: ErrorObject }
+  | { readonly tag: "route"; readonly version: ProtocolVersion; readonly initialize: Record<string, unknown> };
+
+/** `{ name: "unknown", version: "unknown" }`: the `info` of a newer client whose own `info` is missing or malformed (as the SDK). */
+export const UNKNOWN_IMPLEMENTATION = { name: "unknown", version: "unknown" } as const;
+
+/**
+ * Decides what to do with `message` (parsed JSON) before any version is
+ * selected, given the versions configured. Batches get one `-32600` with
+ * `id: null`; notifications and responses are ignored; other requests get
+ * `-32600`; an `initialize` without a valid `protocolVersion` gets `-32602`; a
+ * version below every configured one gets `-32022` with `{requested,
+ * supported}`. Otherwise the highest configured version at or below the
+ * requested one is selected (a v1-only agent takes every version, the legacy
+ * fallback), and the params are rewritten for it when it is lower.
+ */
+export function negotiate(message: unknown, versions: readonly ProtocolVersion[]): Negotiation {
+  if (Array.isArray(message)) return reject(null, -32600, "Invalid request: JSON-RPC batches are not supported before initialize");
+  const kind = classify(message);
+  if (kind === "notification" || kind === "response") return { tag: "ignore" };
+  const body = message as Record<string, unknown>;
+  if (kind === "unidentified_request") {
+    // A null, fractional or structured id: never usable (ACP v2 forbids null ids; acp-router's v1 rejects them too).
+    if (body.method === "initialize") return reject(null, -32600, "Invalid request: request ids must be strings or integers");
+    return reject(null, -32600, "Invalid request", "first ACP request must be initialize");
+  }
+  if (kind !== "request") {
+    if (typeof body === "object" && body !== null && ("result" in body || "error" in body)) return { tag: "ignore" };
+    return reject(null, -32600, "Invalid request", "first ACP message must be an initialize request");
+  }
+  const id = body.id as string | number;
+  if (body.method !== "initialize") return reject(id, -32600, "Invalid request", "first ACP request must be initialize");
+  const params = body.params;
+  const requested = isObject(params) ? params.protocolVersion : undefined;
+  if (!isObject(params) || typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
+    return reject(id, -32602, "Invalid params", "initialize.protocolVersion must be a valid ACP protocol version");
+  }
+  const version = select(requested, versions);
+  if (version === undefined) return { tag: "reject", id, error: { code: -32022, message: "Unsupported protocol version", data: { requested, supported: [...versions].sort() } } };
+  return { tag: "route", version, initialize: { ...body, params: rewrite(params, requested, version) } };
+}
+
+/** The highest configured version at or below `requested`; a v1-only agent takes any version (the SDK's legacy fallback). */
+export function select(requested: number, versions: readonly ProtocolVersion[]): ProtocolVersion | undefined {
+  if (versions.includes(1) && !versions.includes(2)) return 1;
+  if (versions.includes(2) && requested >= 2) return 2;
+  if (versions.includes(1) && requested >= 1) return 1;
+  return undefined;
+}
+
+/**
+ * The initialize params as the selected version reads them. Same version:
+ * unchanged (the selected table validates them). Newer than v2 on a v2 route:
+ * `protocolVersion: 2`, and a missing or malformed `info` becomes
+ * {@link UNKNOWN_IMPLEMENTATION}. v2 (or newer) on a v1 route: the v2 shape
+ * mapped to v1 — `clientCapabilities` from `capabilities` (elicitation and
+ * `auth.terminal` carry over; v2 has no fs or terminal methods, so those are
+ * `false`; boolean config options and plans, which every v2 client handles,
+ * are advertised), `clientInfo` from a valid `info`.
+ */
+export function rewrite(params: Record<string, unknown>, requested: number, version: ProtocolVersion): Record<string, unknown> {
+  if (requested === version) return params;
+  const info = isImplementation(params.info) ? params.info : undefined;
+  if (version === 2) return { ...params, protocolVersion: 2, info: info ?? UNKNOWN_IMPLEMENTATION };
+  if (requested === 0) return { ...params, protocolVersion: 1 };
+  const caps = isObject(params.capabilities) ? params.capabilities : {};
+  const auth = isObject(caps.auth) ? caps.auth : undefined;
+  const clientCapabilities: Record<string, unknown> = {
+    fs: { readTextFile: false, writeTextFile: false },
+    terminal: false,
+    // What every v2 client supports and v1 states as capabilities: boolean config options and plans.
+    session: { configOptions: { boolean: {} } },
+    plan: {},
+    auth: { terminal: auth !== undefined && auth.terminal != null, ...(isObject(auth?._meta) ? { _meta: auth._meta } : {}) },
+    ...(caps.elicitation != null ? { elicitation: caps.elicitation } : {}),
+    ...(isObject(caps._meta) ? { _meta: caps._meta } : {}),
+  };
+  return { protocolVersion: 1, clientCapabilities, ...(info ? { clientInfo: info } : {}), ...(isObject(params._meta) ? { _meta: params._meta } : {}) };
+}
+
+/** A rejection; `data` is the one-line detail, as the SDK's router writes it. */
+function reject(id: string | number | null, code: number, message: string, data?: string): Negotiation {
+  return { tag: "reject", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isImplementation(value: unknown): boolean {
+  return isObject(value) && typeof value.name === "string" && typeof value.version === "string";
+}

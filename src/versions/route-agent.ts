@@ -1,0 +1,160 @@
+/**
+ * The agent-side version router (DESIGN §10): one transport, several protocol
+ * versions. It reads lines until a valid `initialize`, negotiates (see
+ * `negotiate.ts`), then hands the transport — the rewritten `initialize`
+ * first, every later byte unchanged — to the connection of the selected
+ * version, and never re-routes.
+ *
+ *   const routed = await routeAgent(transport, {
+ *     v1: (t) => connectAgent(v1Handler, t),     // from "acp-router"
+ *     v2: (t) => connectAgentV2(v2Handler, t),   // from "acp-router/v2"
+ *   });
+ *   routed?.version; // 1 or 2
+ *
+ * This module imports no method table: each version's table is loaded by the
+ * entry the caller imports its `connect*` from.
+ */
+import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
+import { parseLine } from "../jsonrpc/parse.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { negotiate, type ProtocolVersion } from "./negotiate.ts";
+
+/** The connection factory of each version the agent serves; at least one. */
+export interface AgentRoutes<C1, C2> {
+  readonly v1?: (transport: Transport) => C1;
+  readonly v2?: (transport: Transport) => C2;
+}
+
+/** The routed connection and its version. */
+export type Routed<C1, C2> = { readonly version: 1; readonly connection: C1 } | { readonly version: 2; readonly connection: C2 };
+
+/** Options of {@link routeAgent}. */
+export interface RouteAgentOptions {
+  /** Told about every message answered or ignored before routing (never written to stdout). */
+  readonly onDiagnostic?: (d: { readonly kind: "before_initialize"; readonly message: string }) => void;
+  /**
+   * Longest line read before routing. Default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   * (32 MiB), the connection's own default: a longer line is answered
+   * `-32700` and skipped, the next line is served (PITFALLS #14).
+   */
+  readonly maxMessageBytes?: number;
+}
+
+/**
+ * Routes `transport` to the version its client's `initialize` negotiates.
+ * Resolves once routed, or to `undefined` when the client leaves first (the
+ * transport is then closed). Before routing: a batch gets one `-32600`
+ * (`id: null`), notifications and responses are ignored, other requests get
+ * `-32600`, unparsable lines `-32700`, a bad `protocolVersion` `-32602`, an
+ * unsupported one `-32022` with `{requested, supported}`; none of these ends
+ * the connection, so the client may try `initialize` again.
+ */
+export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes: AgentRoutes<C1, C2>, options: RouteAgentOptions = {}): Promise<Routed<C1, C2> | undefined> {
+  const versions: ProtocolVersion[] = [];
+  if (routes.v1) versions.push(1);
+  if (routes.v2) versions.push(2);
+  if (versions.length === 0) throw new TypeError("routeAgent: configure v1, v2 or both");
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  const report = (message: string) => options.onDiagnostic?.({ kind: "before_initialize", message });
+
+  return new Promise((resolve) => {
+    let buffer = "";
+    let skipping = false;
+    let inner: TransportReceiver | undefined;
+    let handOff: string | undefined;
+    /** The client's end, when it came after routing but before the connection started reading. */
+    let ended: { error: Error | undefined } | undefined;
+
+    const forward: Transport = {
+      start(receiver) {
+        inner = receiver;
+        const first = handOff ?? "";
+        handOff = undefined;
+        if (first !== "") receiver.data(first);
+        if (ended) receiver.end(ended.error);
+      },
+      write: (text) => transport.write(text),
+      close: () => transport.close(),
+      pause: () => transport.pause?.(),
+      resume: () => transport.resume?.(),
+    };
+
+    const route = (version: ProtocolVersion, initialize: Record<string, unknown>, rest: string) => {
+      handOff = encodeLine(initialize as never) + rest;
+      const connection = version === 1 ? (routes.v1 as (t: Transport) => C1)(forward) : (routes.v2 as (t: Transport) => C2)(forward);
+      resolve({ version, connection } as Routed<C1, C2>);
+    };
+
+    /** Handles buffered complete lines; returns true once routed. */
+    const drain = (): boolean => {
+      for (;;) {
+        const nl = buffer.indexOf("\n");
+        if (nl === -1) {
+          if (!skipping && buffer.length > max + 1) {
+            report(`line over ${max} characters before initialize skipped`);
+            transport.write(encodeLine(errorMessage(null, { code: -32700, message: "Parse error: line too long" })));
+            skipping = true;
+          }
+          if (skipping) buffer = "";
+          return false;
+        }
+        const raw = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (line.trim() === "") continue;
+        const parsed = parseLine(line);
+        if (!parsed.ok) {
+          report(`unparsable line before initialize: ${parsed.reason}`);
+          transport.write(encodeLine(errorMessage(null, { code: -32700, message: `Parse error: ${parsed.reason}` })));
+          continue;
+        }
+        const outcome = negotiate(parsed.value, versions);
+        if (outcome.tag === "route") {
+          route(outcome.version, outcome.initialize, buffer);
+          buffer = "";
+          return true;
+        }
+        if (outcome.tag === "ignore") report("message before initialize ignored");
+        else {
+          report(`answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
+          transport.write(encodeLine(errorMessage(outcome.id, outcome.error)));
+        }
+      }
+    };
+
+    transport.start({
+      data(chunk) {
+        const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+        if (inner) return inner.data(text);
+        if (handOff !== undefined) {
+          handOff += text;
+          return;
+        }
+        buffer += text;
+        drain();
+      },
+      end(error) {
+        if (inner) return inner.end(error);
+        buffer += decoder.decode();
+        if (handOff === undefined && buffer.trim() !== "") {
+          buffer += "\n";
+          drain();
+        }
+        // drain() may have routed just now, and the connection may have started reading.
+        const started = inner as TransportReceiver | undefined;
+        if (started) started.end(error);
+        else if (handOff !== undefined) ended = { error };
+        else {
+          transport.close();
+          resolve(undefined);
+        }
+      },
+    });
+  });
+}
