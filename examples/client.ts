@@ -10,6 +10,7 @@
  *   npx tsx examples/client.ts --interactive
  *   npx tsx examples/client.ts --prompt hello --prompt plan
  *   npx tsx examples/client.ts --agent "npx some-acp-agent" --interactive
+ *   npx tsx examples/client.ts --url http://127.0.0.1:8080/acp --tour   # an agent served with --listen (ws:// for WebSocket)
  *
  * Or in-process: `await runClient({ prompts: ["hello"], output })`.
  */
@@ -24,6 +25,7 @@ import { decidePermission, type PermissionPolicy } from "./client-permission.ts"
 import { createClientSession, type ClientSession } from "./client-session.ts";
 import { createTerminalHandlers } from "./client-terminal.ts";
 import { splitCommandLine } from "./command-line.ts";
+import { remoteAgent } from "./remote-client.ts";
 import { runTour, type TourReport } from "./tour.ts";
 import { createTranscript, type TextSink } from "./transcript.ts";
 
@@ -38,6 +40,8 @@ export function exampleAgentCommand(): string[] {
 export interface RunClientOptions {
   /** The agent's command and arguments. Default: the example agent (`exampleAgentCommand()`). */
   readonly agentCommand?: readonly string[];
+  /** An agent served over the network instead (`http://…/acp` Streamable HTTP, `ws://…/acp` WebSocket); nothing is spawned. */
+  readonly url?: string;
   /** The session's working directory; `fs/*` stays inside it. Default: the repository root for the tour, else `process.cwd()`. */
   readonly cwd?: string;
   /** Run the scripted tour. */
@@ -106,7 +110,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   };
 
   // The agent runs where the client was started (its command line may be relative to that); the session cwd is a protocol field.
-  const agent = spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {});
+  const agent = options.url !== undefined ? remoteAgent(options.url) : spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {});
   const conn = connectClient(handler, agent.transport, {
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     onDiagnostic: (d) => {
@@ -156,7 +160,7 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
   return parts.length > 0 ? `; supports ${parts.join(", ")}` : "";
 }
 
-const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>"] [--cwd <dir>] [--permission allow|reject|cancel]`;
+const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel]`;
 
 /** The command-line entry point. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -167,6 +171,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       interactive: { type: "boolean" },
       prompt: { type: "string", multiple: true },
       agent: { type: "string" },
+      url: { type: "string" },
       cwd: { type: "string" },
       permission: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -180,6 +185,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const agentCommand = values.agent !== undefined ? splitCommandLine(values.agent) : undefined;
   const result = await runClient({
     ...(agentCommand ? { agentCommand } : {}),
+    ...(values.url !== undefined ? { url: values.url } : {}),
     ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
     tour: values.tour === true,
     interactive: values.interactive === true,

@@ -11,6 +11,19 @@ import type { Transport } from "../../src/index.ts";
 import { connectOver, onCleanup, recordingClient, within } from "./support.ts";
 
 const agentPath = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
+const clientPath = fileURLToPath(new URL("../../examples/client.ts", import.meta.url));
+
+/** Runs `examples/client.ts --url <url> --tour`; resolves with its exit code and stdout. */
+function tourClient(url: string): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", clientPath, "--url", url, "--tour"], { stdio: ["ignore", "pipe", "pipe"] });
+  onCleanup(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.resume();
+  return within(new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout }))), "the example client's tour", 60_000);
+}
 
 /** Starts `examples/agent.ts --listen 127.0.0.1:0 [...extra]`; resolves with the URL it prints on stderr and its exit. */
 async function listeningAgent(extra: string[] = []): Promise<{ url: string; stop(): Promise<number | null> }> {
@@ -59,6 +72,16 @@ describe("examples/agent.ts --listen", () => {
     expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/acp$/);
     expect((await tour(httpClientTransport(agent.url))).join("")).toContain("hello there");
     expect((await tour(webSocketClientTransport(agent.url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }))).join("")).toContain("hello there");
+    expect(await agent.stop()).toBe(0);
+  });
+
+  it("is toured by examples/client.ts --url over Streamable HTTP and over WebSocket", async () => {
+    const agent = await listeningAgent();
+    for (const url of [agent.url, agent.url.replace(/^http/, "ws")]) {
+      const { code, stdout } = await tourClient(url);
+      expect(code).toBe(0);
+      expect(stdout).toContain("Connected to acp-router-example-agent");
+    }
     expect(await agent.stop()).toBe(0);
   });
 
