@@ -150,6 +150,21 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
     expect(bundled.stdout).toBe(section.output);
   }, 300_000);
 
+  it("serves a runtime-registered extension validated by zod, without codegen, over stdio", async () => {
+    const [add, addArgs] = managers[manager].add(false, ["zod@4.6.7"]);
+    expect((await sh(dir, add, addArgs)).code).toBe(0);
+    for (const name of ["shared.ts", "ext-agent.ts", "ext-client.ts"]) await writeFile(join(dir, "src", name), await readFile(join(root, "test/package/consumer-ext", name), "utf8"));
+    const [tsc, tscArgs] = managers[manager].exec(["tsc"]);
+    expect(await sh(dir, tsc, tscArgs)).toMatchObject({ code: 0, stdout: "" });
+    const ran = await sh(dir, process.execPath, ["dist/ext-client.js"]);
+    expect(JSON.parse(ran.stdout)).toEqual({
+      text: "HI",
+      progress: [50],
+      invalid: { code: -32602, data: { errors: [{ path: "/text", message: expect.stringContaining("string") }] } },
+      missing: -32002,
+    });
+  }, 180_000);
+
   it("fails --check after a table edit, naming the stale files, and regenerates", async () => {
     const table = join(dir, "acp.table.ts");
     const original = await readFile(table, "utf8");
