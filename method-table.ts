@@ -7,6 +7,11 @@
  * against the invariants of the design (unique wires and callbacks, notification
  * ⇔ no result, layer ⇔ callback, prefixes, capability paths, schema cross-check)
  * and stops with a message naming the row and the field.
+ *
+ * Published as `acp-router/table`: spread {@link methods} into your own table,
+ * add rows, and run `acp-router codegen` on it.
+ *
+ * @module acp-router/table
  */
 
 /** Which side handles (receives) a method. `both` is for protocol rows. */
@@ -135,6 +140,7 @@ export interface SchemaSource {
   readonly sha256: string;
 }
 
+/** The pinned ACP schema this table is checked against: `@agentclientprotocol/sdk` 2.4.0, `schema/v1/schema.json`. */
 export const schemaSource: SchemaSource = {
   package: "@agentclientprotocol/sdk",
   version: "2.4.0",
@@ -142,6 +148,7 @@ export const schemaSource: SchemaSource = {
   sha256: "0d0b1ca83c4872e5473f68926a894c7a8203b59b118e2a79bfe43dd76fbcbc1a",
 };
 
+/** Every ACP v1 method, one row each: the agent's, then the client's, then the protocol rows both sides handle. */
 export const methods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
   { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app", lifecycle: "initialize" },

@@ -220,7 +220,7 @@ function emitRequiredMethods(rows: readonly MethodRow[]): string[] {
   }
   out.push("");
   out.push("/** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */");
-  out.push("export type AgentCapabilitiesOf<H> = H extends { readonly initialize: (...args: never[]) => infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;");
+  out.push("export type AgentCapabilitiesOf<H extends Pick<AgentHandler, \"initialize\">> = Awaited<ReturnType<H[\"initialize\"]>> extends { readonly agentCapabilities?: infer C } ? C : never;");
   out.push("");
   out.push("/**");
   out.push(" * Returns `handler` unchanged, and fails to compile when its `initialize`");

@@ -3,7 +3,10 @@ import type { Row } from "./row.ts";
 import type { FieldError } from "./validation/check.ts";
 import type { Repair } from "./validation/leniency.ts";
 
-/** Result of `decode`: the row and params, an unregistered extension method, an unknown method, or invalid params. */
+/**
+ * Result of `decode`: the row and params, an unregistered extension method, an unknown method, or invalid params.
+ * @internal
+ */
 export type Decoded<Handler = unknown, Context = unknown> =
   | { readonly tag: "ok"; readonly row: Row<Handler, Context>; readonly params: unknown; readonly repairs: readonly Repair[] | undefined }
   | { readonly tag: "ext"; readonly wire: string; readonly params: unknown }

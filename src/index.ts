@@ -5,6 +5,8 @@
  * (or `serveStdio(handler)` from `acp-router/stdio`). Clients: implement
  * `ClientHandler`, then `connectClient(handler, transport)` and call
  * `conn.agent.*`.
+ *
+ * @module acp-router
  */
 export { openConnection, type Connection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "./connection/core.ts";

@@ -17,7 +17,7 @@
  * batch throw at once (a `RangeError`), so a message built here is always
  * one acp-router itself accepts.
  *
- * @module
+ * @module acp-router/messages
  */
 import type { RequestId } from "./context.ts";
 import type { ErrorObject } from "./errors.ts";

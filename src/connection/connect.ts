@@ -50,6 +50,7 @@ export interface Connection<Methods, Notifications> {
 /**
  * Opens one side of a connection with a generated router. Use the
  * generated `connectAgent`/`connectClient` instead; this is what they call.
+ * @internal
  */
 export function openConnection<Peer, Methods, Notifications>(
   router: Router,

@@ -74,42 +74,42 @@ export interface ClientHandler {
   extNotification?(method: string, params: Record<string, unknown>, ctx: ClientContext): Awaitable<void>;
 }
 
-/** `Method` when `V` is certainly advertised: its type admits no `false`, `null` or `undefined`. */
-type IfAdvertised<V, Method extends string> = [Extract<V, false | null | undefined>] extends [never] ? Method : never;
 
 /**
  * The AgentHandler methods that agent capabilities of type `C` require: one per
  * capability-gated row whose capability `C` certainly advertises (a literal
  * `true` or an object, never possibly `false`, `null` or absent). A wide type
  * (`boolean`, an optional member) requires nothing: only the answer can tell.
+ * (`[Extract<V, false | null | undefined>] extends [never]` reads: V admits none of them.)
  */
 export type RequiredAgentMethods<C> =
-  | (C extends { readonly auth: { readonly logout: infer V } } ? IfAdvertised<V, "logout"> : never)
-  | (C extends { readonly loadSession: infer V } ? IfAdvertised<V, "loadSession"> : never)
-  | (C extends { readonly sessionCapabilities: { readonly list: infer V } } ? IfAdvertised<V, "listSessions"> : never)
-  | (C extends { readonly sessionCapabilities: { readonly delete: infer V } } ? IfAdvertised<V, "deleteSession"> : never)
-  | (C extends { readonly sessionCapabilities: { readonly resume: infer V } } ? IfAdvertised<V, "resumeSession"> : never)
-  | (C extends { readonly sessionCapabilities: { readonly close: infer V } } ? IfAdvertised<V, "closeSession"> : never);
+  | (C extends { readonly auth: { readonly logout: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "logout" : never) : never)
+  | (C extends { readonly loadSession: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "loadSession" : never) : never)
+  | (C extends { readonly sessionCapabilities: { readonly list: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "listSessions" : never) : never)
+  | (C extends { readonly sessionCapabilities: { readonly delete: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "deleteSession" : never) : never)
+  | (C extends { readonly sessionCapabilities: { readonly resume: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "resumeSession" : never) : never)
+  | (C extends { readonly sessionCapabilities: { readonly close: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "closeSession" : never) : never);
 
 /**
  * The ClientHandler methods that client capabilities of type `C` require: one per
  * capability-gated row whose capability `C` certainly advertises (a literal
  * `true` or an object, never possibly `false`, `null` or absent). A wide type
  * (`boolean`, an optional member) requires nothing: only the answer can tell.
+ * (`[Extract<V, false | null | undefined>] extends [never]` reads: V admits none of them.)
  */
 export type RequiredClientMethods<C> =
-  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? IfAdvertised<V, "readTextFile"> : never)
-  | (C extends { readonly fs: { readonly writeTextFile: infer V } } ? IfAdvertised<V, "writeTextFile"> : never)
-  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "createTerminal"> : never)
-  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "terminalOutput"> : never)
-  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "releaseTerminal"> : never)
-  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "waitForTerminalExit"> : never)
-  | (C extends { readonly terminal: infer V } ? IfAdvertised<V, "killTerminal"> : never)
-  | (C extends { readonly elicitation: infer V } ? IfAdvertised<V, "createElicitation"> : never)
-  | (C extends { readonly elicitation: infer V } ? IfAdvertised<V, "completeElicitation"> : never);
+  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "readTextFile" : never) : never)
+  | (C extends { readonly fs: { readonly writeTextFile: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "writeTextFile" : never) : never)
+  | (C extends { readonly terminal: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "createTerminal" : never) : never)
+  | (C extends { readonly terminal: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "terminalOutput" : never) : never)
+  | (C extends { readonly terminal: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "releaseTerminal" : never) : never)
+  | (C extends { readonly terminal: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "waitForTerminalExit" : never) : never)
+  | (C extends { readonly terminal: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "killTerminal" : never) : never)
+  | (C extends { readonly elicitation: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "createElicitation" : never) : never)
+  | (C extends { readonly elicitation: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "completeElicitation" : never) : never);
 
 /** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */
-export type AgentCapabilitiesOf<H> = H extends { initialize(...args: never[]): infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;
+export type AgentCapabilitiesOf<H extends Pick<AgentHandler, "initialize">> = Awaited<ReturnType<H["initialize"]>> extends { readonly agentCapabilities?: infer C } ? C : never;
 
 /**
  * Returns `handler` unchanged, and fails to compile when its `initialize`

@@ -2,7 +2,10 @@
 // Do not edit: change method-table.ts and run `npm run codegen`.
 import type { LeniencyGraph } from "../runtime.ts";
 
-/** Lenient locations of every params/result type, keyed by definition. */
+/**
+ * Lenient locations of every params/result type, keyed by definition.
+ * @internal
+ */
 export const leniency: LeniencyGraph = {
   "AgentAuthCapabilities": {"props":{"logout":{"onError":true,"value":["LogoutCapabilities"]},"_meta":{"onError":true}}},
   "AgentCapabilities": {"props":{"loadSession":{"onError":true,"default":false},"promptCapabilities":{"onError":true,"default":{"image":false,"audio":false,"embeddedContext":false},"value":["PromptCapabilities"]},"mcpCapabilities":{"onError":true,"default":{"http":false,"sse":false},"value":["McpCapabilities"]},"sessionCapabilities":{"onError":true,"default":{},"value":["SessionCapabilities"]},"auth":{"onError":true,"default":{},"value":["AgentAuthCapabilities"]},"_meta":{"onError":true}}},

@@ -53,7 +53,10 @@ export interface AgentPeer {
   cancel(params: CancelNotification): Promise<void>;
 }
 
-/** Builds the agent proxy over a connection's outbound side. */
+/**
+ * Builds the agent proxy over a connection's outbound side.
+ * @internal
+ */
 export function createAgentPeer(caller: PeerCaller): AgentPeer {
   return {
     initialize: (params, options) => caller.request("initialize", params, options) as Promise<InitializeResponse>,
@@ -116,7 +119,10 @@ export interface ClientPeer {
   completeElicitation(params: CompleteElicitationNotification): Promise<void>;
 }
 
-/** Builds the client proxy over a connection's outbound side. */
+/**
+ * Builds the client proxy over a connection's outbound side.
+ * @internal
+ */
 export function createClientPeer(caller: PeerCaller): ClientPeer {
   return {
     requestPermission: (params, options) => caller.request("session/request_permission", params, options) as Promise<RequestPermissionResponse>,

@@ -4,6 +4,7 @@
  */
 import type { RequestId } from "../context.ts";
 
+/** What one parsed message is, as the connection reads it (DESIGN §4.3): each kind has one rule for answering. */
 export type MessageKind = "request" | "unidentified_request" | "notification" | "response" | "unknown";
 
 /** A string, or a number that is a safe integer (fractions and values beyond 2^53 are not ids). */

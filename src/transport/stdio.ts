@@ -2,6 +2,8 @@
  * Stdio for both sides (Node only; the rest of acp-router has no `node:`
  * imports). `serveStdio` runs an agent on this process's stdin/stdout;
  * `spawnAgent` starts an agent process for a client.
+ *
+ * @module acp-router/stdio
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";

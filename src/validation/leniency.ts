@@ -7,7 +7,10 @@
  */
 import type { ValidatorError } from "./validator.ts";
 
-/** What the schema says about one property. */
+/**
+ * What the schema says about one property.
+ * @internal
+ */
 export interface LeniencyProp {
   readonly onError?: true;
   readonly onNull?: true;
@@ -19,7 +22,10 @@ export interface LeniencyProp {
   readonly items?: readonly string[];
 }
 
-/** One schema definition (or inline subschema) that can reach a lenient location. */
+/**
+ * One schema definition (or inline subschema) that can reach a lenient location.
+ * @internal
+ */
 export interface LeniencyNode {
   readonly props?: Readonly<Record<string, LeniencyProp>>;
   readonly refs?: readonly string[];
@@ -27,7 +33,10 @@ export interface LeniencyNode {
   readonly variants?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** All lenient locations of the schema, keyed by definition name; generated into `src/generated/leniency.ts`. */
+/**
+ * All lenient locations of the schema, keyed by definition name; generated into `src/generated/leniency.ts`.
+ * @internal
+ */
 export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
 
 /** One repair made to a decoded value, reported through `onDiagnostic`. */

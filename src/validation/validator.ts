@@ -1,6 +1,9 @@
 /** The shape of a generated (ajv standalone) validator and its errors. */
 
-/** One error as a generated validator reports it. */
+/**
+ * One error as a generated validator reports it.
+ * @internal
+ */
 export interface ValidatorError {
   /** JSON Pointer into the validated value (`/prompt/0/type`). */
   readonly instancePath: string;
@@ -12,7 +15,10 @@ export interface ValidatorError {
   readonly message?: string;
 }
 
-/** A compiled validator: returns true when valid, else leaves `errors` set. */
+/**
+ * A compiled validator: returns true when valid, else leaves `errors` set.
+ * @internal
+ */
 export interface Validator {
   (data: unknown): boolean;
   errors?: readonly ValidatorError[] | null;

@@ -121,7 +121,7 @@ describe("emitHandlers", () => {
     expect(all).toContain("export type RequiredAgentMethods<C> =");
     expect(all[all.indexOf("export type RequiredAgentMethods<C> =") + 1]).toBe("  never;");
     const at = all.indexOf("export type RequiredClientMethods<C> =");
-    expect(all[at + 1]).toBe('  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? IfAdvertised<V, "readTextFile"> : never);');
+    expect(all[at + 1]).toBe('  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "readTextFile" : never) : never);');
     expect(all).toContain("export function defineAgent<const H extends AgentHandler>(handler: H & { [K in RequiredAgentMethods<AgentCapabilitiesOf<H>>]-?: NonNullable<AgentHandler[K]> }): H {");
   });
 

@@ -143,7 +143,7 @@ export type RequiredClientMethods<C> =
   | (C extends { readonly elicitation: infer V } ? ([Extract<V, false | null | undefined>] extends [never] ? "completeElicitation" : never) : never);
 
 /** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */
-export type AgentCapabilitiesOf<H> = H extends { readonly initialize: (...args: never[]) => infer R } ? (Awaited<R> extends { readonly agentCapabilities?: infer C } ? C : never) : never;
+export type AgentCapabilitiesOf<H extends Pick<AgentHandler, "initialize">> = Awaited<ReturnType<H["initialize"]>> extends { readonly agentCapabilities?: infer C } ? C : never;
 
 /**
  * Returns `handler` unchanged, and fails to compile when its `initialize`

@@ -83,7 +83,10 @@ export interface AgentPeer {
   mcpMessage(params: MessageMcpNotification): Promise<void>;
 }
 
-/** Builds the agent proxy over a connection's outbound side. */
+/**
+ * Builds the agent proxy over a connection's outbound side.
+ * @internal
+ */
 export function createAgentPeer(caller: PeerCaller): AgentPeer {
   return {
     initialize: (params, options) => caller.request("initialize", params, options) as Promise<InitializeResponse>,
@@ -162,7 +165,10 @@ export interface ClientPeer {
   authStatusUpdate(params: AuthStatusUpdateNotification): Promise<void>;
 }
 
-/** Builds the client proxy over a connection's outbound side. */
+/**
+ * Builds the client proxy over a connection's outbound side.
+ * @internal
+ */
 export function createClientPeer(caller: PeerCaller): ClientPeer {
   return {
     requestPermission: (params, options) => caller.request("session/request_permission", params, options) as Promise<RequestPermissionResponse>,

@@ -2,7 +2,10 @@
 // Do not edit: change tables/v2.ts and run `npm run codegen`.
 import type { LeniencyGraph } from "../../runtime.ts";
 
-/** Lenient locations of every params/result type, keyed by definition. */
+/**
+ * Lenient locations of every params/result type, keyed by definition.
+ * @internal
+ */
 export const leniency: LeniencyGraph = {
   "AgentAuthCapabilities": {"props":{"_meta":{"onError":true}}},
   "AgentCapabilities": {"props":{"session":{"onError":true,"value":["SessionCapabilities"]},"auth":{"onError":true,"value":["AgentAuthCapabilities"]},"_meta":{"onError":true}}},

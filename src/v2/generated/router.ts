@@ -150,7 +150,10 @@ const C___cancel_request: Row<ClientHandler, ClientContext> = {
   invoke: undefined,
 };
 
-/** The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown. */
+/**
+ * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.
+ * @internal
+ */
 export function agentRequestRow(wire: string): Row<AgentHandler, AgentContext> | undefined {
   switch (wire) {
     case "initialize": return A_initialize;
@@ -169,7 +172,10 @@ export function agentRequestRow(wire: string): Row<AgentHandler, AgentContext> |
   }
 }
 
-/** The notification row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown. */
+/**
+ * The notification row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.
+ * @internal
+ */
 export function agentNotificationRow(wire: string): Row<AgentHandler, AgentContext> | undefined {
   switch (wire) {
     case "session/cancel": return A_session_cancel;
@@ -178,7 +184,10 @@ export function agentNotificationRow(wire: string): Row<AgentHandler, AgentConte
   }
 }
 
-/** The request row the client handles for `wire`, or undefined. A switch: "__proto__" is just unknown. */
+/**
+ * The request row the client handles for `wire`, or undefined. A switch: "__proto__" is just unknown.
+ * @internal
+ */
 export function clientRequestRow(wire: string): Row<ClientHandler, ClientContext> | undefined {
   switch (wire) {
     case "session/request_permission": return C_session_request_permission;
@@ -187,7 +196,10 @@ export function clientRequestRow(wire: string): Row<ClientHandler, ClientContext
   }
 }
 
-/** The notification row the client handles for `wire`, or undefined. A switch: "__proto__" is just unknown. */
+/**
+ * The notification row the client handles for `wire`, or undefined. A switch: "__proto__" is just unknown.
+ * @internal
+ */
 export function clientNotificationRow(wire: string): Row<ClientHandler, ClientContext> | undefined {
   switch (wire) {
     case "session/update": return C_session_update;
@@ -203,7 +215,10 @@ const rows: Router["rows"] = {
   client: [C_session_request_permission, C_session_update, C_elicitation_create, C_elicitation_complete, C___cancel_request],
 };
 
-/** The row `side` handles for an inbound message, or undefined for an unknown method. */
+/**
+ * The row `side` handles for an inbound message, or undefined for an unknown method.
+ * @internal
+ */
 export function inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined {
   if (side === "agent") return (kind === "request" ? agentRequestRow(wire) : agentNotificationRow(wire)) as Row<never, never> | undefined;
   return (kind === "request" ? clientRequestRow(wire) : clientNotificationRow(wire)) as Row<never, never> | undefined;
@@ -213,6 +228,7 @@ export function inboundRow(side: "agent" | "client", kind: "request" | "notifica
  * How the sender decodes the answer to `wire` sent to a peer that handles
  * it on `peerSide`: the row whose result validator applies. Computed once
  * when the request is sent.
+ * @internal
  */
 export function resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined {
   return inboundRow(peerSide, "request", wire);
@@ -222,6 +238,7 @@ export function resultMarker(peerSide: "agent" | "client", wire: string): Row<ne
  * Decodes inbound params for `wire`: the row and (possibly repaired) params,
  * `ext` for an unregistered `_` method, `method_not_found`, or
  * `invalid_params` with one error per location.
+ * @internal
  */
 export function decode(side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode: Leniency = "repair"): Decoded<never, never> {
   const row = inboundRow(side, kind, wire);
@@ -238,10 +255,16 @@ export function decode(side: "agent" | "client", kind: "request" | "notification
 
 export { isExtensionWire };
 
-/** This table's router, as connections take it. */
+/**
+ * This table's router, as connections take it.
+ * @internal
+ */
 export const router: Router = { inboundRow, resultMarker, leniency, rows };
 
-/** Calls the handler for a decoded message; unregistered extension methods go to `extMethod`/`extNotification`. */
+/**
+ * Calls the handler for a decoded message; unregistered extension methods go to `extMethod`/`extNotification`.
+ * @internal
+ */
 export function dispatch(side: "agent", handler: AgentHandler, decoded: Decoded<never, never>, ctx: AgentContext): unknown;
 export function dispatch(side: "client", handler: ClientHandler, decoded: Decoded<never, never>, ctx: ClientContext): unknown;
 export function dispatch(_side: "agent" | "client", handler: AgentHandler | ClientHandler, decoded: Decoded<never, never>, ctx: AgentContext | ClientContext): unknown {
