@@ -1,0 +1,142 @@
+/**
+ * The client connector (DESIGN §10, PITFALLS #18): offers the highest
+ * configured protocol version in `initialize` and ends up with one typed
+ * connection of the version the agent speaks.
+ *
+ *   const negotiated = await negotiateClient(agent.transport, {
+ *     v1: { connect: (t) => connectClient(v1Handler, t), initialize: { protocolVersion: 1, clientCapabilities: {} } },
+ *     v2: { connect: (t) => connectClientV2(v2Handler, t), initialize: { protocolVersion: 2, info, capabilities: {} } },
+ *   });
+ *   if (negotiated.version === 2) await negotiated.agent.newSession({ cwd });  // the v2 proxy
+ *
+ * Like `routeAgent`, it imports no method table: each version's comes with
+ * the `connectClient` the caller passes.
+ */
+import { ConnectionClosedError } from "../errors.ts";
+import type { ClientConnection as V1Connection, InitializeRequest as V1Initialize, InitializeResponse as V1Answer } from "../generated/index.ts";
+import type { RequestOptions } from "../peer-caller.ts";
+import type { Transport } from "../transport/transport.ts";
+import type { ClientConnection as V2Connection, InitializeRequest as V2Initialize, InitializeResponse as V2Answer } from "../v2/generated/index.ts";
+import { createSwitchboard, type AnswerDecision } from "./switchboard.ts";
+
+/** What the connector needs of a client connection of one version: its `initialize`, and `close`. */
+export interface VersionClient<P, R> {
+  readonly agent: { initialize(params: P, options?: RequestOptions): Promise<R> };
+  close(reason?: string): void;
+}
+
+/** One version the client speaks: how to open its connection over a transport, and its `initialize` params. */
+export interface ClientVersion<C, P> {
+  readonly connect: (transport: Transport) => C;
+  readonly initialize: P;
+}
+
+/** The versions the client speaks (at least one); each connection type defaults to that table's generated one. */
+export interface ClientVersions<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection> {
+  readonly v1?: ClientVersion<C1, V1Initialize>;
+  readonly v2?: ClientVersion<C2, V2Initialize>;
+}
+
+/** Options of {@link negotiateClient}. */
+export interface NegotiateClientOptions {
+  /**
+   * Opens a fresh transport to the same agent (respawn the process, dial the
+   * URL again), for when v1 cannot follow the v2 offer on the first one: the
+   * agent closed it, or refused the v1 `initialize` that followed. The old
+   * transport is closed first. Default: none, and such a failure is thrown.
+   */
+  readonly reconnect?: () => Transport | Promise<Transport>;
+}
+
+/** The negotiated connection: its version, the typed proxy of that version's agent, and `initialize`'s answer. */
+export type Negotiated<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection> =
+  | { readonly version: 1; readonly connection: C1; readonly agent: C1["agent"]; readonly initialized: V1Answer }
+  | { readonly version: 2; readonly connection: C2; readonly agent: C2["agent"]; readonly initialized: V2Answer };
+
+/**
+ * Connects to an agent over `transport` in the highest version configured.
+ * With v2 configured, `initialize` offers version 2: an agent answering 2
+ * keeps that connection. An agent answering version 1 (v1 agents answer
+ * their own version), or an error, gets the v1 `initialize` on the same
+ * transport, served by a fresh v1 connection; when that is impossible (the
+ * agent closed the transport or refused the repeat), `options.reconnect`
+ * provides a new transport for the v1 `initialize`. With only v1 configured,
+ * it simply initializes v1; with only v2, an agent answering an older
+ * version is an `Error` naming it. Rejects with the failing `initialize`'s
+ * error (the transport is then closed). The v2 connection a fallback leaves
+ * behind is closed (its `closed` diagnostic, if any, says so) and never
+ * touches the transport again.
+ */
+export async function negotiateClient<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection>(
+  transport: Transport,
+  versions: ClientVersions<C1, C2>,
+  options: NegotiateClientOptions = {},
+): Promise<Negotiated<C1, C2>> {
+  const { v1, v2 } = versions;
+  if (!v1 && !v2) throw new TypeError("negotiateClient: configure v1, v2 or both");
+  if (!v2) return initializeV1(v1 as ClientVersion<C1, V1Initialize>, transport);
+
+  const board = createSwitchboard(transport);
+  const connection = v2.connect(board.leg());
+  // The v2 connection sees the answer only when it is its own: a v2 success, or (without v1) an error.
+  const decide = (answer: Record<string, unknown>): AnswerDecision => (answersV2(answer) || (!v1 && "error" in answer) ? "pass" : "withhold");
+  const answered = board.firstAnswer(decide);
+  const initialize = connection.agent.initialize(v2.initialize);
+  initialize.catch(() => {});
+  const answer = await answered;
+
+  if (answer === undefined ? !v1 : decide(answer) === "pass") {
+    try {
+      return { version: 2, connection, agent: connection.agent, initialized: await initialize };
+    } catch (error) {
+      connection.close("initialize failed");
+      throw error;
+    }
+  }
+  // A new leg first: from now on the v2 connection can neither read, write nor close the transport.
+  const leg = board.leg();
+  connection.close("the agent does not speak protocol version 2");
+  if (!v1) {
+    board.close();
+    throw new Error(`the agent answered protocol version ${String((answer?.result as { protocolVersion?: unknown }).protocolVersion)}; this client offers 2 only (configure v1 to fall back)`);
+  }
+  // The agent answered an older version or an error (withheld from the v2 connection), or left.
+  if (answer !== undefined) {
+    try {
+      return await initializeV1(v1, leg);
+    } catch (error) {
+      if (options.reconnect === undefined) throw error;
+    }
+  } else if (options.reconnect === undefined) {
+    board.close();
+    throw await initialize.then(
+      () => new ConnectionClosedError("the agent closed the connection during initialize"),
+      (error: unknown) => error,
+    );
+  }
+  board.close();
+  return initializeV1(v1, await options.reconnect());
+}
+
+/** Opens the v1 connection over `transport` and initializes it; on failure closes it (and so the transport). */
+async function initializeV1<C1 extends VersionClient<V1Initialize, V1Answer>, C2 extends VersionClient<V2Initialize, V2Answer>>(
+  v1: ClientVersion<C1, V1Initialize>,
+  transport: Transport,
+): Promise<Negotiated<C1, C2>> {
+  const connection = v1.connect(transport);
+  try {
+    const initialized = await connection.agent.initialize(v1.initialize);
+    return { version: 1, connection, agent: connection.agent, initialized };
+  } catch (error) {
+    connection.close("initialize failed");
+    throw error;
+  }
+}
+
+/** Whether an `initialize` answer is a success in protocol version 2 or later. */
+function answersV2(answer: Record<string, unknown>): boolean {
+  const result = answer.result;
+  if ("error" in answer || typeof result !== "object" || result === null) return false;
+  const version = (result as { protocolVersion?: unknown }).protocolVersion;
+  return typeof version === "number" && version >= 2;
+}
