@@ -1,4 +1,6 @@
 // `codegen --check` regenerates in memory and fails, naming the file, on any difference.
+// Codegen runs as a child process (ts-morph, ajv, three tables): generous timeouts, since
+// the suite runs files in parallel on a small machine.
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +13,7 @@ describe("codegen --check", () => {
     const { code, stderr } = await codegen("--check");
     expect(stderr).toContain("codegen --check: 8 files up to date");
     expect(code).toBe(0);
-  });
+  }, 180_000);
 
   describe("on a copy of src/generated in another folder", () => {
     let out: string;
@@ -24,7 +26,7 @@ describe("codegen --check", () => {
       out = await tempDirIn("test/codegen", "check-");
       rel = relative(repoRoot, out);
       expect((await codegen("--out", rel)).code).toBe(0);
-    });
+    }, 180_000);
 
     afterAll(async () => {
       if (out) await rm(out, { recursive: true, force: true });
@@ -48,6 +50,6 @@ describe("codegen --check", () => {
       expect(code).toBe(1);
       expect(stderr).toContain(`codegen --check: ${rel} is stale; run \`npm run codegen\`. Differing files:\n  peers.ts\n`);
       expect(stderr.split("\n").filter((l) => l.startsWith("  "))).toEqual(["  peers.ts"]);
-    });
+    }, 180_000);
   });
 });
