@@ -3,13 +3,15 @@
  * spawns the agent, copies the editor's stdin to the agent's stdin and the
  * agent's stdout to the editor's stdout byte for byte (stderr is inherited),
  * with flow control passed through in both directions. Each chunk is
- * forwarded first and observed after, through the router's own framer and
- * the monitor. Nothing but the agent's bytes is ever written to stdout.
+ * written on as soon as it is read; framing (the router's own framer) and
+ * the monitor run afterwards, off the forwarding path, in the analysis
+ * queue (analysis.ts). Nothing but the agent's bytes is ever written to stdout.
  */
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { createFramer } from "../../src/transport/framer.ts";
+import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
 import { createMonitor, type Monitor } from "./monitor.ts";
 import { openOutput, type TextOutput } from "./output.ts";
 import { endLine, recordLines, startLine, violationRecord } from "./recording.ts";
@@ -45,18 +47,19 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   record?.write(startLine(options.command, new Date()));
 
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-  const observeLine = (from: Sender, line: string) => {
-    const o = monitor.observe(from, line, now());
-    if (log) log.write(traceLines(o, line, log.tty));
-    if (record) record.write(recordLines(o, line));
-  };
-  const framer = (from: Sender) =>
-    createFramer({ line: (text) => observeLine(from, text), oversized: (length) => monitor.oversized(from, length, now()) });
-  const fromClient = framer("client");
-  const fromAgent = framer("agent");
+  const framer = (from: Sender, time: () => number) =>
+    createFramer({
+      line(text) {
+        const o = monitor.observe(from, text, time());
+        if (log) log.write(traceLines(o, text, log.tty));
+        if (record) record.write(recordLines(o, text));
+      },
+      oversized: (length) => monitor.oversized(from, length, time()),
+    });
+  const analysis = createAnalysisQueue(framer);
 
-  pipe(io.stdin, child.stdin, (chunk) => fromClient.push(chunk), () => fromClient.end());
-  pipe(child.stdout, io.stdout, (chunk) => fromAgent.push(chunk), () => fromAgent.end());
+  pipe(io.stdin, child.stdin, (chunk) => analysis.push("client", chunk, now()), () => analysis.end("client"));
+  pipe(child.stdout, io.stdout, (chunk) => analysis.push("agent", chunk, now()), () => analysis.end("agent"));
   child.stdin.on("error", () => undefined); // the agent exited: its exit is reported below
   io.stdout.on("error", () => undefined); // the editor went away: the agent still gets end of input
 
@@ -71,20 +74,22 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   });
   process.off("SIGINT", forward).off("SIGTERM", forward);
   io.stdin.pause();
-  fromClient.end();
-  fromAgent.end();
+  analysis.finish();
+  const { client, agent } = analysis.skipped;
+  if (client + agent > 0) monitor.state.notes.push(`analysis skipped ${client + agent} messages (${client} from the client, ${agent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
   finish(monitor, now(), exit, options, log, record);
   return exit;
 }
 
-/** Copies `from` to `to`, forwarding each chunk before observing it, pausing while `to` is full. */
-function pipe(from: Readable, to: Writable, observe: (chunk: Uint8Array) => void, end: () => void): void {
+/** Copies `from` to `to`, writing each chunk as it arrives and only then queueing it for analysis, pausing while `to` is full. */
+function pipe(from: Readable, to: Writable, queue: (chunk: Uint8Array) => void, end: () => void): void {
+  const resume = () => from.resume();
   from.on("data", (chunk: Uint8Array) => {
     if (!to.write(chunk)) {
       from.pause();
-      to.once("drain", () => from.resume());
+      to.once("drain", resume);
     }
-    observe(chunk);
+    queue(chunk);
   });
   from.once("end", () => {
     to.end();

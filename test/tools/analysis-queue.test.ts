@@ -1,0 +1,41 @@
+// The proxy's analysis queue: lines are analysed after forwarding, in arrival order across directions, and a full queue skips and resynchronises.
+import { describe, expect, it } from "vitest";
+import { createFramer } from "../../src/transport/framer.ts";
+import { createAnalysisQueue } from "../../tools/inspect/analysis.ts";
+import type { Sender } from "../../tools/inspect/rules.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+function collect(maxBytes?: number) {
+  const seen: string[] = [];
+  const open = (from: Sender, time: () => number) => createFramer({ line: (text) => seen.push(`${from}@${time()} ${text}`), oversized: () => undefined });
+  return { seen, queue: createAnalysisQueue(open, maxBytes) };
+}
+
+describe("createAnalysisQueue", () => {
+  it("analyses nothing while the chunk is being forwarded, then every line in arrival order with its arrival time", async () => {
+    const { seen, queue } = collect();
+    queue.push("client", bytes('{"a":1}\n{"b"'), 1);
+    queue.push("agent", bytes('{"c":3}\n'), 2);
+    queue.push("client", bytes(":2}\n"), 3);
+    expect(seen).toEqual([]);
+    await turn();
+    expect(seen).toEqual(['client@1 {"a":1}', 'agent@2 {"c":3}', 'client@3 {"b":2}']);
+    queue.end("client");
+    queue.finish();
+    expect(queue.skipped).toEqual({ client: 0, agent: 0 });
+  });
+
+  it("skips chunks past its bound, counts their lines, and restarts that direction at the next newline", async () => {
+    const { seen, queue } = collect(20);
+    queue.push("agent", bytes('{"a":1}\n{"b":'), 1);
+    queue.push("agent", bytes('2}\n{"c":3}\n{"d":'), 2);
+    await turn();
+    queue.push("agent", bytes('4}\n{"e":5}\n'), 3);
+    queue.push("client", bytes('{"f":6}\n'), 4);
+    queue.finish();
+    expect(seen).toEqual(['agent@1 {"a":1}', 'agent@3 {"e":5}', 'client@4 {"f":6}']);
+    expect(queue.skipped).toEqual({ client: 0, agent: 3 });
+  });
+});
