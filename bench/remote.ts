@@ -9,7 +9,7 @@
  * The memory server runs in a child process (`--serve=ours|sdk`) so only its
  * heap is measured.
  *
- *   node --expose-gc --import tsx bench/remote.ts [--quick] [--only=ours,sdk]
+ *   node --expose-gc --import tsx bench/remote.ts [--quick] [--only=ours,sdk] [--modes=http1,h2,ws] [--memory=off]
  */
 import { spawn } from "node:child_process";
 import { createServer as createHttpServer, type Server } from "node:http";
@@ -156,6 +156,8 @@ async function setup(peer: "ours" | "sdk", mode: Mode): Promise<Setup> {
     burst: async () => (await Promise.all(clients.map((c) => c.burst()))).flat(),
     async close() {
       for (const c of clients) c.close();
+      // Let the clients' DELETEs go out before their HTTP/2 session and the server go away.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       h2?.close();
       await closeServer();
     },
@@ -225,6 +227,12 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+// A rejection nobody handled is a bug of the code measured: report where it came from, then fail.
+process.on("unhandledRejection", (error) => {
+  process.stderr.write(`unhandled rejection: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
+
 const serving = arg("serve");
 if (serving !== undefined) await serve(serving);
 else {
@@ -235,7 +243,9 @@ else {
     ["h2", "Streamable HTTP, HTTP/2 (h2c)"],
     ["ws", "WebSocket"],
   ];
+  const onlyModes = arg("modes")?.split(",");
   for (const [mode, label] of modes) {
+    if (onlyModes && !onlyModes.includes(mode)) continue;
     const setups: Record<string, Setup> = {};
     for (const peer of peers) {
       if (peer === "sdk" && mode === "h2") {
@@ -262,7 +272,7 @@ else {
     }
     for (const s of Object.values(setups)) await s.close();
   }
-  for (const peer of peers) await memory(peer, rec);
+  if (arg("memory") !== "off") for (const peer of peers) await memory(peer, rec);
   rec.notes.push(`round trips: ${CONNECTIONS} connections × ${IN_FLIGHT} sessions, one prompt in flight per session, server and clients in one process; each side's own server and clients (ours over Node's fetch for HTTP/1.1 and createH2Fetch for h2c; the SDK's over the same)`);
   rec.notes.push(`targets: round trips ≥ 3× the SDK's; ≤ 10 KB (10,240 B) heap per idle session, flat after the soak`);
   emit(rec.result({ figure: "remote", title: "Remote ACP: round trips/s and server heap (B) per idle connection and session", unit: "rt/s | B", better: "higher", rounds: ROUNDS }));

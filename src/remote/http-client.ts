@@ -162,7 +162,9 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     if (session !== undefined) headers[HEADER_SESSION_ID] = session;
     const response = await request("POST", headers, line);
     if (response.status === 202 || response.status === 200) {
-      await response.body?.cancel().catch(() => {});
+      // Read the (empty) body to its end rather than cancel it: a cancel resets an HTTP/2 stream the
+      // server already ended, and Node's server closes a session after 1,000 such frames.
+      await response.arrayBuffer().catch(() => {});
       return;
     }
     const text = await response.text();
@@ -210,7 +212,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       // What was written still goes out, then the connection is ended on the server (best effort).
       schedule(undefined, async () => {
         stream.abort();
-        if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.body?.cancel()).catch(() => {});
+        if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.arrayBuffer()).catch(() => {});
         if (options.cookies === undefined) jar.clear();
         end();
       });

@@ -193,3 +193,4 @@ export async function listen(remote: RemoteServer, options: ListenOptions = {}):
   };
 }
 export * from "./index.ts";
+export { createH2Fetch, type H2Fetch, type H2FetchOptions } from "./node-h2.ts";

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createCookieJar } from "../../src/remote/cookies.ts";
 import { httpClientTransport } from "../../src/remote/http-client.ts";
+import { createH2Fetch } from "../../src/remote/node-h2.ts";
 import { INIT } from "./raw.ts";
-import { connectOver, recordingClient, startServer, within } from "./support.ts";
+import { connectOver, onCleanup, recordingClient, startServer, within } from "./support.ts";
 import { throwawayCertificate } from "./tls.ts";
 
 const tls = throwawayCertificate();
@@ -69,5 +70,23 @@ describe("the affinity cookie option", () => {
     const conn = await connectOver(httpClientTransport(url, { cookies: jar }), recordingClient().handler);
     await conn.agent.newSession({ cwd: "/", mcpServers: [] });
     expect(jar.header(url)).toBe("ACPSERVER=b1");
+  });
+});
+
+describe("a long HTTP/2 session", () => {
+  it("carries thousands of POSTs on one session (answers are read to their end, never reset: Node closes a session after 1,000 invalid frames)", async () => {
+    const { url } = await startServer({}, { protocol: "h2c" });
+    const h2 = createH2Fetch();
+    onCleanup(() => h2.close());
+    const conn = await connectOver(httpClientTransport(url, { fetch: h2 }), recordingClient().handler);
+    const sessions: string[] = [];
+    for (let i = 0; i < 16; i++) sessions.push((await conn.agent.newSession({ cwd: "/", mcpServers: [] })).sessionId);
+    const stops: string[] = [];
+    for (let round = 0; round < 200; round++) {
+      const answers = await within(Promise.all(sessions.map((sessionId) => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] }))), `round ${round}`, 10_000);
+      stops.push(...answers.map((a) => a.stopReason));
+    }
+    expect(stops.length).toBe(3200);
+    expect(new Set(stops)).toEqual(new Set(["end_turn"]));
   });
 });
