@@ -59,6 +59,10 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly peer: Peer;
   /** Default timeout of outbound requests (`requestTimeoutMs`); undefined: none. */
   readonly requestTimeoutMs: number | undefined;
+  /** The table has rows with an `objectCapability`: the client records what updates announce (columns.ts). */
+  readonly tracksObjects: boolean;
+  /** The table has a `repeatable` row: requests are then tracked for it (columns.ts); others skip that per message. */
+  readonly hasRepeatable: boolean;
 
   initialized = false;
   authenticated = false;
@@ -100,6 +104,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
       },
     );
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.tracksObjects = router.rows.agent.some((r) => r.objectCapability !== undefined);
+    this.hasRepeatable = [...router.rows.agent, ...router.rows.client].some((r) => r.repeatable !== undefined);
     this.outbound = new Outbound(this);
     this.peer = makePeer({
       request: (wire, params, opts) => this.outbound.request(wire, params, opts),
@@ -149,7 +155,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * waits it is in flight: `$/cancel_request`, `session/cancel` and close reach it.
    */
   invoke(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
-    if (call.sessionId !== undefined && this.lanes.request(call.sessionId, () => this.begin(call, invoke, params))) {
+    // No busy lane means nothing to wait for: the common case allocates no closure.
+    if (call.sessionId !== undefined && this.lanes.size > 0 && this.lanes.request(call.sessionId, () => this.begin(call, invoke, params))) {
       this.inFlight.set(call.requestId as RequestId, call);
       return;
     }

@@ -8,7 +8,7 @@ import { wireError } from "../errors.ts";
 import type { ClientCapabilities } from "../generated/types.ts";
 import { classify, isResponseShaped, rejectionId, type MessageKind } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
-import { parseLine } from "../jsonrpc/parse.ts";
+import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import { check } from "../validation/check.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
@@ -21,13 +21,12 @@ type Body = Record<string, unknown>;
 
 /** Handles one framed line. */
 export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: number | undefined): void {
-  const parsed = parseLine(text, maxDepth);
-  if (!parsed.ok) {
-    core.report("parse_error", `unparsable line: ${parsed.reason}`);
-    core.reject(null, wireError.parse(parsed.reason), undefined);
+  const value = parseValue(text, maxDepth);
+  if (value instanceof ParseFailure) {
+    core.report("parse_error", `unparsable line: ${value.reason}`);
+    core.reject(null, wireError.parse(value.reason), undefined);
     return;
   }
-  const value = parsed.value;
   if (Array.isArray(value)) processBatch(core, value);
   else processMessage(core, value, undefined);
 }
@@ -101,7 +100,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
   const row = core.router.inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
   if (!core.initialized && row?.lifecycle !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
-  if (!admitInitialize(core, row, core.initialized)) return core.reject(id, wireError.invalidRequest("Invalid request: initialize may not be repeated after another request"), batch);
+  if (core.hasRepeatable && !admitInitialize(core, row, core.initialized)) return core.reject(id, wireError.invalidRequest("Invalid request: initialize may not be repeated after another request"), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
@@ -174,7 +173,7 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
     if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
   }
-  if (core.side === "client") observeObjects(core, core.router, params);
+  if (core.side === "client" && core.tracksObjects) observeObjects(core, core.router, params);
   const sessionId = sessionOf(params);
   if (core.side === "client" && sessionId !== undefined && core.diagnostic !== undefined && !core.knownSessions.has(sessionId)) {
     core.report("unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
@@ -219,7 +218,8 @@ function runNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>, param
 
 function finishNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>): void {
   call.answered = true;
-  core.liveNotifications.delete(call);
+  // Only a call whose handler read `ctx.signal` was added (looking up the others would hash each call).
+  if (call.signalled) core.liveNotifications.delete(call);
 }
 
 interface ExtHandler {

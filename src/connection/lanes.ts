@@ -86,7 +86,8 @@ export class Lanes {
    * when the lane is busy (queue a task with `run` instead).
    */
   runNow<A, B, C>(key: string, fn: (a: A, b: B, c: C) => unknown, a: A, b: B, c: C): boolean {
-    if (this.lanes.has(key)) return false;
+    // With no lane busy there is nothing to look up (a fresh key string would be hashed first).
+    if (this.lanes.size !== 0 && this.lanes.has(key)) return false;
     const outer = this.current;
     const outerSync = this.syncLane;
     this.current = key;

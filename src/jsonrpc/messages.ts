@@ -63,7 +63,8 @@ export function encodeLine(message: Message | readonly Message[]): string {
  * already-stringified payload without an intermediate envelope object.
  */
 export function encodeResult(id: RequestId, result: unknown): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result === undefined ? "null" : JSON.stringify(result)}}\n`;
+  // A numeric request id is a safe integer: its decimal text is its JSON.
+  return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${result === undefined ? "null" : JSON.stringify(result)}}\n`;
 }
 export function encodeRequest(id: number, method: string, params: unknown): string {
   return params === undefined

@@ -10,13 +10,30 @@ export const DEFAULT_MAX_DEPTH = 128;
 
 /** Parses `line`; never throws. */
 export function parseLine(line: string, maxDepth = DEFAULT_MAX_DEPTH): ParseResult {
+  const value = parseValue(line, maxDepth);
+  return value instanceof ParseFailure ? { ok: false, reason: value.reason } : { ok: true, value };
+}
+
+/** Why a line could not be parsed; {@link parseValue} returns it (no JSON value is one). */
+export class ParseFailure {
+  readonly reason: string;
+  constructor(reason: string) {
+    this.reason = reason;
+  }
+}
+
+/**
+ * Parses `line` into its value, or a {@link ParseFailure}; never throws. The
+ * allocation-free form of {@link parseLine} for the connection's hot path.
+ */
+export function parseValue(line: string, maxDepth = DEFAULT_MAX_DEPTH): unknown {
   // Nesting cannot exceed the number of opening brackets: only lines with many
   // of them (counted with native indexOf) pay for the full scan.
-  if (line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return { ok: false, reason: `nesting deeper than ${maxDepth} levels` };
+  if (line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return new ParseFailure(`nesting deeper than ${maxDepth} levels`);
   try {
-    return { ok: true, value: JSON.parse(line) };
+    return JSON.parse(line);
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : "invalid JSON" };
+    return new ParseFailure(error instanceof Error ? error.message : "invalid JSON");
   }
 }
 
