@@ -22,11 +22,13 @@ describe("acp-router inspect replay <trace> -- <agent>", () => {
     const run = await runCommand(acpRouter("inspect", "replay", trace, "--json", ...flags, "--", ...agent), "", 60_000);
     return { code: run.code, report: JSON.parse(run.stdout.toString("utf8")) as Report, stderr: run.stderr };
   };
+  // The tour over ACP v1, which inspect's tables cover; a client that can negotiate v2 is pinned to v1.
+  const v1 = readFileSync(exampleClient, "utf8").includes("--protocol 1|") ? ["--protocol", "1"] : [];
   const altered = (mode: string) => tsNode(fixture("altered-agent.ts"), mode, "--", ...tsNode(exampleAgent));
 
   beforeAll(async () => {
     const agent = acpRouter("inspect", "--summary", join(dir, "summary.txt"), "--record", trace, "--", ...tsNode(exampleAgent)).map((w) => JSON.stringify(w)).join(" ");
-    const run = await runCommand(tsNode(exampleClient, "--tour", "--agent", agent), "", 60_000);
+    const run = await runCommand(tsNode(exampleClient, "--tour", ...v1, "--agent", agent), "", 60_000);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   }, 70_000);
 
