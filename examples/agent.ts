@@ -1,7 +1,9 @@
 /**
  * The example ACP agent: one object implementing `AgentHandler`, served on
  * stdin/stdout. Run it with `npx tsx examples/agent.ts` (stdout carries
- * protocol lines only; diagnostics go to stderr).
+ * protocol lines only; diagnostics go to stderr). On stdio it serves ACP v1
+ * and v2 clients through the version router (`routeAgent`); the v2 agent is
+ * in `agent-v2.ts`.
  *
  * Prompts it understands (see `agent-turns.ts`): any text is echoed back in
  * chunks; `slow` counts for ten seconds (cancel it); `read /absolute/path`
@@ -17,14 +19,17 @@
  * `session/load` them. Ctrl-C drains running turns (5 s) before exiting.
  */
 import { pathToFileURL } from "node:url";
-import { RpcError, type AgentHandler, type ContentBlock, type SessionUpdate } from "../src/index.ts";
+import { connectAgent, RpcError, type AgentHandler, type ConnectionOptions, type ContentBlock, type SessionUpdate } from "../src/index.ts";
 import { listen } from "../src/remote/node.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
-import { serveStdio } from "../src/transport/stdio.ts";
+import { nodeStreamTransport } from "../src/transport/stdio.ts";
+import { connectAgent as connectAgentV2 } from "../src/v2/index.ts";
+import { routeAgent } from "../src/versions/index.ts";
+import { createExampleAgentV2 } from "./agent-v2.ts";
 import { createSessionStore, MODES, modeState, send } from "./agent-sessions.ts";
 import { runTurn } from "./agent-turns.ts";
 
-/** The only protocol version this agent speaks; it answers with it whatever the client asked. */
+/** The protocol version of this (v1) handler; it answers with it whatever the client asked. */
 const PROTOCOL_VERSION = 1;
 
 /** Creates the example agent's handler, with its own in-memory sessions. */
@@ -157,13 +162,31 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       process.exitCode = 1;
     });
   } else {
-    const conn = serveStdio(createExampleAgent(), {
-      onDiagnostic: (d) => {
-        if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
-      },
-    });
-    void conn.closed.then(({ error }) => {
-      if (error) log(`connection closed: ${error.message}`);
-    });
+    void serveStdioVersions();
   }
+}
+
+/**
+ * Serves v1 and v2 clients on stdin/stdout: the version router reads the
+ * client's `initialize` and hands the stream to the v1 agent or to the v2
+ * agent (`agent-v2.ts`). A v1-shaped `initialize` stays on v1 whatever
+ * version it names, so v1 clients see the v1 agent exactly as before.
+ */
+async function serveStdioVersions(): Promise<void> {
+  const options: ConnectionOptions = {
+    onDiagnostic: (d) => {
+      if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
+    },
+  };
+  const transport = nodeStreamTransport(process.stdin, process.stdout, { endWritable: false });
+  const routed = await routeAgent(
+    transport,
+    { v1: (t) => connectAgent(createExampleAgent(), t, options), v2: (t) => connectAgentV2(createExampleAgentV2(), t, options) },
+    { v1ShapeToV1: true, onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) },
+  );
+  const closed = await routed?.connection.closed;
+  if (closed?.error) log(`connection closed: ${closed.error.message}`);
+  // Let the process exit: stop holding stdin open.
+  process.stdin.pause();
+  process.stdin.unref?.();
 }

@@ -11,14 +11,22 @@
  *   npx tsx examples/client.ts --prompt hello --prompt plan
  *   npx tsx examples/client.ts --agent "npx some-acp-agent" --interactive
  *   npx tsx examples/client.ts --url http://127.0.0.1:8080/acp --tour   # an agent served with --listen (ws:// for WebSocket)
+ *   npx tsx examples/client.ts --tour --protocol 2      # ACP v2 only (1: v1 only; default: negotiate)
+ *
+ * By default it negotiates (`negotiateClient`): it offers ACP v2 and falls
+ * back to v1 when the agent answers v1; over v2 it runs the v2 tour of
+ * `client-v2.ts` (v2 has no fs, terminal or mode methods).
  *
  * Or in-process: `await runClient({ prompts: ["hello"], output })`.
  */
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { connectClient, type AgentCapabilities, type ClientHandler, type StopReason } from "../src/index.ts";
+import { connectClient, type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
 import { spawnAgent } from "../src/transport/stdio.ts";
+import { connectClient as connectClientV2 } from "../src/v2/index.ts";
+import { negotiateClient } from "../src/versions/index.ts";
+import { createV2Client, runTourV2, promptV2 } from "./client-v2.ts";
 import { createFsHandlers } from "./client-fs.ts";
 import { createTerminalUser } from "./client-interactive.ts";
 import { decidePermission, type PermissionPolicy } from "./client-permission.ts";
@@ -62,11 +70,15 @@ export interface RunClientOptions {
    * cannot hang the client forever.
    */
   readonly requestTimeoutMs?: number;
+  /** The protocol version: `1` or `2` only, or `negotiate` (offer 2, fall back to 1). Default `negotiate`. */
+  readonly protocol?: 1 | 2 | "negotiate";
 }
 
 export interface RunClientResult {
-  /** The stop reason of every prompt, in order. */
-  readonly stopReasons: readonly StopReason[];
+  /** The stop reason of every prompt, in order (over v2: as the idle `state_update` reported it). */
+  readonly stopReasons: readonly (StopReason | string)[];
+  /** The protocol version negotiated. */
+  readonly protocol: 1 | 2;
   /** With `tour`: the steps that ran and those skipped (with the reason). */
   readonly tour?: TourReport;
   /** How the agent process ended after the connection closed. */
@@ -110,34 +122,68 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   };
 
   // The agent runs where the client was started (its command line may be relative to that); the session cwd is a protocol field.
-  const agent = options.url !== undefined ? remoteAgent(options.url) : spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {});
-  const conn = connectClient(handler, agent.transport, {
+  const start = () => (options.url !== undefined ? remoteAgent(options.url) : spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {}));
+  // Every agent started: a reconnect during negotiation starts another (the first one exits on stdin EOF).
+  const agents = [start()];
+  const connectionOptions = {
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
-    onDiagnostic: (d) => {
+    onDiagnostic: (d: { kind: string; message: string }) => {
       if (d.kind !== "closed") process.stderr.write(`[example-client] ${d.kind}: ${d.message}\n`);
     },
+  };
+  const protocol = options.protocol ?? "negotiate";
+  const v2Client = createV2Client(transcript, typeof policy === "string" ? policy : "allow");
+  const info = { name: "acp-router-example-client", version: "0.1.0" };
+  let conn: { close(reason?: string): void } | undefined;
+  const negotiated = await negotiateClient(
+    (agents[0] as { transport: Transport }).transport,
+    {
+      ...(protocol !== 2 && {
+        v1: {
+          connect: (t: Transport) => connectClient(handler, t, connectionOptions),
+          initialize: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: info },
+        },
+      }),
+      ...(protocol !== 1 && { v2: { connect: (t: Transport) => connectClientV2(v2Client.handler, t, connectionOptions), initialize: { protocolVersion: 2, info, capabilities: {} } } }),
+    },
+    { reconnect: () => (agents.push(start()), (agents.at(-1) as { transport: Transport }).transport) },
+  ).catch(async (error: unknown) => {
+    await shutdown();
+    throw error;
   });
+  conn = negotiated.connection;
   try {
-    const init = await conn.agent.initialize({
-      protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-      clientInfo: { name: "acp-router-example-client", version: "0.1.0" },
-    });
+    if (negotiated.version === 2) {
+      const init = negotiated.initialized;
+      transcript.note(`Connected to ${init.info.name} ${init.info.version} (protocol 2)`);
+      const { sessionId } = await negotiated.agent.newSession({ cwd });
+      transcript.note(`Session ${sessionId} in ${cwd}`);
+      const stopReasons: string[] = [];
+      let tour: TourReport | undefined;
+      if (options.tour) {
+        const report = await runTourV2(negotiated.connection, v2Client, sessionId, cwd, transcript);
+        stopReasons.push(...report.stopReasons);
+        tour = { ran: report.ran, skipped: report.skipped };
+      }
+      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript));
+      return { stopReasons, protocol: 2, ...(tour ? { tour } : {}), agentExit: await shutdown() };
+    }
+    const init = negotiated.initialized;
     const info = init.agentInfo ? `${init.agentInfo.name} ${init.agentInfo.version}` : "an unnamed agent";
     transcript.note(`Connected to ${info} (protocol ${init.protocolVersion})${describeCapabilities(init.agentCapabilities)}`);
     if (init.protocolVersion !== 1) throw new Error(`the agent answered protocol version ${init.protocolVersion}; this client speaks 1`);
 
-    const created = await conn.agent.newSession({ cwd, mcpServers: [] });
+    const created = await negotiated.agent.newSession({ cwd, mcpServers: [] });
     cwds.set(created.sessionId, cwd);
     const modes = created.modes ? `, mode ${created.modes.currentModeId} of ${created.modes.availableModes.map((m) => m.id).join("/")}` : "";
     transcript.note(`Session ${created.sessionId} in ${cwd}${modes}`);
-    session = createClientSession(conn, created.sessionId, cwd, transcript);
+    session = createClientSession(negotiated.connection, created.sessionId, cwd, transcript);
 
     let tour: TourReport | undefined;
     if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
     else if (user) await user.run(session);
     else for (const text of options.prompts ?? []) await session.prompt(text);
-    return { stopReasons: session.stopReasons, ...(tour ? { tour } : {}), agentExit: await shutdown() };
+    return { stopReasons: session.stopReasons, protocol: 1, ...(tour ? { tour } : {}), agentExit: await shutdown() };
   } catch (error) {
     await shutdown();
     throw error;
@@ -146,8 +192,9 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   async function shutdown() {
     user?.close();
     terminals.releaseAll();
-    conn.close("the example client is done");
-    const exit = await agent.exited;
+    conn?.close("the example client is done");
+    const exits = await Promise.all(agents.map((a) => a.exited));
+    const exit = exits.at(-1) as (typeof exits)[number];
     transcript.note(`\nAgent exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}).`);
     return exit;
   }
@@ -160,7 +207,7 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
   return parts.length > 0 ? `; supports ${parts.join(", ")}` : "";
 }
 
-const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel]`;
+const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel] [--protocol 1|2|negotiate]`;
 
 /** The command-line entry point. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -174,11 +221,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       url: { type: "string" },
       cwd: { type: "string" },
       permission: { type: "string" },
+      protocol: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const permission = values.permission ?? "allow";
-  if (values.help || (!values.tour && !values.interactive && !values.prompt) || !isPolicyName(permission)) {
+  const protocol = values.protocol === "1" ? 1 : values.protocol === "2" ? 2 : values.protocol === undefined || values.protocol === "negotiate" ? "negotiate" : undefined;
+  if (values.help || (!values.tour && !values.interactive && !values.prompt) || !isPolicyName(permission) || protocol === undefined) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
@@ -191,6 +240,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     interactive: values.interactive === true,
     prompts: values.prompt ?? [],
     permission,
+    protocol,
   });
   return result.agentExit.code === 0 ? 0 : 1;
 }

@@ -26,9 +26,11 @@ export const UNKNOWN_IMPLEMENTATION = { name: "unknown", version: "unknown" } as
  * version below every configured one gets `-32022` with `{requested,
  * supported}`. Otherwise the highest configured version at or below the
  * requested one is selected (a v1-only agent takes every version, the legacy
- * fallback), and the params are rewritten for it when it is lower.
+ * fallback), and the params are rewritten for it when it is lower. With
+ * `v1ShapeToV1`, an `initialize` in the v1 shape (see {@link isV1Shaped}) goes
+ * to v1, when configured, as sent.
  */
-export function negotiate(message: unknown, versions: readonly ProtocolVersion[]): Negotiation {
+export function negotiate(message: unknown, versions: readonly ProtocolVersion[], v1ShapeToV1 = false): Negotiation {
   if (Array.isArray(message)) return reject(null, -32600, "Invalid request: JSON-RPC batches are not supported before initialize");
   const kind = classify(message);
   if (kind === "notification" || kind === "response") return { tag: "ignore" };
@@ -49,6 +51,8 @@ export function negotiate(message: unknown, versions: readonly ProtocolVersion[]
   if (!isObject(params) || typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
     return reject(id, -32602, "Invalid params", "initialize.protocolVersion must be a valid ACP protocol version");
   }
+  // A v1 client naming a newer version (v1 says to send its own latest) stays on v1 when asked to.
+  if (v1ShapeToV1 && versions.includes(1) && isV1Shaped(params)) return { tag: "route", version: 1, initialize: body };
   const version = select(requested, versions);
   if (version === undefined) return { tag: "reject", id, error: { code: -32022, message: "Unsupported protocol version", data: { requested, supported: [...versions].sort() } } };
   return { tag: "route", version, initialize: { ...body, params: rewrite(params, requested, version) } };
@@ -103,4 +107,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function isImplementation(value: unknown): boolean {
   return isObject(value) && typeof value.name === "string" && typeof value.version === "string";
+}
+
+/** Whether `initialize` params have the v1 shape: `clientCapabilities` or `clientInfo`, and neither v2's `info` nor `capabilities`. */
+export function isV1Shaped(params: Record<string, unknown>): boolean {
+  return ("clientCapabilities" in params || "clientInfo" in params) && !("info" in params) && !("capabilities" in params);
 }

@@ -39,6 +39,14 @@ export interface RouteAgentOptions {
    * `-32700` and skipped, the next line is served (PITFALLS #14).
    */
   readonly maxMessageBytes?: number;
+  /**
+   * Routes an `initialize` in the v1 shape (`clientCapabilities` or
+   * `clientInfo`, and neither `info` nor `capabilities`) to v1, as sent,
+   * whatever version it names: a v1 client asking for a newer version still
+   * gets an answer it can read. Default false, as the SDK's
+   * `agentProtocolRouter`, which routes by the number alone.
+   */
+  readonly v1ShapeToV1?: boolean;
 }
 
 /**
@@ -114,7 +122,7 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
           transport.write(encodeLine(errorMessage(null, { code: -32700, message: `Parse error: ${parsed.reason}` })));
           continue;
         }
-        const outcome = negotiate(parsed.value, versions);
+        const outcome = negotiate(parsed.value, versions, options.v1ShapeToV1 === true);
         if (outcome.tag === "route") {
           route(outcome.version, outcome.initialize, buffer);
           buffer = "";

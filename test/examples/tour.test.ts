@@ -1,4 +1,5 @@
-// `npm run demo`: the example client's tour against the example agent, both over real stdio.
+// The example client's v1 tour against the example agent, both over real stdio. `--protocol 1`: by
+// default the client negotiates, and with this agent that is v2 (test/examples/tour-v2.test.ts).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ interface TourRun {
 
 function runTour(): Promise<TourRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", exampleClientPath, "--tour"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", exampleClientPath, "--tour", "--protocol", "1"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
     const run: TourRun = { code: null, stdout: "", stderr: "", killed: false };
     child.stdout.setEncoding("utf8").on("data", (text: string) => (run.stdout += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (run.stderr += text));
@@ -33,7 +34,7 @@ function runTour(): Promise<TourRun> {
   });
 }
 
-describe("the example client's tour (npx tsx examples/client.ts --tour)", () => {
+describe("the example client's v1 tour (npx tsx examples/client.ts --tour --protocol 1)", () => {
   let tour: TourRun;
   let out: string;
   const file = join(repoRoot, "package.json");

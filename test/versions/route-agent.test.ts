@@ -86,3 +86,31 @@ describe("routeAgent against the SDK's agentProtocolRouter", () => {
     else expect(a.initialize).toEqual(JSON.parse(lines.at(-1) as string));
   });
 });
+
+describe("routeAgent with v1ShapeToV1", () => {
+  /** Routes one initialize line with v1 and v2 configured; the version and the initialize handed on. */
+  async function route(params: Json, v1ShapeToV1: boolean): Promise<{ version: number | undefined; initialize: Json | undefined }> {
+    const [mine, theirs] = memoryPair();
+    theirs.start({ data: () => {}, end: () => {} });
+    const firstLine = (t: Transport) =>
+      new Promise<Json>((resolve) => {
+        let text = "";
+        t.start({ data: (c) => { text += typeof c === "string" ? c : new TextDecoder().decode(c); const nl = text.indexOf("\n"); if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json); }, end: () => {} });
+      });
+    const routed = routeAgent(mine, { v1: firstLine, v2: firstLine }, { v1ShapeToV1 });
+    theirs.write(`${init(1, params)}\n`);
+    const result = await routed;
+    theirs.close();
+    return { version: result?.version, initialize: result ? await result.connection : undefined };
+  }
+  const v1Shaped = { protocolVersion: 7, clientCapabilities: { fs: { readTextFile: true } }, clientInfo: { name: "c", version: "1" } };
+
+  it("hands a v1-shaped initialize naming version 7 to v1 unchanged, where the SDK's rule picks v2", async () => {
+    expect(await route(v1Shaped, true)).toEqual({ version: 1, initialize: JSON.parse(init(1, v1Shaped)) });
+    expect((await route(v1Shaped, false)).version).toBe(2);
+  });
+
+  it("still routes a v2-shaped initialize to v2", async () => {
+    expect((await route({ protocolVersion: 2, info: { name: "c", version: "1" }, capabilities: {} }, true)).version).toBe(2);
+  });
+});
