@@ -11,6 +11,7 @@ import { withExtensions } from "../extensions/registry.ts";
 import { notifyExtension, requestExtension } from "../extensions/send.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
 import type { Router } from "../row.ts";
+import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
@@ -96,9 +97,9 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
     core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
     core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
   };
-  const handle = (text: string | number) => {
+  const handle = (text: string | number, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    processLine(core, text, maxDepth);
+    processLine(core, text, maxDepth, shallow);
     if (core.settledResponse) {
       core.settledResponse = false;
       if (!yielding) {
@@ -124,10 +125,10 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
 
   const framer = createFramer(
     {
-      line(text) {
+      line(text, shallow) {
         if (core.isClosed) return;
         if (yielding) queue.push(text);
-        else handle(text);
+        else handle(text, shallow);
       },
       oversized(length) {
         if (core.isClosed) return;
@@ -136,6 +137,8 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
       },
     },
     maxBytes,
+    // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
+    maxDepth ?? DEFAULT_MAX_DEPTH,
   );
   transport.start({
     data(chunk) {

@@ -19,9 +19,9 @@ import { isThenable } from "./lanes.ts";
 
 type Body = Record<string, unknown>;
 
-/** Handles one framed line. */
-export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: number | undefined): void {
-  const value = parseValue(text, maxDepth);
+/** Handles one framed line; `shallow`: the framer found too few brackets in it to nest deeper than `maxDepth`. */
+export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: number | undefined, shallow = false): void {
+  const value = parseValue(text, maxDepth, shallow);
   if (value instanceof ParseFailure) {
     core.report("parse_error", `unparsable line: ${value.reason}`);
     core.reject(null, wireError.parse(value.reason), undefined);

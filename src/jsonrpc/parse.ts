@@ -25,11 +25,13 @@ export class ParseFailure {
 /**
  * Parses `line` into its value, or a {@link ParseFailure}; never throws. The
  * allocation-free form of {@link parseLine} for the connection's hot path.
+ * `shallow`: the caller already counted at most `maxDepth` opening brackets
+ * in the line (the framer does, on the whole chunk), so the depth check is skipped.
  */
-export function parseValue(line: string, maxDepth = DEFAULT_MAX_DEPTH): unknown {
+export function parseValue(line: string, maxDepth = DEFAULT_MAX_DEPTH, shallow = false): unknown {
   // Nesting cannot exceed the number of opening brackets: only lines with many
   // of them (counted with native indexOf) pay for the full scan.
-  if (line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return new ParseFailure(`nesting deeper than ${maxDepth} levels`);
+  if (!shallow && line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return new ParseFailure(`nesting deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(line);
   } catch (error) {

@@ -6,8 +6,12 @@
  */
 
 export interface FrameSink {
-  /** One complete line, without its line ending. Never blank. */
-  line(text: string): void;
+  /**
+   * One complete line, without its line ending. Never blank. `shallow` is
+   * true when the framer counted at most its `bracketLimit` opening brackets
+   * (`{`, `[`) in the line, so the line cannot nest deeper than that.
+   */
+  line(text: string, shallow: boolean): void;
   /** A line longer than the limit was skipped; `length` is how much of it was seen. */
   oversized(length: number): void;
 }
@@ -24,24 +28,48 @@ export interface Framer {
 /**
  * Creates a framer. The limit is checked against the decoded line length
  * (UTF-16 code units), which never exceeds the line's UTF-8 byte length.
+ * `bracketLimit` (default 0: never counted) is how many opening brackets a
+ * line may have to be delivered as `shallow`.
  */
-export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES): Framer {
+export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, bracketLimit = 0): Framer {
   const decode = createUtf8Decoder();
   let pending = "";
   let skipping = false;
   let skipped = 0;
+  // The next "{" and "[" of the text being split, at or after the line being counted (text.length:
+  // none left). Searching the whole decoded chunk is cheaper than searching each line cut from it.
+  let braceAt = -1;
+  let bracketAt = -1;
 
-  const emit = (text: string) => {
+  /** True when `text` has at most `bracketLimit` opening brackets in [from, to). */
+  const fewBracketsIn = (text: string, from: number, to: number): boolean => {
+    let n = 0;
+    if (braceAt < from) braceAt = indexOrEnd(text, "{", from);
+    while (braceAt < to) {
+      if (++n > bracketLimit) return false;
+      braceAt = indexOrEnd(text, "{", braceAt + 1);
+    }
+    if (bracketAt < from) bracketAt = indexOrEnd(text, "[", from);
+    while (bracketAt < to) {
+      if (++n > bracketLimit) return false;
+      bracketAt = indexOrEnd(text, "[", bracketAt + 1);
+    }
+    return true;
+  };
+
+  const emit = (text: string, shallow: boolean) => {
     const end = text.charCodeAt(text.length - 1) === 13 /* \r */ ? text.length - 1 : text.length;
     // A byte-order mark before a message is ignored, as RFC 8259 §8.1 allows parsers to.
     const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const line = start === 0 && end === text.length ? text : text.slice(start, end);
     if (line.length > maxMessageBytes) sink.oversized(line.length);
-    else if (!isBlank(line)) sink.line(line);
+    else if (!isBlank(line)) sink.line(line, shallow);
   };
 
   const pushText = (text: string) => {
     let start = 0;
+    braceAt = -1;
+    bracketAt = -1;
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl === -1) break;
@@ -51,8 +79,8 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
       } else if (pending.length > 0) {
         const whole = pending + text.slice(start, nl);
         pending = "";
-        emit(whole);
-      } else emit(text.slice(start, nl));
+        emit(whole, false);
+      } else emit(text.slice(start, nl), bracketLimit > 0 && fewBracketsIn(text, start, nl));
       start = nl + 1;
     }
     if (start >= text.length) return;
@@ -78,10 +106,16 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
       } else if (pending.length > 0) {
         const last = pending;
         pending = "";
-        emit(last);
+        emit(last, false);
       }
     },
   };
+}
+
+/** The index of `char` in `text` at or after `from`, or `text.length` when there is none. */
+function indexOrEnd(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? text.length : at;
 }
 
 function isBlank(line: string): boolean {

@@ -79,6 +79,35 @@ describe("createFramer", () => {
     );
   });
 
+  it("marks a line shallow only when it has at most bracketLimit opening brackets, for any split", () => {
+    const limit = 3;
+    const bracketed = fc.array(fc.constantFrom("{", "[", "}", "]", "a", '"', " ", "é"), { minLength: 1, maxLength: 12 }).map((cs) => cs.join("")).filter((s) => s.trim() !== "");
+    fc.assert(
+      fc.property(
+        fc.array(bracketed, { minLength: 1, maxLength: 8 }).chain((lines) => {
+          const bytes = encoder.encode(`${lines.join("\n")}\n`);
+          return fc.record({ lines: fc.constant(lines), bytes: fc.constant(bytes), cuts: fc.array(fc.nat(bytes.length), { maxLength: 6 }) });
+        }),
+        ({ lines, bytes, cuts }) => {
+          const seen: { line: string; shallow: boolean }[] = [];
+          const framer = createFramer({ line: (line, shallow) => seen.push({ line, shallow }), oversized: () => undefined }, undefined, limit);
+          let at = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            framer.push(bytes.subarray(at, cut));
+            at = cut;
+          }
+          framer.push(bytes.subarray(at));
+          framer.end();
+          expect(seen.map((e) => e.line)).toEqual(lines);
+          for (const { line, shallow } of seen) if (shallow) expect(line.replace(/[^{[]/g, "").length).toBeLessThanOrEqual(limit);
+          // Without cuts every line is counted.
+          if (cuts.length === 0) for (const { line, shallow } of seen) expect(shallow).toBe(line.replace(/[^{[]/g, "").length <= limit);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("delivers a line of exactly the limit ending in \\r\\n whichever way it is split", () => {
     const bytes = encoder.encode("0123456789\r\n");
     expect(frame(bytes, [], 10)).toEqual([{ line: "0123456789" }]);
