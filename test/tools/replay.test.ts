@@ -72,4 +72,10 @@ describe("acp-router inspect replay <trace> -- <agent>", () => {
     expect({ code: run.code, stdout: run.stdout.toString("utf8") }).toEqual({ code: 2, stdout: "" });
     expect(run.stderr).toMatch(/cannot read .*absent\.ndjson/);
   });
+
+  it("exits 127 with a message on stderr when the agent cannot be started", async () => {
+    const run = await runCommand(acpRouter("inspect", "replay", trace, "--", join(dir, "no-such-agent")));
+    expect({ code: run.code, stdout: run.stdout.toString("utf8") }).toEqual({ code: 127, stdout: "" });
+    expect(run.stderr).toMatch(/cannot start .*no-such-agent.*ENOENT/);
+  });
 });

@@ -30,6 +30,8 @@ export interface Driver {
   readonly child: ChildProcess;
   /** The id of the last request sent. */
   readonly lastRequestId: number;
+  /** Why the command could not be started, if it could not. */
+  startError: Error | undefined;
 }
 
 /** How long a probe waits for an answer: 10 s, generous for a real agent on a loaded machine. */
@@ -45,13 +47,20 @@ export function startDriver(command: readonly string[]): Driver {
   const waiters = new Set<() => void>();
   let nextId = 1000;
   let exited: number | null | undefined;
-  const exit = new Promise<number | null>((resolve) =>
-    child.once("close", (code) => {
+  const exit = new Promise<number | null>((resolve) => {
+    const done = (code: number | null) => {
+      if (exited !== undefined) return;
       exited = code;
       for (const w of waiters) w();
       resolve(code);
-    }),
-  );
+    };
+    child.once("close", done);
+    // The command could not be started (ENOENT, EACCES): no close may follow.
+    child.once("error", (error) => {
+      driver.startError = error;
+      done(null);
+    });
+  });
   child.stdin?.on("error", () => undefined);
   const fromAgent = createFramer({
     line(text) {
@@ -72,7 +81,7 @@ export function startDriver(command: readonly string[]): Driver {
   child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
 
   const driver: Driver = {
-    monitor, lines, child,
+    monitor, lines, child, startError: undefined,
     write(text) {
       if (exited === undefined) child.stdin?.write(text);
       fromClient.push(text);

@@ -44,10 +44,14 @@ export interface ReplayOptions {
   readonly quietMs: number;
 }
 
-/** Replays `plan` against `command` and returns what differed. */
+/** Replays `plan` against `command` and returns what differed; throws when the command cannot be started. */
 export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const started = performance.now();
   const driver = startDriver(command);
+  if (driver.child.pid === undefined) {
+    await new Promise((resolve) => setImmediate(resolve));
+    throw new Error(`cannot start ${command.join(" ")}: ${driver.startError?.message ?? "spawn failed"}`);
+  }
   const ids: IdMap = new Map();
   const differences: Difference[] = [];
   const sent = { requests: 0, notifications: 0, answers: 0, other: 0 };
@@ -110,7 +114,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
       sync();
       if (cond()) return true;
       const left = deadline - performance.now();
-      if (left <= 0 || driver.child.exitCode !== null || driver.child.signalCode !== null) return false;
+      if (left <= 0 || driver.child.exitCode !== null || driver.child.signalCode !== null || driver.startError !== undefined) return false;
       const next = await driver.waitFor(() => true, Math.min(left, quietMs ?? left), driver.lines.length);
       if (next === undefined && quietMs !== undefined) {
         sync();

@@ -5,7 +5,8 @@
  * in shape or rule, never in free text: regression testing for agent
  * authors. Without a command, the recorded command is run. The report goes
  * to stdout (text, or JSON with `--json`); exit 1 when anything differs,
- * 2 on usage errors or an unreadable recording.
+ * 2 on usage errors or an unreadable recording, 127 when the agent cannot
+ * be started.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -54,7 +55,13 @@ export async function replayMain(argv: readonly string[], command: readonly stri
     process.stderr.write(`acp-router inspect replay: ${file} holds no client message\n`);
     return 2;
   }
-  const outcome = await runReplay(plan, agent, { timeoutMs, quietMs, startMs: Math.max(START_MS, timeoutMs) });
+  let outcome: ReplayOutcome;
+  try {
+    outcome = await runReplay(plan, agent, { timeoutMs, quietMs, startMs: Math.max(START_MS, timeoutMs) });
+  } catch (error) {
+    process.stderr.write(`acp-router inspect replay: ${(error as Error).message}\n`);
+    return 127;
+  }
   process.stdout.write(values.json ? `${JSON.stringify({ recording: file, command: agent, ...outcome, same: outcome.differences.length === 0 }, null, 2)}\n` : formatReplay(file, agent, outcome));
   return outcome.differences.length === 0 ? 0 : 1;
 }
