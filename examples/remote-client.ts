@@ -25,6 +25,8 @@ export function remoteAgent(url: string): { transport: Transport; exited: Promis
       }),
     write: (text) => inner.write(text),
     close: () => inner.close(),
+    // Flow control passes through (PITFALLS #16), where the inner transport has it.
+    ...(inner.pause && inner.resume ? { pause: () => inner.pause?.(), resume: () => inner.resume?.() } : {}),
   };
   return { transport, exited: over.then(() => ({ code: 0, signal: null })) };
 }
