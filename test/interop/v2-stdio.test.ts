@@ -29,7 +29,11 @@ function ourV2Client() {
     },
   };
   const idle = (sessionId: string) => new Promise<unknown>((resolve) => waiting.set(sessionId, resolve));
-  const text = () => updates.map((n) => (n.update.sessionUpdate === "agent_message_chunk" && n.update.content.type === "text" ? n.update.content.text : "")).join("");
+  const text = () =>
+    updates
+      .map((n) => n.update as { sessionUpdate: string; content?: { type: string; text?: string } })
+      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content?.type === "text" ? (u.content.text ?? "") : ""))
+      .join("");
   return { handler, updates, idle, text };
 }
 
