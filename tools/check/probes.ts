@@ -88,8 +88,14 @@ export async function runProbes(d: Driver, score: Score, cwd: string): Promise<v
   score("ACP-CANCEL-102", answer?.result !== undefined ? pass : fail(`a prompt cancelled with session/cancel was answered ${show(answer)}`));
   const stopped = (answer?.result as { stopReason?: unknown } | undefined)?.stopReason;
   score("ACP-CANCEL-001", stopped === "cancelled" || stopped === "end_turn" ? pass : fail(`a cancelled prompt ended with ${show(answer)}`));
+  // `$/cancel_request` once the turn is running (its first update, or 5 s): a cancel that reaches
+  // an agent before the request it names may rightly be ignored (unknown id), so sending it
+  // right behind the request would make this probe depend on the agent's scheduling.
+  const from = d.lines.length;
   const second = d.request("session/prompt", text(sessionId, "slow"), 30_000);
-  d.notify("$/cancel_request", { requestId: d.lastRequestId });
+  const secondId = d.lastRequestId;
+  await d.waitFor((l) => l.body?.method === "session/update", 5_000, from);
+  d.notify("$/cancel_request", { requestId: secondId });
   score("ACP-CANCEL-105", (await second) !== undefined ? pass : fail("a prompt cancelled with $/cancel_request was never answered"));
 
   const code = await d.close();
