@@ -2,7 +2,9 @@
  * Emits `validators.ts`: ajv standalone validators (draft 2020-12,
  * `discriminator: true`, all errors) for every params and result type of the
  * table. The output imports nothing from ajv: its one runtime helper is
- * rewired to `src/validation/runtime.ts`.
+ * rewired to `src/validation/runtime.ts`. Rewrites keep the valid path free
+ * of per-call allocations: no context object per nested call, no
+ * evaluated-property tracking the schema never reads.
  */
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
@@ -37,8 +39,47 @@ export function validatedTypes(rows: readonly MethodRow[]): string[] {
   return names;
 }
 
+/**
+ * Removes `unevaluatedProperties: true` and `unevaluatedItems: true`, which
+ * allow everything (no-ops). Returns whether any other `unevaluated*`
+ * keyword is left: only then must the validators track evaluated properties.
+ */
+function dropTrivialUnevaluated(node: unknown, isMap = false): boolean {
+  if (typeof node !== "object" || node === null) return false;
+  let needed = false;
+  for (const [key, value] of Object.entries(node)) {
+    // In a map of schemas (`properties`, `$defs`, …) keys are names, not keywords; data keywords hold no schemas.
+    if (!isMap && DATA_KEYWORDS.has(key)) continue;
+    if (!isMap && (key === "unevaluatedProperties" || key === "unevaluatedItems")) {
+      if (value === true) delete (node as Record<string, unknown>)[key];
+      else needed = true;
+    }
+    if (dropTrivialUnevaluated(value, !isMap && SCHEMA_MAPS.has(key))) needed = true;
+  }
+  return needed;
+}
+
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+
+/**
+ * ajv passes each nested validator a context object (`{instancePath,
+ * parentData, parentDataProperty, rootData}`, allocated per call). The schema
+ * uses no `$data` reference, so only `instancePath` is read: pass it as a
+ * plain second argument. Throws when the output has a form this does not rewrite.
+ */
+function positionalContext(code: string): string {
+  let out = code.replace(/function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{/g, 'function $1(data, instancePath=""){');
+  out = out.replaceAll(", {instancePath,parentData,parentDataProperty,rootData})", ", instancePath)");
+  out = out.replace(/, \{instancePath:((?:[^,{}()]|\([^()]*\))+),parentData:[\w[\].]+,parentDataProperty:(?:"[^"]*"|\w+),rootData\}\)/g, ", $1)");
+  const left = /parentData|rootData/.exec(out);
+  if (left) throw new Error(`codegen: ajv output passes validator context in a form codegen does not rewrite: ${out.slice(left.index - 80, left.index + 80)}`);
+  return out;
+}
+
 export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): string {
   const defs = objectUnions(stripDocs(typeDefinitions(rows, schema)) as Record<string, Record<string, unknown>>);
+  const tracksEvaluated = dropTrivialUnevaluated(defs);
   const ajv = new Ajv2020({
     code: { source: true, esm: true, optimize: true, lines: false },
     discriminator: true,
@@ -47,6 +88,9 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
     validateFormats: false,
     messages: true,
   });
+  // Ajv2020 always tracks which properties each validator evaluated (an object per union
+  // branch, per call), which only `unevaluated*` keywords read: off when none is left.
+  if (!tracksEvaluated) (ajv.opts as { unevaluated: boolean }).unevaluated = false;
   ajv.addSchema({ $id: "acp", $defs: defs as Record<string, object> });
   const exports = Object.fromEntries(validatedTypes(rows).map((n) => [validatorName(n), `acp#/$defs/${n}`]));
   let code = standaloneCode(ajv, exports);
@@ -61,6 +105,7 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
   // ajv merges sub-validator errors with concat, quadratic in the number of errors: push in place.
   code = code.replace(/vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g, "if (vErrors === null) vErrors = $1.errors.slice(); else for (const e of $1.errors) vErrors.push(e);");
   if (code.includes("vErrors.concat(")) throw new Error("codegen: ajv output merges errors in a form codegen does not rewrite");
+  code = positionalContext(code);
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
   code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
