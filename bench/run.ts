@@ -27,6 +27,8 @@ const FIGURES = [
   ["size", "(7)"],
   ["inspect", "(8)"],
   ["remote", "(9)"],
+  ["stdio-agent", "(10)"],
+  ["stdio-client", "(11)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

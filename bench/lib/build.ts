@@ -1,8 +1,8 @@
 /**
  * One-file ESM bundles made with esbuild (installed as tsx's dependency),
- * written to `bench/.build/` (git-ignored): acp-router's public entry, and
- * the SDK's entry with its dependencies, for the import-time and size
- * figures.
+ * written to `bench/.build/` (git-ignored): acp-router's public entry (and
+ * its stdio entry, for profiles of the stdio figures), and the SDK's entry
+ * with its dependencies, for the import-time and size figures.
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,13 +17,14 @@ export interface Bundle {
 }
 
 /** Bundles `what` to `bench/.build/<name>.mjs`. */
-export async function bundle(name: string, what: "ours" | "sdk", minify: boolean): Promise<Bundle> {
+export async function bundle(name: string, what: "ours" | "ours-stdio" | "sdk", minify: boolean): Promise<Bundle> {
   mkdirSync(BUILD_DIR, { recursive: true });
   const file = `${BUILD_DIR}${name}.mjs`;
+  const entry = what === "ours" ? "src/index.ts" : "src/transport/stdio.ts";
   const result = await build({
-    ...(what === "ours"
-      ? { entryPoints: [`${ROOT}src/index.ts`] }
-      : { stdin: { contents: 'export * from "@agentclientprotocol/sdk";', resolveDir: ROOT, loader: "js" as const } }),
+    ...(what === "sdk"
+      ? { stdin: { contents: 'export * from "@agentclientprotocol/sdk";', resolveDir: ROOT, loader: "js" as const } }
+      : { entryPoints: [`${ROOT}${entry}`] }),
     bundle: true,
     format: "esm",
     platform: "node",
