@@ -23,7 +23,7 @@ describe("the README", () => {
   const blocks = snippets(readme);
 
   it("takes its code blocks from files", () => {
-    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts", "docs/snippets/extensions.ts"]);
+    expect(blocks.map(([path]) => path)).toEqual(["docs/snippets/agent.ts", "docs/snippets/client.ts", "docs/snippets/extensions.ts", "docs/snippets/dual-agent.ts", "docs/snippets/connector-client.ts"]);
   });
 
   it.each(blocks)("shows %s exactly as the file has it", async (path, body) => {
@@ -49,6 +49,12 @@ describe("the README", () => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", join(root, "docs/snippets/client.ts")], { cwd: root, timeout: 20_000 });
     expect(stdout).toBe("You said: hello\n[end_turn]\n");
     expect(readme).toContain("```text\nYou said: hello\n[end_turn]\n```");
+  });
+
+  it("runs the connector client snippet against the dual-version agent snippet: protocol 2 negotiated, a v2 turn", async () => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", join(root, "docs/snippets/connector-client.ts")], { cwd: root, timeout: 20_000 });
+    expect(stdout).toBe("negotiated protocol 2\nYou said: hello\n[end_turn]\n");
+    expect(readme).toContain("```text\n" + stdout + "```");
   });
 
   it("runs the extensions snippet and prints what it says", async () => {

@@ -1,0 +1,27 @@
+// One agent process for ACP v1 and v2 clients: the version router reads the client's initialize.
+import { connectAgent, type AgentHandler } from "../../src/index.ts";
+import { nodeStreamTransport } from "../../src/transport/stdio.ts";
+import { connectAgent as connectAgentV2, type AgentHandler as AgentHandlerV2 } from "../../src/v2/index.ts";
+import { routeAgent } from "../../src/versions/index.ts";
+
+const v1: AgentHandler = {
+  initialize: () => ({ protocolVersion: 1, agentCapabilities: {} }),
+  newSession: () => ({ sessionId: "s-1" }),
+  prompt: () => ({ stopReason: "end_turn" }),
+};
+
+// v2: the prompt is acknowledged at once; the turn streams, then ends with an idle state_update.
+const v2: AgentHandlerV2 = {
+  initialize: () => ({ protocolVersion: 2, info: { name: "dual-agent", version: "1.0.0" }, capabilities: { session: {} } }),
+  newSession: () => ({ sessionId: "s-1" }),
+  prompt({ sessionId, prompt }, ctx) {
+    const text = prompt.map((block) => (block.type === "text" ? block.text : "")).join(" ");
+    setImmediate(async () => {
+      await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "agent_message_chunk", messageId: "a-1", content: { type: "text", text: `You said: ${text}` } } });
+      await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" } });
+    });
+    return { messageId: "u-1" };
+  },
+};
+
+await routeAgent(nodeStreamTransport(process.stdin, process.stdout), { v1: (t) => connectAgent(v1, t), v2: (t) => connectAgentV2(v2, t) });
