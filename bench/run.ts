@@ -29,6 +29,7 @@ const FIGURES = [
   ["remote", "(9)"],
   ["stdio-agent", "(10)"],
   ["stdio-client", "(11)"],
+  ["ingest-versions", "(12)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 
