@@ -10,9 +10,8 @@
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { startDriver } from "../check/driver.ts";
 import { idKey } from "./calls.ts";
-import { createMonitor } from "./monitor.ts";
 import type { Plan, RecordedAnswer, Step } from "./replay-plan.ts";
-import type { Violation } from "./rules.ts";
+import { compareRules } from "./replay-rules.ts";
 import { compareShape, substituteIds, type IdMap } from "./shape.ts";
 
 /** One way the replay differs from the recording. */
@@ -172,30 +171,4 @@ function outcomeOf(body: Record<string, unknown>): string {
   if (body.error === undefined) return "a result";
   const code = (body.error as { code?: unknown } | null)?.code;
   return `error ${JSON.stringify(code)}`;
-}
-
-/** One difference per rule (and requirement and culprit) that fired a different number of times in the recording and in the replay. */
-function compareRules(plan: Plan, replayed: readonly Violation[]): Difference[] {
-  const monitor = createMonitor();
-  for (const l of plan.lines) monitor.observe(l.from, l.line, l.t);
-  monitor.end(plan.lines.at(-1)?.t ?? 0);
-  const count = (vs: readonly Violation[]) => {
-    const m = new Map<string, { n: number; example: string }>();
-    for (const v of vs) {
-      const key = `${v.rule} ${v.requirement} by the ${v.by}`;
-      const c = m.get(key);
-      if (c) c.n++;
-      else m.set(key, { n: 1, example: v.message });
-    }
-    return m;
-  };
-  const [was, now] = [count(monitor.violations), count(replayed)];
-  const out: Difference[] = [];
-  for (const key of new Set([...was.keys(), ...now.keys()])) {
-    const [a, b] = [was.get(key), now.get(key)];
-    if ((a?.n ?? 0) === (b?.n ?? 0)) continue;
-    const show = (c: { n: number; example: string } | undefined) => (c === undefined ? "0×" : `${c.n}× (${c.example})`);
-    out.push({ kind: "rule", at: key, recorded: show(a), replayed: show(b) });
-  }
-  return out;
 }
