@@ -89,7 +89,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.leniency = options.leniency ?? "repair";
     this.exposeErrors = options.exposeErrors === true;
     this.authRequired = options.authRequired === true;
-    this.acceptBatches = options.batches === "accept";
+    // A table that keeps rows out of batches (`unbatched`: ACP v2) follows JSON-RPC 2.0 batches by default.
+    this.acceptBatches = (options.batches ?? (router.rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.diagnostic = options.onDiagnostic;

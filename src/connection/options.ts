@@ -29,7 +29,12 @@ export interface Diagnostic {
 export interface ConnectionOptions {
   /** `repair` (default) fixes the schema's lenient locations, as the reference SDKs do; `strict` rejects them. */
   readonly leniency?: Leniency;
-  /** `reject` (default, as the reference SDK): one `-32600`, `id: null`, no handler runs. `accept`: JSON-RPC 2.0 §6. */
+  /**
+   * `reject`: one `-32600`, `id: null`, no handler runs. `accept`: JSON-RPC 2.0 §6, each
+   * `unbatched` row's request answered `-32600` with its id. Default: `accept` for tables with
+   * `unbatched` rows (ACP v2, whose transports follow the JSON-RPC 2.0 batch rules), `reject`
+   * otherwise (ACP v1, as the reference SDK).
+   */
   readonly batches?: "reject" | "accept";
   /** Send handler error messages to the peer in `-32603` answers. Default false: internals stay private. */
   readonly exposeErrors?: boolean;

@@ -86,6 +86,27 @@ describe("per-object cancellation gates", () => {
   });
 });
 
+describe("batches on a v2 connection", () => {
+  it("are accepted by default, as ACP v2 follows JSON-RPC 2.0 batches: one array of answers, nothing for the notifications", async () => {
+    const d = rawDriver((t, o) => connectAgent(agent({ extMethod: (_m, p) => p }), t, o));
+    d.send(line(1, "initialize", initParams));
+    await d.next();
+    d.send([line(2, "_x/echo", { n: 2 }), { jsonrpc: "2.0", method: "_x/note", params: {} }, line(3, "_x/echo", { n: 3 })]);
+    expect(await d.nextBatch()).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { n: 2 } },
+      { jsonrpc: "2.0", id: 3, result: { n: 3 } },
+    ]);
+  });
+
+  it("are still rejected whole with one -32600 when the connection says batches: reject", async () => {
+    const d = rawDriver((t, o) => connectAgent(agent({ extMethod: (_m, p) => p }), t, o), { connection: { batches: "reject" } });
+    d.send(line(1, "initialize", initParams));
+    await d.next();
+    d.send([line(2, "_x/echo", {})]);
+    expect(await d.next()).toMatchObject({ id: null, error: { code: -32600, message: "Invalid request: batches are not supported" } });
+  });
+});
+
 describe("batches on a v2 connection that accepts them", () => {
   it("answers a session/prompt inside a batch with -32600 and serves the batch's other requests", async () => {
     const d = rawDriver((t, o) => connectAgent(agent(), t, o), { connection: { batches: "accept" } });
