@@ -194,3 +194,4 @@ export async function listen(remote: RemoteServer, options: ListenOptions = {}):
 }
 export * from "./index.ts";
 export { createH2Fetch, type H2Fetch, type H2FetchOptions } from "./node-h2.ts";
+export { createHttp1Fetch, type Http1Fetch, type Http1FetchOptions } from "./node-h1.ts";

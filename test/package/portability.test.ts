@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The only files allowed runtime `node:` imports: the stdio adapter and the remote transport's Node server adapters. */
-const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts")];
+const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts")];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -1,11 +1,12 @@
 // A full turn over each remote transport, our client against our server: chunks in order, a
 // permission request answered, a cancelled turn, and nothing left behind afterwards. Transports:
-// Streamable HTTP over HTTP/1.1, h2c, TLS with ALPN h2, and in-process through the fetch-style
+// Streamable HTTP over HTTP/1.1 (Node's fetch and createHttp1Fetch), h2c, TLS with ALPN h2, and in-process through the fetch-style
 // handleRequest; WebSocket over HTTP/1.1 and over TLS.
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { httpClientTransport } from "../../src/remote/http-client.ts";
 import type { ListenOptions } from "../../src/remote/node.ts";
+import { createHttp1Fetch } from "../../src/remote/node-h1.ts";
 import { createH2Fetch } from "../../src/remote/node-h2.ts";
 import { nodeWebSocket } from "../../src/remote/node-ws.ts";
 import type { RemoteServer } from "../../src/remote/server.ts";
@@ -23,6 +24,12 @@ const TrustingWebSocket = class extends WebSocket {
   }
 } as unknown as WebSocketConstructor;
 
+function h1(options: Parameters<typeof createHttp1Fetch>[0] = {}): typeof fetch {
+  const f = createHttp1Fetch(options);
+  onCleanup(() => f.close());
+  return f;
+}
+
 function h2(options: Parameters<typeof createH2Fetch>[0] = {}): typeof fetch {
   const f = createH2Fetch(options);
   onCleanup(() => f.close());
@@ -37,6 +44,9 @@ interface Case {
 const cases: [string, Case][] = [
   ["Streamable HTTP over HTTP/1.1", { listen: {}, transport: (url) => httpClientTransport(url) }],
   ["Streamable HTTP over HTTP/1.1 with session-scoped streams", { listen: {}, transport: (url) => httpClientTransport(url, { sessionStreams: true }) }],
+  ["Streamable HTTP over HTTP/1.1 with createHttp1Fetch", { listen: {}, transport: (url) => httpClientTransport(url, { fetch: h1() }) }],
+  ["Streamable HTTP over HTTP/1.1 with createHttp1Fetch and session-scoped streams", { listen: {}, transport: (url) => httpClientTransport(url, { fetch: h1(), sessionStreams: true }) }],
+  ["Streamable HTTP over TLS, HTTP/1.1 with createHttp1Fetch", { listen: { protocol: "tls", tls }, transport: (url) => httpClientTransport(url, { fetch: h1({ ca: tls.cert }) }) }],
   ["Streamable HTTP over h2c", { listen: { protocol: "h2c" }, transport: (url) => httpClientTransport(url, { fetch: h2() }) }],
   ["Streamable HTTP over TLS, ALPN h2", { listen: { protocol: "tls", tls }, transport: (url) => httpClientTransport(url, { fetch: h2({ ca: tls.cert }) }) }],
   ["Streamable HTTP through the fetch-style handleRequest", { listen: {}, transport: (url, remote) => httpClientTransport(url, { fetch: (input, init) => remote.handleRequest(new Request(input, init)) }) }],
