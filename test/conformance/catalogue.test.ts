@@ -1,14 +1,20 @@
-// Keeps docs/conformance-catalogue.json, the test names that carry its ids, and the rendered
-// docs/conformance.md in sync (see test/conformance/render-catalogue.ts).
+// Keeps each conformance catalogue (v1, v2, unstable: PAGES), the test names that carry its ids,
+// and its rendered page in sync (see test/conformance/render-catalogue.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BRACKETED_ID, SECTIONS, TIERS, areaOf, collectBindings, pagePath, readCatalogue, renderFromDisk, repoRoot, scanTestNames, testFiles } from "./render-catalogue.ts";
+import { BRACKETED_ID, PAGES, TIERS, areaOf, collectBindings, pagePath, readCatalogue, renderFromDisk, repoRoot, scanTestNames, testFiles } from "./render-catalogue.ts";
 
-const catalogue = readCatalogue();
+const pages = PAGES.map((page) => ({
+  page,
+  catalogue: readCatalogue(repoRoot, page),
+  schema: JSON.parse(readFileSync(join(repoRoot, page.schema), "utf8")) as Record<string, unknown> & { $defs: Record<string, unknown> },
+}));
+/** Every entry of every page: ids are unique across them, so a test name binds to one page. */
+const catalogue = pages.flatMap((p) => p.catalogue);
 const bindings = collectBindings();
 const byId = new Map(catalogue.map((e) => [e.id, e]));
-const schema = JSON.parse(readFileSync(join(repoRoot, "node_modules/@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as Record<string, unknown> & { $defs: Record<string, unknown> };
+const minimumApplicable = { v1: 60, v2: 25, unstable: 8 } as const;
 
 /** Resolves a JSON pointer (without the leading "#") in `root`; undefined when a segment is missing. */
 function resolvePointer(root: unknown, pointer: string): unknown {
@@ -50,20 +56,30 @@ describe("the test-name scanner", () => {
   });
 });
 
-describe("the conformance catalogue", () => {
-  it("has unique ids of the form ACP-<AREA>-<NNN>, each area belonging to one section of the page", () => {
-    const ids = catalogue.map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const areas = SECTIONS.flatMap((s) => s.areas);
+describe.each(pages.map((p) => [p.page.catalogue, p] as const))("the conformance catalogue %s", (_file, { page, catalogue: entries, schema }) => {
+  it("has ids of the form ACP-<AREA>-<NNN>, unique across every catalogue, each area belonging to one section of the page", () => {
+    const all = catalogue.map((e) => e.id);
+    expect(new Set(all).size).toBe(all.length);
+    const areas = page.sections.flatMap((s) => s.areas);
     expect(new Set(areas).size).toBe(areas.length);
-    for (const id of ids) {
+    for (const { id } of entries) {
       expect(id).toMatch(/^ACP-[A-Z]+(-[A-Z]+)*-\d{3}$/);
       expect([id, areas.includes(areaOf(id))]).toEqual([id, true]);
     }
   });
 
+  it("numbers the ids new to the v2 page from 301 and to the unstable page from 401", () => {
+    const floor = { v1: 0, v2: 301, unstable: 401 }[page.name];
+    const ceiling = { v1: 300, v2: 400, unstable: 500 }[page.name];
+    for (const { id } of entries) {
+      if (page.name === "v1") continue;
+      const n = Number(id.slice(-3));
+      expect([id, n >= floor && n < ceiling]).toEqual([id, true]);
+    }
+  });
+
   it("gives every entry a tier, a side, a statement and a one-line reason", () => {
-    for (const e of catalogue) {
+    for (const e of entries) {
       expect([e.id, TIERS.includes(e.tier), ["agent", "client", "both"].includes(e.side), typeof e.applies]).toEqual([e.id, true, true, "boolean"]);
       expect(e.statement.trim().length).toBeGreaterThan(10);
       expect(e.reason.trim().length).toBeGreaterThan(10);
@@ -72,30 +88,31 @@ describe("the conformance catalogue", () => {
   });
 
   it("says for every entry that does not apply that it is the application's responsibility", () => {
-    for (const e of catalogue.filter((x) => !x.applies)) expect([e.id, e.reason.startsWith("application responsibility: ")]).toEqual([e.id, true]);
+    for (const e of entries.filter((x) => !x.applies)) expect([e.id, e.reason.startsWith("application responsibility: ")]).toEqual([e.id, true]);
   });
 
-  it("cites spec pages as docs/protocol/v1/<file>.mdx:<line> and the schema by pointers that resolve", () => {
-    for (const e of catalogue) {
+  it("cites its spec pages as docs/protocol/<version>/<file>.mdx:<line> and its schema by pointers that resolve", () => {
+    const docPattern = new RegExp(`^docs/protocol/${page.specVersion}/[a-z-]+\\.mdx:[1-9]\\d*$`);
+    for (const e of entries) {
       for (const citation of e.citation.split("; ")) {
         if (citation.startsWith("docs/")) {
-          expect(citation).toMatch(/^docs\/protocol\/v1\/[a-z-]+\.mdx:[1-9]\d*$/);
+          expect(citation).toMatch(docPattern);
           continue;
         }
         const match = /^schema\.json#(\/\$defs\/([A-Za-z0-9]+)(?:\/[^/]+)*|\/anyOf\/\d+(?:\/[^/]+)*)$/.exec(citation);
         expect([e.id, citation, match !== null]).toEqual([e.id, citation, true]);
         const pointer = (match as RegExpExecArray)[1] as string;
         const def = (match as RegExpExecArray)[2];
-        // $defs/<Def> is the rule; the one top-level pointer is the "$/ notifications" text of the ProtocolLevel union.
+        // $defs/<Def> is the rule; a top-level pointer is the "$/ notifications" (v1) or $/cancel_request (v2) text of the protocol-level union.
         if (def !== undefined) expect([citation, def in schema.$defs]).toEqual([citation, true]);
-        else expect((resolvePointer(schema, pointer) as { description?: string }).description).toContain("$/");
+        else expect((resolvePointer(schema, pointer) as { description?: string }).description).toMatch(/\$\/|cancel/i);
         expect([citation, resolvePointer(schema, pointer) !== undefined]).toEqual([citation, true]);
       }
     }
   });
 
-  it("has at least 60 applicable entries", () => {
-    expect(catalogue.filter((e) => e.applies).length).toBeGreaterThanOrEqual(60);
+  it("has enough applicable entries", () => {
+    expect(entries.filter((e) => e.applies).length).toBeGreaterThanOrEqual(minimumApplicable[page.name]);
   });
 });
 
@@ -123,8 +140,8 @@ describe("the tests bound to the catalogue", () => {
   });
 });
 
-describe("docs/conformance.md", () => {
-  it("is exactly what render-catalogue.ts produces now (run `npx tsx test/conformance/render-catalogue.ts` after changing the catalogue or a bound test name)", () => {
-    expect(readFileSync(pagePath(), "utf8")).toBe(renderFromDisk());
+describe.each(PAGES.map((page) => [page.page, page] as const))("%s", (_file, page) => {
+  it("is exactly what render-catalogue.ts produces now (run `npx tsx test/conformance/render-catalogue.ts` after changing a catalogue or a bound test name)", () => {
+    expect(readFileSync(pagePath(repoRoot, page), "utf8")).toBe(renderFromDisk(repoRoot, page));
   });
 });

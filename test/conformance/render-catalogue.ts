@@ -1,10 +1,14 @@
 /**
- * Renders docs/conformance.md from docs/conformance-catalogue.json and the
- * names of the tests under test/: a test is bound to a catalogue entry when
- * its `it(...)` / `test(...)` name carries the entry's id in brackets, e.g.
- * `it("[ACP-INIT-101] answers -32600 ...")`.
+ * Renders the conformance pages from their catalogues and the names of the
+ * tests under test/ (see PAGES): docs/conformance.md (ACP v1) from
+ * docs/conformance-catalogue.json, docs/conformance-v2.md from
+ * docs/conformance-catalogue-v2.json, docs/conformance-unstable.md from
+ * docs/conformance-catalogue-unstable.json. A test is bound to a catalogue
+ * entry when its `it(...)` / `test(...)` name carries the entry's id in
+ * brackets, e.g. `it("[ACP-INIT-101] answers -32600 ...")`; ids are unique
+ * across the catalogues.
  *
- *   npx tsx test/conformance/render-catalogue.ts     writes docs/conformance.md
+ *   npx tsx test/conformance/render-catalogue.ts     writes every page
  *
  * test/conformance/catalogue.test.ts compares the committed page with
  * `renderFromDisk()` and checks the bindings.
@@ -18,7 +22,7 @@ export interface CatalogueEntry {
   readonly id: string;
   readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY";
   readonly statement: string;
-  /** `docs/protocol/v1/<file>.mdx:<line>` or `schema.json#/<pointer>`, several joined by "; ". */
+  /** `docs/protocol/<v1|v2>/<file>.mdx:<line>` (the page's spec version) or `schema.json#/<pointer>` (the page's schema), several joined by "; ". */
   readonly citation: string;
   readonly side: "agent" | "client" | "both";
   readonly applies: boolean;
@@ -45,7 +49,29 @@ export const SPEC_REPO = "agentclientprotocol/agent-client-protocol";
 export const SPEC_COMMIT = "b7f0005493b98de32fabee3e9540e2b64da68535";
 export const TIERS = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"] as const;
 
-/** The sections of the page: each lists the entries whose id area is one of `areas`, in catalogue order. */
+/** A section of a page: the entries whose id area is one of `areas`, in catalogue order. */
+export interface Section {
+  readonly title: string;
+  readonly areas: readonly string[];
+}
+
+/** One conformance page: its catalogue, the spec pages and schema it cites, its sections. */
+export interface Page {
+  readonly name: "v1" | "v2" | "unstable";
+  /** Repository-relative paths of the catalogue and of the rendered page. */
+  readonly catalogue: string;
+  readonly page: string;
+  /** The spec folder its `docs/` citations point into. */
+  readonly specVersion: "v1" | "v2";
+  /** Repository-relative path of the schema its `schema.json#/…` citations resolve in. */
+  readonly schema: string;
+  readonly title: string;
+  /** The page's first paragraph: what it lists and from which sources. */
+  readonly intro: string;
+  readonly sections: readonly Section[];
+}
+
+/** The sections of the v1 page: each lists the entries whose id area is one of `areas`, in catalogue order. */
 export const SECTIONS: readonly { readonly title: string; readonly areas: readonly string[] }[] = [
   { title: "Transports", areas: ["TRANSPORT", "SHUTDOWN"] },
   { title: "JSON-RPC messages and errors", areas: ["JSONRPC", "INFO", "ERROR"] },
@@ -59,6 +85,55 @@ export const SECTIONS: readonly { readonly title: string; readonly areas: readon
   { title: "Extensibility", areas: ["META", "SCHEMA", "EXT"] },
 ];
 
+const specLink = (version: string) => `[\`${SPEC_COMMIT.slice(0, 7)}\`](https://github.com/${SPEC_REPO}/tree/${SPEC_COMMIT}/docs/protocol/${version})`;
+
+/** The pages, v1 first. Ids are unique across their catalogues: v1 numbers new ids from 101, v2 from 301, unstable from 401. */
+export const PAGES: readonly Page[] = [
+  {
+    name: "v1",
+    catalogue: "docs/conformance-catalogue.json",
+    page: "docs/conformance.md",
+    specVersion: "v1",
+    schema: "node_modules/@agentclientprotocol/sdk/schema/v1/schema.json",
+    title: "ACP v1 conformance",
+    intro: `This page lists the normative statements of the Agent Client Protocol v1, as written at commit ${specLink("v1")} of \`${SPEC_REPO}\` and in the schema acp-router is generated from (\`@agentclientprotocol/sdk\` 2.4.0, \`schema/v1/schema.json\`). For each one it says whether acp-router honours it and which test proves it, or why it is not the library's to honour. The entries live in [\`conformance-catalogue.json\`](conformance-catalogue.json); how they were collected is in [\`conformance-sources.md\`](conformance-sources.md).`,
+    sections: SECTIONS,
+  },
+  {
+    name: "v2",
+    catalogue: "docs/conformance-catalogue-v2.json",
+    page: "docs/conformance-v2.md",
+    specVersion: "v2",
+    schema: "node_modules/@agentclientprotocol/sdk/schema/v2/schema.json",
+    title: "ACP v2 conformance (`acp-router/v2`, `acp-router/versions`)",
+    intro: `This page lists the normative statements of the Agent Client Protocol v2 that concern a library built on its method table: transports, request ids, JSON-RPC batches, initialization and version negotiation, the session capability, the prompt turn that outlives its answer, cancellation and extensibility. They are taken from the v2 pages at commit ${specLink("v2")} of \`${SPEC_REPO}\` and from the v2 schema \`acp-router/v2\` is generated from (\`@agentclientprotocol/sdk\` 2.4.0, \`schema/v2/schema.json\`, which is newer than the spec repository's copy at that commit: it forbids \`null\` ids and lets \`initialize\` repeat). For each one it says whether acp-router (the v2 connection and the version router \`routeAgent\` / connector \`negotiateClient\`) honours it and which test proves it, or why it is not the library's to honour. The entries live in [\`conformance-catalogue-v2.json\`](conformance-catalogue-v2.json); how they were collected is in [\`conformance-sources.md\`](conformance-sources.md). The v1 page is [\`conformance.md\`](conformance.md).`,
+    sections: [
+      { title: "Transports", areas: ["TRANSPORT"] },
+      { title: "Request ids and batches", areas: ["JSONRPC"] },
+      { title: "Initialization and version negotiation", areas: ["INIT"] },
+      { title: "Authentication", areas: ["AUTH"] },
+      { title: "Sessions and prompt turns", areas: ["SESSION", "PROMPT"] },
+      { title: "Cancellation", areas: ["CANCEL"] },
+      { title: "Extensibility", areas: ["EXT"] },
+    ],
+  },
+  {
+    name: "unstable",
+    catalogue: "docs/conformance-catalogue-unstable.json",
+    page: "docs/conformance-unstable.md",
+    specVersion: "v1",
+    schema: "node_modules/@agentclientprotocol/sdk/schema/v1/schema.unstable.json",
+    title: "ACP v1 unstable conformance (`acp-router/unstable`)",
+    intro: "This page lists the normative statements that the unstable ACP v1 schema (`@agentclientprotocol/sdk` 2.4.0, `schema/v1/schema.unstable.json`, the schema `acp-router/unstable` is generated from) adds for its methods: `session/fork`, `session/archive` / `unarchive`, `session/status`, `session/set_title`, `auth/status` and `auth/status_update`, `providers/*` and `mcp/message`. The unstable methods have no spec pages yet, so every citation points into that schema. Every statement of the stable v1 page ([`conformance.md`](conformance.md)) holds for this table too: its rows are the stable rows plus these. The entries live in [`conformance-catalogue-unstable.json`](conformance-catalogue-unstable.json); how they were collected is in [`conformance-sources.md`](conformance-sources.md).",
+    sections: [
+      { title: "Sessions", areas: ["SESSION"] },
+      { title: "Authentication status", areas: ["AUTH"] },
+      { title: "Providers", areas: ["PROVIDERS"] },
+      { title: "MCP over ACP", areas: ["MCP"] },
+    ],
+  },
+];
+
 /** Matches one catalogue id in brackets, as test names carry it. */
 export const BRACKETED_ID = /\[(ACP-[A-Z]+(?:-[A-Z]+)*-\d{3})\]/g;
 
@@ -69,8 +144,9 @@ export function areaOf(id: string): string {
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
-export function readCatalogue(root = repoRoot): CatalogueEntry[] {
-  return JSON.parse(readFileSync(join(root, "docs", "conformance-catalogue.json"), "utf8")) as CatalogueEntry[];
+/** The entries of `page`'s catalogue (default: the v1 page). */
+export function readCatalogue(root = repoRoot, page: Page = PAGES[0] as Page): CatalogueEntry[] {
+  return JSON.parse(readFileSync(join(root, page.catalogue), "utf8")) as CatalogueEntry[];
 }
 
 /**
@@ -175,7 +251,7 @@ function citationCell(citation: string): string {
   return citation
     .split("; ")
     .map((c) => {
-      const doc = /^docs\/protocol\/v1\/([a-z-]+\.mdx):(\d+)$/.exec(c);
+      const doc = /^docs\/protocol\/v[12]\/([a-z-]+\.mdx):(\d+)$/.exec(c);
       if (doc) return `[${doc[1]}:${doc[2]}](https://github.com/${SPEC_REPO}/blob/${SPEC_COMMIT}/${c.replace(/:\d+$/, "")}#L${doc[2]})`;
       return `\`${c}\``;
     })
@@ -192,22 +268,24 @@ function bindingCell(entry: CatalogueEntry, bindings: readonly Binding[]): strin
   return mine.map((b) => `${b.fails ? "**Known bug (`it.fails`):** " : ""}\`${b.file}\`: ${cell(bareName(b.name))}`).join("<br>");
 }
 
-/** The whole page. */
-export function render(catalogue: readonly CatalogueEntry[], bindings: readonly Binding[]): string {
+/** The whole page (default: the v1 page). */
+export function render(catalogue: readonly CatalogueEntry[], bindings: readonly Binding[], page: Page = PAGES[0] as Page): string {
   const applicable = catalogue.filter((e) => e.applies);
   const passing = (e: CatalogueEntry) => bindings.some((b) => b.ids.includes(e.id) && !b.fails && !b.skipped);
   const lines: string[] = [
-    "# ACP v1 conformance",
+    `# ${page.title}`,
     "",
-    "<!-- Generated by test/conformance/render-catalogue.ts from docs/conformance-catalogue.json and the test names under test/. Do not edit by hand: run `npx tsx test/conformance/render-catalogue.ts`. -->",
+    "<!-- Generated by test/conformance/render-catalogue.ts from docs/conformance-catalogue.json and the test names under test/. Do not edit by hand: run `npx tsx test/conformance/render-catalogue.ts`. -->".replace("docs/conformance-catalogue.json", page.catalogue),
     "",
-    `This page lists the normative statements of the Agent Client Protocol v1, as written at commit [\`${SPEC_COMMIT.slice(0, 7)}\`](https://github.com/${SPEC_REPO}/tree/${SPEC_COMMIT}/docs/protocol/v1) of \`${SPEC_REPO}\` and in the schema acp-router is generated from (\`@agentclientprotocol/sdk\` 2.4.0, \`schema/v1/schema.json\`). For each one it says whether acp-router honours it and which test proves it, or why it is not the library's to honour. The entries live in [\`conformance-catalogue.json\`](conformance-catalogue.json); how they were collected is in [\`conformance-sources.md\`](conformance-sources.md).`,
+    page.intro,
     "",
     "**Applicable** means the acp-router library itself honours or enforces the requirement: routing, the JSON-RPC envelope, the initialization, capability and authentication gates, cancellation, ordering, framing, the transports and stdio helpers, validation against the schema (with the schema's leniency), extension handling and error codes. \"Enforced on receipt\" means the receiving connection rejects (or, where the schema allows, repairs) a message that breaks the rule; acp-router does not validate at run time what its own handlers return. A requirement that only an application can satisfy (agent logic, editor UI, model behaviour, storage, security policy) is listed as not applicable, with the reason.",
     "",
     "**Tiers** are the RFC 2119 keyword of the cited sentence (MUST, MUST NOT, SHOULD, SHOULD NOT, MAY). A few entries have no keyword in the text: they say \"(Declarative.)\" or \"(Inferred.)\" in their statement.",
     "",
-    "**Ids** follow the acp-tck conformance kit: `ACP-<AREA>-<NNN>`. Where an acp-tck requirement corresponds, its id is reused (v1 ids numbered 0xx, v2 ids 2xx, and the probes `ACP-INFO-PARSE-001` and `ACP-INFO-INVALIDREQ-001`); ids new to this catalogue are numbered from 101 within their area, so they cannot collide with either.",
+    page.name === "v1"
+      ? "**Ids** follow the acp-tck conformance kit: `ACP-<AREA>-<NNN>`. Where an acp-tck requirement corresponds, its id is reused (v1 ids numbered 0xx, v2 ids 2xx, and the probes `ACP-INFO-PARSE-001` and `ACP-INFO-INVALIDREQ-001`); ids new to this catalogue are numbered from 101 within their area, so they cannot collide with either."
+      : `**Ids** follow the acp-tck conformance kit's form, \`ACP-<AREA>-<NNN>\`, numbered from ${page.name === "v2" ? 301 : 401} within their area on this page, so that they never collide with the other pages' ids (a test name binds to exactly one page) nor with acp-tck's v1 (0xx) and v2 (2xx) numbers.`,
     "",
     "**Citations** are `file.mdx:line` at the commit above (linked), or a JSON pointer into the schema. Several are separated by line breaks; the first is the main source.",
     "",
@@ -235,7 +313,7 @@ export function render(catalogue: readonly CatalogueEntry[], bindings: readonly 
     lines.push("");
   }
 
-  for (const section of SECTIONS) {
+  for (const section of page.sections) {
     const entries = catalogue.filter((e) => section.areas.includes(areaOf(e.id)));
     if (entries.length === 0) continue;
     const count = entries.filter((e) => e.applies).length;
@@ -246,14 +324,17 @@ export function render(catalogue: readonly CatalogueEntry[], bindings: readonly 
   return lines.join("\n");
 }
 
-/** The page as the catalogue and the test files on disk say it should be now. */
-export function renderFromDisk(root = repoRoot): string {
-  return render(readCatalogue(root), collectBindings(root));
+/** `page` as its catalogue and the test files on disk say it should be now (default: the v1 page). */
+export function renderFromDisk(root = repoRoot, page: Page = PAGES[0] as Page): string {
+  return render(readCatalogue(root, page), collectBindings(root), page);
 }
 
-export const pagePath = (root = repoRoot) => join(root, "docs", "conformance.md");
+/** Absolute path of `page`'s rendered file (default: the v1 page). */
+export const pagePath = (root = repoRoot, page: Page = PAGES[0] as Page) => join(root, page.page);
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(pagePath(), renderFromDisk());
-  process.stdout.write(`wrote ${relative(process.cwd(), pagePath()).split(sep).join("/")}\n`);
+  for (const page of PAGES) {
+    writeFileSync(pagePath(repoRoot, page), renderFromDisk(repoRoot, page));
+    process.stdout.write(`wrote ${relative(process.cwd(), pagePath(repoRoot, page)).split(sep).join("/")}\n`);
+  }
 }

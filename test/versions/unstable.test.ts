@@ -68,7 +68,7 @@ describe("an unstable agent and client over memory", () => {
 describe("mcp/message, a request to the client and a notification to the agent", () => {
   const inner = { serverId: "srv", requestId: "r1", method: "tools/list" };
 
-  it("carries the agent's request to the client and the client's notification to the agent when the agent advertised mcpCapabilities.acp", async () => {
+  it("[ACP-MCP-402] carries the agent's request to the client and the client's notification to the agent when the agent advertised mcpCapabilities.acp", async () => {
     let delivered!: (p: unknown) => void;
     const seen = new Promise((resolve) => (delivered = resolve));
     const { agentConn, clientConn } = pair(agentWith({ mcpCapabilities: { acp: true } }, { mcpMessage: (p) => delivered(p) }), {
@@ -82,13 +82,13 @@ describe("mcp/message, a request to the client and a notification to the agent",
     expect(await seen).toEqual({ ...inner, method: "notifications/progress" });
   });
 
-  it("refuses the agent's mcp/message locally when the agent did not advertise mcpCapabilities.acp", async () => {
+  it("[ACP-MCP-402] refuses the agent's mcp/message locally when the agent did not advertise mcpCapabilities.acp", async () => {
     const { agentConn, clientConn } = pair(agentWith({}));
     await clientConn.agent.initialize(info);
     await expect(agentConn.client.mcpMessage(inner)).rejects.toMatchObject({ code: -32601, data: { reason: "agentCapabilities.mcpCapabilities.acp was not advertised by this agent; not sent" } });
   });
 
-  it("answers -32601 on the client to an mcp/message from an agent that did not advertise mcpCapabilities.acp", async () => {
+  it("[ACP-MCP-402] answers -32601 on the client to an mcp/message from an agent that did not advertise mcpCapabilities.acp", async () => {
     const d = rawDriver((t, o) => connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {}, mcpMessage: () => ({ result: {} }) }, t, o));
     const init = d.conn.agent.initialize(info);
     const sent = await d.next();
