@@ -84,7 +84,9 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
     const error: ErrorObject = { code: ErrorCode.InternalError, message: `the server holds its maximum of ${state.limits.maxSessions} sessions` };
     return { status: 503, headers: { ...JSON_HEADERS, "retry-after": "5" }, body: JSON.stringify(errorMessage(body.id as RequestId, error)) };
   }
-  connection.deliver(line, kind === "request" ? body.id : undefined, session);
+  // While the connection is paused (its handlers are behind) the message waits, and so does this answer.
+  const held = connection.deliver(line, kind === "request" ? body.id : undefined, session);
+  if (held !== undefined && !(await held)) return reject(404, "Unknown Acp-Connection-Id: it closed while the message waited");
   return ACCEPTED;
 }
 

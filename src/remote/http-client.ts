@@ -8,6 +8,9 @@
  * they were written; a message of no session waits for everything before it
  * and holds back everything after. Cookies are
  * kept in a jar for the transport's life (the RFD makes them mandatory).
+ * Flow control: while paused, the event streams are not read (their bodies'
+ * queues fill and a streaming `fetch` stops reading the socket), so the
+ * server's writes block instead of this process buffering them.
  * Portable: needs only `fetch`.
  */
 import type { RequestId } from "../context.ts";
@@ -46,7 +49,14 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const jar = options.cookies ?? createCookieJar();
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const stream = new AbortController();
+  /** One controller per open event stream (a shared signal would collect a listener per stream). */
+  const streamAborts = new Set<AbortController>();
+  const abortStreams = () => {
+    for (const controller of streamAborts) controller.abort();
+    streamAborts.clear();
+  };
+  /** Set while paused: event streams wait for it before their next read. */
+  let paused: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Requests the server sent us that named a session: our answer must carry the same `Acp-Session-Id`. */
   const serverRequests = new Map<RequestId, string>();
   let receiver: TransportReceiver | undefined;
@@ -75,18 +85,19 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const end = (error?: Error) => {
     if (ended) return;
     ended = true;
-    stream.abort();
+    abortStreams();
+    paused?.resolve();
     receiver?.end(error);
   };
   const deliver = (text: string) => {
     if (!ended) receiver?.data(`${oneLine(text)}\n`);
   };
-  const request = async (method: string, headers: Record<string, string>, body?: string): Promise<Response> => {
+  const request = async (method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<Response> => {
     const all: Record<string, string> = { ...options.headers, ...headers };
     const cookie = jar.header(url);
     if (cookie !== undefined) all.cookie = cookie;
     const init: RequestInit = body === undefined ? { method, headers: all } : { method, headers: all, body };
-    if (method === "GET") init.signal = stream.signal;
+    if (signal !== undefined) init.signal = signal;
     const response = await doFetch(url, init);
     const setCookies = response.headers.getSetCookie?.() ?? [];
     if (setCookies.length > 0) jar.store(url, setCookies);
@@ -99,7 +110,13 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const openStream = async (id: string, session?: string): Promise<{ read: Promise<void> }> => {
     const headers: Record<string, string> = { accept: EVENT_STREAM_TYPE, [HEADER_CONNECTION_ID]: id };
     if (session !== undefined) headers[HEADER_SESSION_ID] = session;
-    const response = await request("GET", headers);
+    const controller = new AbortController();
+    if (ended || closed) controller.abort();
+    streamAborts.add(controller);
+    const response = await request("GET", headers, undefined, controller.signal).catch((error: unknown) => {
+      streamAborts.delete(controller);
+      throw error;
+    });
     if (response.status !== 200 || !response.body) throw new Error(`the event stream was refused: HTTP ${response.status} ${await response.text()}`);
     const body = response.body;
     const parser = createSseParser((data) => {
@@ -109,14 +126,21 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }, maxBytes);
     const read = async () => {
       const decoder = new TextDecoder();
+      const reader = body.getReader();
       try {
-        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+        for (;;) {
+          if (paused) await paused.promise;
+          if (ended) return void reader.cancel().catch(() => {});
+          const { done, value } = await reader.read();
+          if (done) return;
+          parser.push(decoder.decode(value, { stream: true }));
+        }
       } catch (error) {
         // fetch says only "terminated" when the server or the network drops the stream.
         throw new Error(`the event stream failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     };
-    return { read: read() };
+    return { read: read().finally(() => streamAborts.delete(controller)) };
   };
   const fail = (error: unknown) => {
     if (!closed) end(error instanceof Error ? error : new Error(String(error)));
@@ -206,12 +230,24 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
         schedule(session, () => send(line, body, session));
       }
     },
+    pause() {
+      if (paused === undefined && !ended) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => (resolve = r));
+        paused = { promise, resolve };
+      }
+    },
+    resume() {
+      const p = paused;
+      paused = undefined;
+      p?.resolve();
+    },
     close() {
       if (closed) return;
       closed = true;
       // What was written still goes out, then the connection is ended on the server (best effort).
       schedule(undefined, async () => {
-        stream.abort();
+        abortStreams();
         if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.arrayBuffer()).catch(() => {});
         if (options.cookies === undefined) jar.clear();
         end();

@@ -5,7 +5,10 @@
  * pipeline as stdio (classification, gates, validation, cancellation,
  * ordering). Outbound lines go to the session's SSE stream when the client
  * opened one, else to the connection's stream, else to a bounded backlog
- * until the client's GET arrives.
+ * until the client's GET arrives. Flow control: while the connection is
+ * paused (handlers behind), inbound messages wait in arrival order and their
+ * POSTs are not answered, so a client that waits for each 202 (ours does)
+ * stops sending.
  */
 import type { RequestId } from "../context.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
@@ -40,6 +43,9 @@ export class HttpConnection implements Transport {
   private readonly answerRoutes = new Map<RequestId, string>();
   private init: { readonly id: RequestId; resolve(answer: InitializeAnswer): void; reject(error: Error): void } | undefined;
   private lastKeepAlive = Date.now();
+  private paused = false;
+  /** Messages that arrived while paused, in arrival order, with their POSTs' resolvers (true: delivered). */
+  private held: { readonly line: string; readonly requestId: RequestId | undefined; readonly session: string | undefined; resolve(delivered: boolean): void }[] = [];
   private closed = false;
 
   constructor(id: string, sessions: ConnectionSessions, limits: Limits, onClosed: (connection: HttpConnection) => void) {
@@ -71,11 +77,37 @@ export class HttpConnection implements Transport {
     this.receiver = receiver;
   }
 
-  /** Hands one inbound message (one line, no newline) to the connection's pipeline; `session` routes its answer. */
-  deliver(line: string, requestId: RequestId | undefined, session: string | undefined): void {
+  /**
+   * Hands one inbound message (one line, no newline) to the connection's
+   * pipeline; `session` routes its answer. Returns undefined once delivered,
+   * or while paused a promise that settles when it is (true) or the
+   * connection closed first (false): its POST is answered then.
+   */
+  deliver(line: string, requestId: RequestId | undefined, session: string | undefined): Promise<boolean> | undefined {
     this.lastSeen = Date.now();
+    if (this.paused || this.held.length > 0) return new Promise((resolve) => this.held.push({ line, requestId, session, resolve }));
+    this.push(line, requestId, session);
+    return undefined;
+  }
+
+  private push(line: string, requestId: RequestId | undefined, session: string | undefined): void {
     if (requestId !== undefined && session !== undefined) this.answerRoutes.set(requestId, session);
     this.receiver?.data(`${line}\n`);
+  }
+
+  /** Holds further inbound messages (backpressure from slow handlers) until `resume`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Delivers the held messages in order (until paused again), then lets new ones through. */
+  resume(): void {
+    this.paused = false;
+    while (!this.paused && !this.closed && this.held.length > 0) {
+      const next = this.held.shift() as (typeof this.held)[number];
+      this.push(next.line, next.requestId, next.session);
+      next.resolve(true);
+    }
   }
 
   /** Delivers the `initialize` request and resolves with its answer, which goes in the POST's body instead of a stream. */
@@ -193,6 +225,7 @@ export class HttpConnection implements Transport {
     for (const sink of sinks) sink.end();
     this.backlog = [];
     this.backlogBytes = 0;
+    for (const held of this.held.splice(0)) held.resolve(false);
     this.answerRoutes.clear();
     this.clientRoutes.clear();
     this.sessions.release();

@@ -9,7 +9,7 @@ export { bearer, type Authorize, type ConnectionInfo, type RemoteServerOptions, 
 export type { RemoteRequest, RemoteResponse } from "./request.ts";
 export { BodyTooLargeError } from "./request.ts";
 export type { EventSink } from "./sink.ts";
-export type { AcceptedSocket } from "./websocket.ts";
+export type { AcceptedSocket, SocketFlow } from "./websocket.ts";
 export { httpClientTransport, type HttpClientOptions } from "./http-client.ts";
 export { webSocketClientTransport, type WebSocketClientOptions, type WebSocketConstructor, type WebSocketLike } from "./ws-client.ts";
 export { createCookieJar, type CookieJar } from "./cookies.ts";

@@ -2,7 +2,8 @@
  * WebSocket on the ACP endpoint, on Node, with the `ws` package (an optional
  * peer dependency; the only module here that imports it). The upgrade is
  * checked (path, auth hook, connection limit), answered 101 with
- * `Acp-Connection-Id`, and the socket becomes an ordinary agent connection.
+ * `Acp-Connection-Id`, and the socket becomes an ordinary agent connection
+ * whose backpressure pauses the socket (`ws.pause()`).
  * Also: `nodeWebSocket`, the `ws` client constructor for
  * `webSocketClientTransport` on Node 20 (no global WebSocket).
  */
@@ -58,7 +59,7 @@ export function attachWebSocket(server: HttpServer, remote: RemoteServer, option
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));
-        const accepted = remote.acceptSocket(prepared.connectionId, socketSink(ws), header);
+        const accepted = remote.acceptSocket(prepared.connectionId, socketSink(ws), header, { pause: () => ws.pause(), resume: () => ws.resume() });
         ws.on("message", (data, isBinary) => {
           // RFD: binary frames are ignored.
           if (!isBinary) accepted.message(String(data));

@@ -14,7 +14,7 @@ import type { RemoteServerOptions } from "./options.ts";
 import type { RemoteRequest, RemoteResponse } from "./request.ts";
 import type { EventSink } from "./sink.ts";
 import { ServerState } from "./state.ts";
-import { acceptSocket, prepareSocket, type AcceptedSocket } from "./websocket.ts";
+import { acceptSocket, prepareSocket, type AcceptedSocket, type SocketFlow } from "./websocket.ts";
 
 /** Counts for tests, soak runs and dashboards: every one is zero on an idle server with no connections. */
 export interface RemoteServerStats {
@@ -40,8 +40,8 @@ export interface RemoteServer {
   authorize(header: (name: string) => string | undefined): Promise<boolean>;
   /** Before a WebSocket upgrade: the `Acp-Connection-Id` (and affinity cookie) to send in the 101 answer, or why the upgrade is refused. */
   prepareSocket(): { readonly connectionId: string; readonly setCookie: string | undefined } | { readonly refusal: string };
-  /** After the upgrade: opens the connection whose frames go out through `sink`. */
-  acceptSocket(connectionId: string, sink: EventSink, header: (name: string) => string | undefined): AcceptedSocket;
+  /** After the upgrade: opens the connection whose frames go out through `sink`; `flow` pauses the socket under backpressure. */
+  acceptSocket(connectionId: string, sink: EventSink, header: (name: string) => string | undefined, flow?: SocketFlow): AcceptedSocket;
   stats(): RemoteServerStats;
   /**
    * Drains and closes: new connections are refused (503) at once; running
@@ -66,7 +66,7 @@ export function createRemoteServer<H = AgentHandler>(options: RemoteServerOption
       }
     },
     prepareSocket: () => prepareSocket(state),
-    acceptSocket: (connectionId, sink, header) => acceptSocket(state, connectionId, sink, header),
+    acceptSocket: (connectionId, sink, header, flow) => acceptSocket(state, connectionId, sink, header, flow),
     stats() {
       let streams = 0;
       let inFlightInbound = 0;

@@ -3,7 +3,8 @@
  * is one JSON-RPC message, handed as one line to the connection's pipeline;
  * each line the connection writes goes out as one text frame. Binary frames
  * are ignored. Portable: adapters (`ws` on Node, a runtime's own WebSocket)
- * supply the frames and an {@link EventSink} that sends them.
+ * supply the frames and an {@link EventSink} that sends them, and, when
+ * their socket can stop reading, {@link SocketFlow} for backpressure.
  */
 import type { RequestId } from "../context.ts";
 import { ErrorCode } from "../errors.ts";
@@ -27,15 +28,30 @@ export interface AcceptedSocket {
   closed(reason?: string): void;
 }
 
+/** Stops and restarts reading a socket (`ws`: `pause()`/`resume()`), so frames back up in TCP instead of in memory. */
+export interface SocketFlow {
+  pause(): void;
+  resume(): void;
+}
+
 /** A connection id for an upgrade about to be accepted, or the reason it is refused. */
 export function prepareSocket(state: ServerState): { readonly connectionId: string; readonly setCookie: string | undefined } | { readonly refusal: string } {
   const refusal = state.refusal();
   return refusal !== undefined ? { refusal } : { connectionId: newConnectionId(), setCookie: state.affinityCookie };
 }
 
-/** Opens an ACP connection over an accepted WebSocket whose frames go out through `sink`. */
-export function acceptSocket(state: ServerState, connectionId: string, sink: EventSink, header: (name: string) => string | undefined): AcceptedSocket {
+/**
+ * Opens an ACP connection over an accepted WebSocket whose frames go out
+ * through `sink`. With `flow`, the connection stops reading the socket while
+ * its handlers are behind; without it (a runtime's socket that cannot pause)
+ * frames queue for their handlers in memory.
+ */
+export function acceptSocket(state: ServerState, connectionId: string, sink: EventSink, header: (name: string) => string | undefined, flow?: SocketFlow): AcceptedSocket {
   const connection = new SocketConnection(connectionId, state, sink);
+  if (flow !== undefined) {
+    connection.pause = () => flow.pause();
+    connection.resume = () => flow.resume();
+  }
   state.add(connection, "websocket");
   connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
   return {
@@ -48,6 +64,9 @@ export function acceptSocket(state: ServerState, connectionId: string, sink: Eve
 class SocketConnection implements Transport {
   readonly id: string;
   served: ServedConnection | undefined;
+  /** Set by `acceptSocket` when the adapter's socket can stop reading. */
+  pause?: () => void;
+  resume?: () => void;
   private readonly state: ServerState;
   private readonly sink: EventSink;
   private readonly sessions: ConnectionSessions;

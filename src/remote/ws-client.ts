@@ -1,7 +1,12 @@
 /**
  * The client side of ACP over WebSocket (RFD): a `Transport` for
  * `connectClient`. Each line the connection writes is one text frame; each
- * text frame received is one message; binary frames are ignored. Portable:
+ * text frame received is one message; binary frames are ignored. Flow
+ * control (`pause`/`resume`) is offered when the socket can stop reading:
+ * `ws` sockets can (`pause()` stops reading the TCP socket, so the server's
+ * sends back up); the WHATWG WebSocket of browsers, Deno, Bun and Node 22+
+ * has no way to stop receiving, so over it the transport has no `pause` and
+ * messages queue for their handlers in memory. Portable:
  * uses `options.WebSocket` or the global `WebSocket` (browsers, Deno, Bun,
  * Node 22+); on Node 20 pass `nodeWebSocket` from `./node-ws.ts`.
  */
@@ -17,6 +22,10 @@ export interface WebSocketLike {
   send(data: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: string, listener: (event: never) => void): void;
+  /** Stops reading the socket (`ws`; absent from the WHATWG API). */
+  pause?(): void;
+  /** Reads again after `pause`. */
+  resume?(): void;
 }
 
 /** A WebSocket constructor: the WHATWG one, or one that takes headers as a third argument (`ws`). */
@@ -81,7 +90,7 @@ export function webSocketClientTransport(url: string, options: WebSocketClientOp
   socket.addEventListener("error", (event: { message?: string; error?: unknown }) => {
     end(event.error instanceof Error ? event.error : new Error(`WebSocket error${event.message ? `: ${event.message}` : ""}`));
   });
-  return {
+  const transport: Transport = {
     start(r) {
       receiver = r;
     },
@@ -102,4 +111,10 @@ export function webSocketClientTransport(url: string, options: WebSocketClientOp
       end();
     },
   };
+  // Only a socket that can stop reading offers flow control (a no-op pause would report "paused" while frames keep coming).
+  if (typeof socket.pause === "function" && typeof socket.resume === "function") {
+    transport.pause = () => socket.pause?.();
+    transport.resume = () => socket.resume?.();
+  }
+  return transport;
 }
