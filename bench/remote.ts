@@ -1,9 +1,11 @@
 /**
  * Figure — remote ACP on one machine. (a) Prompt round trips per second over
- * Streamable HTTP on HTTP/1.1 and on HTTP/2 (h2c), and over WebSocket: our
- * server and clients against the SDK's experimental `AcpServer` and clients,
- * in the same run (4 connections × 16 prompts in flight; each prompt is one
- * `session/update` and the answer). (b) Server memory per idle connection
+ * Streamable HTTP on HTTP/1.1 and on HTTP/2 (h2c), and over WebSocket, our
+ * server against the SDK's experimental `AcpServer` in the same run (4
+ * connections × 16 prompts in flight; each prompt is one `session/update` and
+ * the answer). Two kinds of rows: "same client" drives both servers with one
+ * client (ours, with the same options), so the ratio is the servers'; "own
+ * clients" runs each side's server with its own client on the fetch named. (b) Server memory per idle connection
  * and per idle session, with 10,000 sessions on one server process (100
  * WebSocket connections × 100 sessions), before and after a soak of turns.
  * The memory server runs in a child process (`--serve=ours|sdk`) so only its
@@ -24,6 +26,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { connectClient, type AgentHandler, type ClientConnection, type Transport } from "../src/index.ts";
 import { httpClientTransport } from "../src/remote/http-client.ts";
 import { listen } from "../src/remote/node.ts";
+import { createHttp1Fetch } from "../src/remote/node-h1.ts";
 import { createH2Fetch } from "../src/remote/node-h2.ts";
 import { nodeWebSocket } from "../src/remote/node-ws.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
@@ -102,8 +105,16 @@ interface BenchClient {
   close(): void;
 }
 
-async function oursClient(url: string, mode: Mode, h2: typeof fetch | undefined): Promise<BenchClient> {
-  const transport: Transport = mode === "ws" ? webSocketClientTransport(url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }) : httpClientTransport(url, h2 ? { fetch: h2 } : {});
+/** Which client drives a server: ours or the SDK's, on which fetch (HTTP), with session-scoped streams or not (ours). */
+interface ClientSpec {
+  readonly kind: "ours" | "sdk";
+  readonly fetch?: "node" | "h1";
+  readonly sessionStreams?: boolean;
+}
+
+async function oursClient(url: string, mode: Mode, fetch: typeof globalThis.fetch | undefined, spec: ClientSpec): Promise<BenchClient> {
+  const transport: Transport =
+    mode === "ws" ? webSocketClientTransport(url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }) : httpClientTransport(url, { ...(fetch ? { fetch } : {}), sessionStreams: spec.sessionStreams === true });
   let updates = 0;
   const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => void updates++ }, transport);
   await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
@@ -115,8 +126,8 @@ async function oursClient(url: string, mode: Mode, h2: typeof fetch | undefined)
   };
 }
 
-async function sdkClient(url: string, mode: Mode, h2: typeof fetch | undefined): Promise<BenchClient> {
-  const stream = mode === "ws" ? createWebSocketStream(url.replace(/^http/, "ws"), { WebSocket: WebSocket as never }) : createHttpStream(url, h2 ? { fetch: h2 } : {});
+async function sdkClient(url: string, mode: Mode, fetch: typeof globalThis.fetch | undefined): Promise<BenchClient> {
+  const stream = mode === "ws" ? createWebSocketStream(url.replace(/^http/, "ws"), { WebSocket: WebSocket as never }) : createHttpStream(url, fetch ? { fetch } : {});
   let updates = 0;
   const connection = acp
     .client({ name: "bench" })
@@ -137,11 +148,13 @@ interface Setup {
   close(): Promise<void>;
 }
 
-async function setup(peer: "ours" | "sdk", mode: Mode): Promise<Setup> {
+/** `server` (ours or the SDK's) on `mode`, with CONNECTIONS clients of `spec` sharing one fetch (HTTP/2: one session). */
+async function setup(server: "ours" | "sdk", mode: Mode, spec: ClientSpec): Promise<Setup> {
   const h2 = mode === "h2" ? createH2Fetch() : undefined;
+  const h1 = mode === "http1" && spec.fetch === "h1" ? createHttp1Fetch() : undefined;
   let url: string;
   let closeServer: () => Promise<void>;
-  if (peer === "ours") {
+  if (server === "ours") {
     const remote = createRemoteServer({ agent: oursAgent() });
     const listening = await listen(remote, { protocol: mode === "h2" ? "h2c" : "http1" });
     url = listening.url;
@@ -151,7 +164,8 @@ async function setup(peer: "ours" | "sdk", mode: Mode): Promise<Setup> {
     url = s.url;
     closeServer = () => s.close();
   }
-  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => (peer === "ours" ? oursClient(url, mode, h2) : sdkClient(url, mode, h2))));
+  const fetch = h2 ?? h1;
+  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => (spec.kind === "ours" ? oursClient(url, mode, fetch, spec) : sdkClient(url, mode, fetch))));
   return {
     burst: async () => (await Promise.all(clients.map((c) => c.burst()))).flat(),
     async close() {
@@ -159,10 +173,31 @@ async function setup(peer: "ours" | "sdk", mode: Mode): Promise<Setup> {
       // Let the clients' DELETEs go out before their HTTP/2 session and the server go away.
       await new Promise((resolve) => setTimeout(resolve, 200));
       h2?.close();
+      h1?.close();
       await closeServer();
     },
   };
 }
+
+/** One row of the table: a mode, and per column ("ours", "sdk") the server and the client that drives it. */
+interface Row {
+  readonly mode: Mode;
+  readonly label: string;
+  readonly columns: Readonly<Partial<Record<"ours" | "sdk", ClientSpec>>>;
+}
+
+/** The client of the "same client" rows: one spec object for both columns (the ratio note keys on it). */
+const SAME_H1: ClientSpec = { kind: "ours", fetch: "h1", sessionStreams: true };
+const SAME_WS: ClientSpec = { kind: "ours" };
+const ROWS: Row[] = [
+  { mode: "http1", label: "HTTP/1.1, same client for both servers (ours on createHttp1Fetch, session streams)", columns: { ours: SAME_H1, sdk: SAME_H1 } },
+  { mode: "http1", label: "HTTP/1.1, own clients on createHttp1Fetch", columns: { ours: { kind: "ours", fetch: "h1" }, sdk: { kind: "sdk", fetch: "h1" } } },
+  { mode: "http1", label: "HTTP/1.1, own clients on Node's fetch", columns: { ours: { kind: "ours", fetch: "node" }, sdk: { kind: "sdk", fetch: "node" } } },
+  // Measured: the SDK's node adapter copies HTTP/2 pseudo-headers into a fetch Headers and answers 500.
+  { mode: "h2", label: "HTTP/2 (h2c), own client on createH2Fetch", columns: { ours: { kind: "ours" } } },
+  { mode: "ws", label: "WebSocket, same client for both servers (ours on ws)", columns: { ours: SAME_WS, sdk: SAME_WS } },
+  { mode: "ws", label: "WebSocket, own clients on ws", columns: { ours: { kind: "ours" }, sdk: { kind: "sdk" } } },
+];
 
 /** Child mode: a memory server for one peer over WebSocket; answers `measure` messages with its heap after GC. */
 async function serve(peer: string): Promise<void> {
@@ -223,6 +258,20 @@ async function memory(peer: "ours" | "sdk", rec: Recorder): Promise<void> {
   child.kill();
 }
 
+/** Notes each row's ours/sdk ratio of medians, and whether the servers' ≥ 3× target holds on the same-client rows. */
+function ratios(rec: Recorder): void {
+  const { results } = rec.result({ figure: "", title: "", unit: "", better: "higher", rounds: ROUNDS });
+  for (const row of ROWS) {
+    const of = (peer: string) => results.find((r) => r.case === `prompt round trips, ${row.label}` && r.peer === peer)?.value;
+    const ours = of("ours");
+    const sdk = of("sdk");
+    if (ours === undefined || sdk === undefined) continue;
+    const ratio = ours / sdk;
+    const target = row.columns.ours === row.columns.sdk ? `; servers' target ≥ 3×: ${ratio >= 3 ? "met" : "NOT met"}` : "";
+    rec.notes.push(`${row.label}: ours ${Math.round(ours)} vs sdk ${Math.round(sdk)} round trips/s = ${ratio.toFixed(2)}×${target}`);
+  }
+}
+
 function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
@@ -238,42 +287,36 @@ if (serving !== undefined) await serve(serving);
 else {
   const rec = new Recorder();
   const peers = (["ours", "sdk"] as const).filter((p) => selected(p));
-  const modes: [Mode, string][] = [
-    ["http1", "Streamable HTTP, HTTP/1.1"],
-    ["h2", "Streamable HTTP, HTTP/2 (h2c)"],
-    ["ws", "WebSocket"],
-  ];
   const onlyModes = arg("modes")?.split(",");
-  for (const [mode, label] of modes) {
-    if (onlyModes && !onlyModes.includes(mode)) continue;
+  for (const row of ROWS) {
+    if (onlyModes && !onlyModes.includes(row.mode)) continue;
     const setups: Record<string, Setup> = {};
     for (const peer of peers) {
-      if (peer === "sdk" && mode === "h2") {
-        // Measured: its node adapter copies HTTP/2 pseudo-headers into a fetch Headers and answers 500.
-        rec.notes.push("sdk over h2c: not run; the SDK's createNodeHttpHandler fails on node:http2 requests (\"Headers.set: ':method' is an invalid header name\", HTTP 500)");
-        continue;
-      }
+      const spec = row.columns[peer];
+      if (spec === undefined) continue;
       try {
-        setups[peer] = await setup(peer, mode);
+        setups[peer] = await setup(peer, row.mode, spec);
         const answers = await setups[peer].burst();
-        rec.verify(`${peer} over ${label}`, answers.length === CONNECTIONS * IN_FLIGHT && answers.every((a) => a === "end_turn"));
+        rec.verify(`${peer} server, ${row.label}`, answers.length === CONNECTIONS * IN_FLIGHT && answers.every((a) => a === "end_turn"));
       } catch (error) {
-        rec.verify(`${peer} over ${label}`, false);
-        rec.notes.push(`${peer} over ${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+        rec.verify(`${peer} server, ${row.label}`, false);
+        rec.notes.push(`${peer} server, ${row.label} failed: ${error instanceof Error ? error.message : String(error)}`);
         delete setups[peer];
       }
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const peer of rotate(Object.keys(setups), round)) {
         const t = await time(() => (setups[peer] as Setup).burst());
-        rec.add(`prompt round trips, ${label}`, peer, (CONNECTIONS * IN_FLIGHT) / (t.p50 / 1e9));
+        rec.add(`prompt round trips, ${row.label}`, peer, (CONNECTIONS * IN_FLIGHT) / (t.p50 / 1e9));
         await tick();
       }
     }
     for (const s of Object.values(setups)) await s.close();
   }
+  if (peers.includes("sdk")) rec.notes.push("sdk over h2c: not run; the SDK's createNodeHttpHandler fails on node:http2 requests (\"Headers.set: ':method' is an invalid header name\", HTTP 500)");
+  ratios(rec);
   if (arg("memory") !== "off") for (const peer of peers) await memory(peer, rec);
-  rec.notes.push(`round trips: ${CONNECTIONS} connections × ${IN_FLIGHT} sessions, one prompt in flight per session, server and clients in one process; each side's own server and clients (ours over Node's fetch for HTTP/1.1 and createH2Fetch for h2c; the SDK's over the same)`);
+  rec.notes.push(`round trips: ${CONNECTIONS} connections × ${IN_FLIGHT} sessions, one prompt in flight per session, the same agent work (one update per prompt), server and clients in one process; "same client" rows drive both servers with our transport and identical options, "own clients" rows each side's client on the fetch named`);
   rec.notes.push(`targets: round trips ≥ 3× the SDK's; ≤ 10 KB (10,240 B) heap per idle session, flat after the soak`);
   emit(rec.result({ figure: "remote", title: "Remote ACP: round trips/s and server heap (B) per idle connection and session", unit: "rt/s | B", better: "higher", rounds: ROUNDS }));
 }
