@@ -232,7 +232,8 @@ export class Outbound<Peer> {
    */
   private settle(call: PendingCall, ok: boolean, value: unknown): void {
     const s = call.sessionId;
-    if (s === undefined) return ok ? call.resolve(value) : call.reject(value);
+    // No busy lane: nothing of the session is waiting, settle now (no closure, no lookup).
+    if (s === undefined || this.core.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
     this.core.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
   }
 }
