@@ -46,8 +46,11 @@ describe("the portable core", () => {
 
   it("frames split multi-byte text with TextDecoder when there is no Buffer", async () => {
     const script = `
-      delete globalThis.Buffer;
+      // Loaded first: on Node 22 the TypeScript loader itself runs in this thread and needs Buffer.
+      // The framer looks Buffer up when a framer is created, so deleting it afterwards still
+      // takes the TextDecoder path.
       const { createFramer } = await import(${JSON.stringify(join(root, "src/transport/framer.ts"))});
+      delete globalThis.Buffer;
       const lines = [];
       const framer = createFramer({ line: (l) => lines.push(l), oversized: () => lines.push("oversized") });
       const bytes = new TextEncoder().encode('{"t":"héllo ✓ 😀"}\\r\\n\\n{"u":1}');
