@@ -21,12 +21,27 @@ export interface PendingCall {
   cancelSent: boolean;
 }
 
+/** Slots the ring starts with; it doubles while more than half of them are taken, up to {@link MAX_RING}. */
+const MIN_RING = 64;
+/** The ring's largest size: calls beyond it (or whose slot is taken by an older call) wait in the overflow map. */
+const MAX_RING = 1 << 16;
+
+/**
+ * Holds pending calls by id. Ids come from a counter, so the calls in flight
+ * are (nearly) a window of consecutive ids: each sits in a ring slot indexed by
+ * `id & mask`, which costs no hashing and no table growing and shrinking as a
+ * `Map` does when thousands come and go per burst. A call whose slot is still
+ * held by an older call goes to a small overflow `Map`.
+ */
 export class PendingMap {
-  private readonly calls = new Map<number, PendingCall>();
+  private slots: (PendingCall | undefined)[] = new Array<PendingCall | undefined>(MIN_RING).fill(undefined);
+  private mask = MIN_RING - 1;
+  private readonly overflow = new Map<number, PendingCall>();
+  private count = 0;
   private nextId = 0;
 
   get size(): number {
-    return this.calls.size;
+    return this.count;
   }
 
   /** The next request id: integers from a counter, starting at 0. */
@@ -34,29 +49,46 @@ export class PendingMap {
     return this.nextId++;
   }
 
+  /** Adds a call under its id. */
   add(call: PendingCall): void {
-    this.calls.set(call.id, call);
+    if (this.count >= this.slots.length >> 1 && this.slots.length < MAX_RING) this.grow();
+    this.count++;
+    const i = call.id & this.mask;
+    if (this.slots[i] === undefined) this.slots[i] = call;
+    else this.overflow.set(call.id, call);
   }
 
   /** Removes and returns the call answered by `id`, or undefined for an unknown id (or a string id). */
   take(id: unknown): PendingCall | undefined {
     if (typeof id !== "number") return undefined;
-    const call = this.calls.get(id);
-    if (call) {
-      this.calls.delete(id);
-      release(call);
+    const i = id & this.mask;
+    let call = this.slots[i];
+    if (call !== undefined && call.id === id) this.slots[i] = undefined;
+    else {
+      if (this.overflow.size === 0) return undefined;
+      call = this.overflow.get(id);
+      if (call === undefined) return undefined;
+      this.overflow.delete(id);
     }
+    this.count--;
+    release(call);
     return call;
   }
 
-  values(): IterableIterator<PendingCall> {
-    return this.calls.values();
+  /** Every pending call, oldest (lowest id) first. */
+  values(): PendingCall[] {
+    const all: PendingCall[] = [];
+    for (const call of this.slots) if (call !== undefined) all.push(call);
+    for (const call of this.overflow.values()) all.push(call);
+    return all.sort(byId);
   }
 
-  /** Removes every call, releasing timers and listeners; returns them. */
+  /** Removes every call, releasing timers and listeners; returns them, oldest first. */
   drain(): PendingCall[] {
-    const all = [...this.calls.values()];
-    this.calls.clear();
+    const all = this.values();
+    this.slots.fill(undefined);
+    this.overflow.clear();
+    this.count = 0;
     for (const call of all) release(call);
     return all;
   }
@@ -65,12 +97,30 @@ export class PendingMap {
   resources(): { timers: number; listeners: number } {
     let timers = 0;
     let listeners = 0;
-    for (const c of this.calls.values()) {
+    for (const c of this.values()) {
       if (c.timer !== undefined) timers++;
       if (c.onAbort !== undefined) listeners++;
     }
     return { timers, listeners };
   }
+
+  /** Doubles the ring and places every call again (overflowed ones too, where their new slot is free). */
+  private grow(): void {
+    const all = this.values();
+    this.slots = new Array<PendingCall | undefined>(this.slots.length * 2).fill(undefined);
+    this.mask = this.slots.length - 1;
+    this.overflow.clear();
+    for (const call of all) {
+      const i = call.id & this.mask;
+      if (this.slots[i] === undefined) this.slots[i] = call;
+      else this.overflow.set(call.id, call);
+    }
+  }
+}
+
+/** Orders calls by id (the order they were sent). */
+function byId(a: PendingCall, b: PendingCall): number {
+  return a.id - b.id;
 }
 
 /** Clears a call's timer and abort listener, and tells the handlers that sent it that it is settled. */
