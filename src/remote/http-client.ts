@@ -15,7 +15,7 @@
  */
 import type { RequestId } from "../context.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
-import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { createPauseGate, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { createCookieJar, type CookieJar } from "./cookies.ts";
 import { sessionOfParams } from "./peek.ts";
 import { EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
@@ -55,8 +55,8 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     for (const controller of streamAborts) controller.abort();
     streamAborts.clear();
   };
-  /** Set while paused: event streams wait for it before their next read. */
-  let paused: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Closed while paused: event streams wait on it before their next read. */
+  const gate = createPauseGate();
   /** Requests the server sent us that named a session: our answer must carry the same `Acp-Session-Id`. */
   const serverRequests = new Map<RequestId, string>();
   let receiver: TransportReceiver | undefined;
@@ -86,7 +86,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     if (ended) return;
     ended = true;
     abortStreams();
-    paused?.resolve();
+    gate.resume();
     receiver?.end(error);
   };
   const deliver = (text: string) => {
@@ -129,7 +129,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       const reader = body.getReader();
       try {
         for (;;) {
-          if (paused) await paused.promise;
+          if (gate.wait) await gate.wait;
           if (ended) return void reader.cancel().catch(() => {});
           const { done, value } = await reader.read();
           if (done) return;
@@ -231,17 +231,9 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       }
     },
     pause() {
-      if (paused === undefined && !ended) {
-        let resolve!: () => void;
-        const promise = new Promise<void>((r) => (resolve = r));
-        paused = { promise, resolve };
-      }
+      if (!ended) gate.pause();
     },
-    resume() {
-      const p = paused;
-      paused = undefined;
-      p?.resolve();
-    },
+    resume: () => gate.resume(),
     close() {
       if (closed) return;
       closed = true;

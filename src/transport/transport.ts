@@ -62,3 +62,34 @@ export function createCoalescer(flush: (text: string) => void): { write(text: st
     flushNow: run,
   };
 }
+
+/** The pause state of a transport's read loop (see {@link createPauseGate}). */
+export interface PauseGate {
+  /** Closes the gate; a no-op while it is closed. */
+  pause(): void;
+  /** Opens the gate and lets a waiting read loop go on. */
+  resume(): void;
+  /** What a read loop awaits before its next read: undefined while the gate is open. */
+  readonly wait: Promise<void> | undefined;
+}
+
+/** Creates an open pause gate, the `pause`/`resume` half of a transport that reads in a loop. */
+export function createPauseGate(): PauseGate {
+  let closed: { promise: Promise<void>; resolve: () => void } | undefined;
+  return {
+    pause() {
+      if (closed) return;
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      closed = { promise, resolve };
+    },
+    resume() {
+      const c = closed;
+      closed = undefined;
+      c?.resolve();
+    },
+    get wait() {
+      return closed?.promise;
+    },
+  };
+}

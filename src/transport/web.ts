@@ -2,7 +2,7 @@
  * NDJSON over Web streams (`ReadableStream`/`WritableStream`), for browsers,
  * Deno, Bun and Node's web streams. No `node:` imports.
  */
-import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
+import { createCoalescer, createPauseGate, type Transport, type TransportReceiver } from "./transport.ts";
 
 /** Options of {@link webStreamTransport}. */
 export interface WebStreamOptions {
@@ -24,7 +24,7 @@ export function webStreamTransport(
   let queued = 0;
   let closed = false;
   let ended = false;
-  let paused: { promise: Promise<void>; resolve: () => void } | undefined;
+  const gate = createPauseGate();
 
   const end = (error?: Error) => {
     if (ended) return;
@@ -57,7 +57,7 @@ export function webStreamTransport(
           // Honour backpressure: stop reading while too much output waits, or while paused.
           if (queued > limit / 2) await writer.ready;
           r.data(value);
-          if (paused) await paused.promise;
+          if (gate.wait) await gate.wait;
         }
       };
       pump().then(
@@ -68,26 +68,13 @@ export function webStreamTransport(
     write(text) {
       if (!closed) out.write(text);
     },
-    pause() {
-      if (paused) return;
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
-        resolve = r;
-      });
-      paused = { promise, resolve };
-    },
-    resume() {
-      const p = paused;
-      paused = undefined;
-      p?.resolve();
-    },
+    pause: () => gate.pause(),
+    resume: () => gate.resume(),
     close() {
       if (closed) return;
       out.flushNow();
       closed = true;
-      const p = paused;
-      paused = undefined;
-      p?.resolve();
+      gate.resume();
       reader?.cancel().catch(() => {});
       writer.close().catch(() => {});
       end();
