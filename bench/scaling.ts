@@ -16,7 +16,7 @@
  * throughput rows (messages or round trips per second) are the medians of the
  * per-round values.
  *
- *   node --expose-gc --import tsx bench/scaling.ts [--quick] [--modes=ingest,roundtrip] [--counts=16,4096] [--only=ours] [--rounds=7]
+ *   node --expose-gc --import tsx bench/scaling.ts [--quick] [--modes=ingest,roundtrip] [--counts=16,4096] [--only=ours] [--rounds=7] [--min-ms=250]
  */
 import { arg, collect, emit, median, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
 import { chunk } from "./lib/messages.ts";
@@ -29,7 +29,7 @@ const COUNTS = arg("counts")?.split(",").map(Number) ?? (QUICK ? [16, 256, 4096]
 const ROUNDS = Number(arg("rounds") ?? (QUICK ? 1 : 7));
 /** Per round, peer and count: at least this many timed samples, and more until this much time was spent on the count. */
 const MIN_SAMPLES = QUICK ? 2 : 3;
-const MIN_TIME_MS = QUICK ? 10 : 100;
+const MIN_TIME_MS = Number(arg("min-ms") ?? (QUICK ? 10 : 250));
 const MODES = arg("modes")?.split(",") ?? ["ingest", "roundtrip"];
 /** Ingest bytes are delivered in pieces of at most this size, as a pipe would (64 KiB); all pushed before waiting. */
 const PIECE = Number(arg("piece") ?? 65536);
