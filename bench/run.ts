@@ -30,6 +30,7 @@ const FIGURES = [
   ["stdio-agent", "(10)"],
   ["stdio-client", "(11)"],
   ["ingest-versions", "(12)"],
+  ["remote-server", "(13)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

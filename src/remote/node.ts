@@ -82,7 +82,11 @@ function answerNode(res: NodeResponse, answer: RemoteResponse): void {
   open(nodeSink(res as ServerResponse));
 }
 
-/** An event sink over a Node response: writes of one microtask leave as one chunk; `drain` marks progress. */
+/**
+ * An event sink over a Node response: the writes of one event-loop turn leave
+ * as one chunk (a turn's `session/update`s and the answer after them: one
+ * write, not one per message); `drain` marks progress.
+ */
 function nodeSink(res: ServerResponse): EventSink {
   let since: number | undefined;
   let waiting = false;
@@ -97,7 +101,7 @@ function nodeSink(res: ServerResponse): EventSink {
       since ??= Date.now();
       res.once("drain", onDrain);
     }
-  });
+  }, setImmediate);
   return {
     write: (text) => out.write(text),
     end() {

@@ -29,12 +29,13 @@ export interface Transport {
 export const COALESCE_BYTES = 64 * 1024;
 
 /**
- * Joins the writes of one microtask into chunks of up to about
- * {@link COALESCE_BYTES}: fewer syscalls and stream operations under load, and
- * the same bytes in the same order. `flush` may be called synchronously from
- * `write` once a chunk is full.
+ * Joins the writes of one microtask (or of whatever `schedule` waits for,
+ * such as Node's `setImmediate`: one event-loop turn) into chunks of up to
+ * about {@link COALESCE_BYTES}: fewer syscalls and stream operations under
+ * load, and the same bytes in the same order. `flush` may be called
+ * synchronously from `write` once a chunk is full.
  */
-export function createCoalescer(flush: (text: string) => void): { write(text: string): void; flushNow(): void } {
+export function createCoalescer(flush: (text: string) => void, schedule: (run: () => void) => void = queueMicrotask): { write(text: string): void; flushNow(): void } {
   let parts: string[] = [];
   let size = 0;
   let scheduled = false;
@@ -56,7 +57,7 @@ export function createCoalescer(flush: (text: string) => void): { write(text: st
       if (size >= COALESCE_BYTES) run();
       else if (!scheduled) {
         scheduled = true;
-        queueMicrotask(onMicrotask);
+        schedule(onMicrotask);
       }
     },
     flushNow: run,

@@ -1,0 +1,155 @@
+/**
+ * Figure 13 — the Streamable HTTP servers' own throughput on HTTP/1.1, each
+ * server in its own process (figure 9 runs server and clients in one process,
+ * so the client's work dilutes the servers' ratio). Our server and the SDK's
+ * experimental `AcpServer` serve the same agent work (`lib/remote-peers.ts`)
+ * from child processes; the bench process drives each with
+ *
+ *  - a lean load generator (`lib/sse-load.ts`: `node:http`, keep-alive, no
+ *    client library), as `wrk` drives an HTTP server, so the server saturates;
+ *  - our client transport (`httpClientTransport` on `createHttp1Fetch`, with
+ *    session streams), the same client for both servers.
+ *
+ * 4 connections × 16 sessions, one prompt in flight per session; each
+ * prompt is one `session/update` and the answer. Per round and driver it
+ * records wall round trips per second and the server's capacity: round trips
+ * per second of the server process's own CPU time (`process.cpuUsage()` in
+ * the child), which is what one core of server buys.
+ *
+ *   node --expose-gc --import tsx bench/remote-server.ts [--quick]
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { connectClient, type ClientConnection } from "../src/index.ts";
+import { httpClientTransport } from "../src/remote/http-client.ts";
+import { listen } from "../src/remote/node.ts";
+import { createHttp1Fetch } from "../src/remote/node-h1.ts";
+import { createRemoteServer } from "../src/remote/server.ts";
+import { arg, emit, median, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
+import { oursAgent, sdkServer } from "./lib/remote-peers.ts";
+import { sseLoad } from "./lib/sse-load.ts";
+
+const CONNECTIONS = 4;
+const SESSIONS = 16;
+const ROUNDS = QUICK ? 1 : 5;
+/** Wall time per measurement. */
+const SAMPLE_MS = QUICK ? 300 : 2000;
+const WARMUP_BURSTS = QUICK ? 5 : 40;
+
+type Peer = "ours" | "sdk";
+type Driver = "load generator" | "our client";
+const DRIVERS: Driver[] = ["load generator", "our client"];
+
+/** Child mode: serve one peer on HTTP/1.1; answer each IPC message with this process's CPU usage. */
+async function serve(peer: string): Promise<void> {
+  const url = peer === "ours" ? (await listen(createRemoteServer({ agent: oursAgent() }), { protocol: "http1" })).url : (await sdkServer("http1")).url;
+  process.on("message", () => process.send?.(process.cpuUsage()));
+  process.send?.({ url });
+}
+
+interface Server {
+  readonly url: string;
+  /** Microseconds of CPU the server process used so far. */
+  cpu(): Promise<number>;
+  readonly child: ChildProcess;
+}
+
+async function start(peer: Peer): Promise<Server> {
+  const child = spawn(process.execPath, ["--import", "tsx", new URL(import.meta.url).pathname, `--serve=${peer}`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const replies: ((m: unknown) => void)[] = [];
+  child.on("message", (m) => replies.shift()?.(m));
+  const next = <T>() => new Promise<T>((resolve) => replies.push(resolve as (m: unknown) => void));
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    child,
+    async cpu() {
+      child.send("cpu");
+      const usage = await next<{ user: number; system: number }>();
+      return usage.user + usage.system;
+    },
+  };
+}
+
+interface Load {
+  burst(): Promise<number>;
+  close(): void;
+}
+
+/** Our client transport, 4 connections × 16 sessions on one keep-alive fetch. */
+async function ourClient(url: string): Promise<Load> {
+  const fetch = createHttp1Fetch();
+  const conns: { conn: ClientConnection; sessions: string[] }[] = [];
+  for (let c = 0; c < CONNECTIONS; c++) {
+    const conn = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {} }, httpClientTransport(url, { fetch, sessionStreams: true }));
+    await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    const sessions: string[] = [];
+    for (let s = 0; s < SESSIONS; s++) sessions.push((await conn.agent.newSession({ cwd: "/", mcpServers: [] })).sessionId);
+    conns.push({ conn, sessions });
+  }
+  return {
+    async burst() {
+      const answers = await Promise.all(conns.flatMap(({ conn, sessions }) => sessions.map((sessionId) => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] }))));
+      if (!answers.every((a) => a.stopReason === "end_turn")) throw new Error("a prompt did not end with end_turn");
+      return answers.length;
+    },
+    close() {
+      for (const { conn } of conns) conn.close();
+      setTimeout(() => fetch.close(), 200);
+    },
+  };
+}
+
+/** Bursts for SAMPLE_MS; returns wall round trips/s and round trips per server CPU second. */
+async function sample(server: Server, load: Load): Promise<{ wall: number; capacity: number; driverCpu: number }> {
+  const cpu0 = await server.cpu();
+  const own0 = process.cpuUsage();
+  const t0 = performance.now();
+  let trips = 0;
+  while (performance.now() - t0 < SAMPLE_MS) trips += await load.burst();
+  const seconds = (performance.now() - t0) / 1000;
+  const own = process.cpuUsage(own0);
+  const cpu = (await server.cpu()) - cpu0;
+  return { wall: trips / seconds, capacity: trips / (cpu / 1e6), driverCpu: (own.user + own.system) / trips };
+}
+
+const serving = arg("serve");
+if (serving !== undefined) await serve(serving);
+else {
+  const rec = new Recorder();
+  const peers = (["ours", "sdk"] as const).filter((p) => selected(p));
+  const servers = {} as Record<Peer, Server>;
+  const loads = {} as Record<Peer, Record<Driver, Load>>;
+  for (const peer of peers) {
+    const server = await start(peer);
+    servers[peer] = server;
+    const generator = await sseLoad(server.url, { connections: CONNECTIONS, sessions: SESSIONS });
+    loads[peer] = { "load generator": generator, "our client": await ourClient(server.url) };
+    for (const driver of DRIVERS) for (let i = 0; i < WARMUP_BURSTS; i++) await loads[peer][driver].burst();
+    rec.verify(`${peer} server: every prompt answered end_turn, one update each (load generator)`, generator.updates === WARMUP_BURSTS * CONNECTIONS * SESSIONS);
+  }
+  const driverCpus: Partial<Record<Driver, number[]>> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const driver of DRIVERS) {
+      for (const peer of rotate(peers, round)) {
+        const { wall, capacity, driverCpu } = await sample(servers[peer], loads[peer][driver]);
+        rec.add(`round trips/s (wall), ${driver}`, peer, wall);
+        rec.add(`round trips per server CPU second, ${driver}`, peer, capacity);
+        (driverCpus[driver] ??= []).push(driverCpu);
+        await tick();
+      }
+    }
+  }
+  for (const peer of peers) {
+    for (const driver of DRIVERS) loads[peer][driver].close();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (const peer of peers) servers[peer].child.kill();
+  const { results } = rec.result({ figure: "", title: "", unit: "", better: "higher", rounds: ROUNDS });
+  for (const r of results.filter((r) => r.peer === "ours")) {
+    const sdk = results.find((s) => s.case === r.case && s.peer === "sdk");
+    if (sdk) rec.notes.push(`${r.case}: ours ${Math.round(r.value)} vs sdk ${Math.round(sdk.value)} = ${(r.value / sdk.value).toFixed(2)}×${r.case.startsWith("round trips per server CPU") || r.case.includes("load generator") ? `; target ≥ 3×: ${r.value / sdk.value >= 3 ? "met" : "NOT met"}` : ""}`);
+  }
+  for (const driver of DRIVERS) rec.notes.push(`${driver}: ${median(driverCpus[driver] ?? []).toFixed(0)} µs of the bench process's CPU per round trip (median over both servers and all rounds)`);
+  rec.notes.push(`HTTP/1.1, ${CONNECTIONS} connections × ${SESSIONS} sessions, one prompt in flight per session, one update per prompt; each server in its own process, driven from the bench process; ${ROUNDS} rounds of ${SAMPLE_MS} ms per driver and peer, medians`);
+  emit(rec.result({ figure: "remote-server", title: "Streamable HTTP servers in their own processes, HTTP/1.1: round trips/s", unit: "rt/s", better: "higher", rounds: ROUNDS }));
+}
