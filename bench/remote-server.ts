@@ -1,14 +1,17 @@
 /**
- * Figure 13 — the Streamable HTTP servers' own throughput on HTTP/1.1, each
- * server in its own process (figure 9 runs server and clients in one process,
- * so the client's work dilutes the servers' ratio). Our server and the SDK's
- * experimental `AcpServer` serve the same agent work (`lib/remote-peers.ts`)
- * from child processes; the bench process drives each with
+ * Figure 13 — the remote servers' own throughput, each server in its own
+ * process (figure 9 runs server and clients in one process, so the clients'
+ * work dilutes the servers' ratio). Our server and the SDK's experimental
+ * `AcpServer` serve the same agent work (`lib/remote-peers.ts`) from child
+ * processes, HTTP/1.1 and WebSocket on one port; the bench process drives
+ * each with
  *
- *  - a lean load generator (`lib/sse-load.ts`: `node:http`, keep-alive, no
- *    client library), as `wrk` drives an HTTP server, so the server saturates;
- *  - our client transport (`httpClientTransport` on `createHttp1Fetch`, with
- *    session streams), the same client for both servers.
+ *  - lean load generators, as `wrk` drives an HTTP server, so the server is
+ *    what saturates: `lib/sse-load.ts` (Streamable HTTP over raw sockets) and
+ *    `lib/ws-load.ts` (WebSocket on `ws`), no client library;
+ *  - our client transports, the same client for both servers:
+ *    `httpClientTransport` on `createHttp1Fetch` with session streams, and
+ *    `webSocketClientTransport`.
  *
  * 4 connections × 16 sessions, one prompt in flight per session; each
  * prompt is one `session/update` and the answer. Per round and driver it
@@ -23,23 +26,32 @@ import { connectClient, type ClientConnection } from "../src/index.ts";
 import { httpClientTransport } from "../src/remote/http-client.ts";
 import { listen } from "../src/remote/node.ts";
 import { createHttp1Fetch } from "../src/remote/node-h1.ts";
+import { nodeWebSocket } from "../src/remote/node-ws.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
+import { webSocketClientTransport } from "../src/remote/ws-client.ts";
 import { arg, emit, median, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
 import { oursAgent, sdkServer } from "./lib/remote-peers.ts";
-import { sseLoad } from "./lib/sse-load.ts";
+import { sseLoad, type Load } from "./lib/sse-load.ts";
+import { wsLoad } from "./lib/ws-load.ts";
 
 const CONNECTIONS = 4;
 const SESSIONS = 16;
 const ROUNDS = QUICK ? 1 : 5;
 /** Wall time per measurement. */
-const SAMPLE_MS = QUICK ? 300 : 2000;
+const SAMPLE_MS = Number(arg("sample-ms") ?? (QUICK ? 300 : 2000));
 const WARMUP_BURSTS = QUICK ? 5 : 40;
 
 type Peer = "ours" | "sdk";
-type Driver = "load generator" | "our client";
-const DRIVERS: Driver[] = ["load generator", "our client"];
+const DRIVERS = {
+  "HTTP/1.1, load generator": (url: string) => sseLoad(url, { connections: CONNECTIONS, sessions: SESSIONS }),
+  "HTTP/1.1, our client": (url: string) => ourClient(url, "http"),
+  "WebSocket, load generator": (url: string) => wsLoad(url, { connections: CONNECTIONS, sessions: SESSIONS }),
+  "WebSocket, our client": (url: string) => ourClient(url, "ws"),
+} as const;
+type Driver = keyof typeof DRIVERS;
+const DRIVER_NAMES = Object.keys(DRIVERS) as Driver[];
 
-/** Child mode: serve one peer on HTTP/1.1; answer each IPC message with this process's CPU usage. */
+/** Child mode: serve one peer on HTTP/1.1 and WebSocket; answer each IPC message with this process's CPU usage. */
 async function serve(peer: string): Promise<void> {
   const url = peer === "ours" ? (await listen(createRemoteServer({ agent: oursAgent() }), { protocol: "http1" })).url : (await sdkServer("http1")).url;
   process.on("message", () => process.send?.(process.cpuUsage()));
@@ -70,17 +82,14 @@ async function start(peer: Peer): Promise<Server> {
   };
 }
 
-interface Load {
-  burst(): Promise<number>;
-  close(): void;
-}
-
-/** Our client transport, 4 connections × 16 sessions on one keep-alive fetch. */
-async function ourClient(url: string): Promise<Load> {
+/** Our client transport, 4 connections × 16 sessions (HTTP: on one keep-alive fetch). */
+async function ourClient(url: string, kind: "http" | "ws"): Promise<Load> {
   const fetch = createHttp1Fetch();
+  let updates = 0;
   const conns: { conn: ClientConnection; sessions: string[] }[] = [];
   for (let c = 0; c < CONNECTIONS; c++) {
-    const conn = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {} }, httpClientTransport(url, { fetch, sessionStreams: true }));
+    const transport = kind === "ws" ? webSocketClientTransport(url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }) : httpClientTransport(url, { fetch, sessionStreams: true });
+    const conn = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => void updates++ }, transport);
     await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
     const sessions: string[] = [];
     for (let s = 0; s < SESSIONS; s++) sessions.push((await conn.agent.newSession({ cwd: "/", mcpServers: [] })).sessionId);
@@ -91,6 +100,9 @@ async function ourClient(url: string): Promise<Load> {
       const answers = await Promise.all(conns.flatMap(({ conn, sessions }) => sessions.map((sessionId) => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] }))));
       if (!answers.every((a) => a.stopReason === "end_turn")) throw new Error("a prompt did not end with end_turn");
       return answers.length;
+    },
+    get updates() {
+      return updates;
     },
     close() {
       for (const { conn } of conns) conn.close();
@@ -122,15 +134,20 @@ else {
   for (const peer of peers) {
     const server = await start(peer);
     servers[peer] = server;
-    const generator = await sseLoad(server.url, { connections: CONNECTIONS, sessions: SESSIONS });
-    loads[peer] = { "load generator": generator, "our client": await ourClient(server.url) };
-    for (const driver of DRIVERS) for (let i = 0; i < WARMUP_BURSTS; i++) await loads[peer][driver].burst();
-    rec.verify(`${peer} server: every prompt answered end_turn, one update each (load generator)`, generator.updates === WARMUP_BURSTS * CONNECTIONS * SESSIONS);
+    loads[peer] = {} as Record<Driver, Load>;
+    for (const driver of DRIVER_NAMES) {
+      if (process.env.BENCH_TRACE) process.stderr.write(`${new Date().toISOString()} setup ${driver} ${peer}\n`);
+      const load = await DRIVERS[driver](server.url);
+      loads[peer][driver] = load;
+      for (let i = 0; i < WARMUP_BURSTS; i++) await load.burst();
+      rec.verify(`${peer} server, ${driver}: every prompt answered end_turn, one update each`, load.updates === WARMUP_BURSTS * CONNECTIONS * SESSIONS);
+    }
   }
   const driverCpus: Partial<Record<Driver, number[]>> = {};
   for (let round = 0; round < ROUNDS; round++) {
-    for (const driver of DRIVERS) {
+    for (const driver of DRIVER_NAMES) {
       for (const peer of rotate(peers, round)) {
+        if (process.env.BENCH_TRACE) process.stderr.write(`${new Date().toISOString()} round ${round} ${driver} ${peer}\n`);
         const { wall, capacity, driverCpu } = await sample(servers[peer], loads[peer][driver]);
         rec.add(`round trips/s (wall), ${driver}`, peer, wall);
         rec.add(`round trips per server CPU second, ${driver}`, peer, capacity);
@@ -140,16 +157,16 @@ else {
     }
   }
   for (const peer of peers) {
-    for (const driver of DRIVERS) loads[peer][driver].close();
+    for (const driver of DRIVER_NAMES) loads[peer][driver].close();
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const peer of peers) servers[peer].child.kill();
   const { results } = rec.result({ figure: "", title: "", unit: "", better: "higher", rounds: ROUNDS });
   for (const r of results.filter((r) => r.peer === "ours")) {
     const sdk = results.find((s) => s.case === r.case && s.peer === "sdk");
-    if (sdk) rec.notes.push(`${r.case}: ours ${Math.round(r.value)} vs sdk ${Math.round(sdk.value)} = ${(r.value / sdk.value).toFixed(2)}×${r.case.startsWith("round trips per server CPU") || r.case.includes("load generator") ? `; target ≥ 3×: ${r.value / sdk.value >= 3 ? "met" : "NOT met"}` : ""}`);
+    if (sdk) rec.notes.push(`${r.case}: ours ${Math.round(r.value)} vs sdk ${Math.round(sdk.value)} = ${(r.value / sdk.value).toFixed(2)}×${r.case.includes("load generator") ? `; target ≥ 3×: ${r.value / sdk.value >= 3 ? "met" : "NOT met"}` : ""}`);
   }
-  for (const driver of DRIVERS) rec.notes.push(`${driver}: ${median(driverCpus[driver] ?? []).toFixed(0)} µs of the bench process's CPU per round trip (median over both servers and all rounds)`);
-  rec.notes.push(`HTTP/1.1, ${CONNECTIONS} connections × ${SESSIONS} sessions, one prompt in flight per session, one update per prompt; each server in its own process, driven from the bench process; ${ROUNDS} rounds of ${SAMPLE_MS} ms per driver and peer, medians`);
-  emit(rec.result({ figure: "remote-server", title: "Streamable HTTP servers in their own processes, HTTP/1.1: round trips/s", unit: "rt/s", better: "higher", rounds: ROUNDS }));
+  for (const driver of DRIVER_NAMES) rec.notes.push(`${driver}: ${median(driverCpus[driver] ?? []).toFixed(0)} µs of the bench process's CPU per round trip (median over both servers and all rounds)`);
+  rec.notes.push(`${CONNECTIONS} connections × ${SESSIONS} sessions, one prompt in flight per session, one update per prompt; each server in its own process, driven from the bench process; ${ROUNDS} rounds of ${SAMPLE_MS} ms per driver and peer, medians`);
+  emit(rec.result({ figure: "remote-server", title: "Remote servers in their own processes, HTTP/1.1 and WebSocket: round trips/s", unit: "rt/s", better: "higher", rounds: ROUNDS }));
 }

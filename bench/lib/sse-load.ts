@@ -18,7 +18,8 @@ import { connect, type Socket } from "node:net";
 const CONNECTION = "acp-connection-id";
 const SESSION = "acp-session-id";
 
-export interface SseLoad {
+/** A load generator set up against one server. */
+export interface Load {
   /** One prompt in every session of every connection; resolves with the number of round trips. */
   burst(): Promise<number>;
   /** `session/update` notifications received so far. */
@@ -122,6 +123,7 @@ class Wire {
         const eol = this.buffer.indexOf("\r\n");
         if (eol === -1) return;
         const size = Number.parseInt(this.buffer.slice(0, eol), 16);
+        if (Number.isNaN(size)) throw new Error(`not a chunk size: ${JSON.stringify(this.buffer.slice(0, 80))}`);
         if (size === 0) return;
         this.buffer = this.buffer.slice(eol + 2);
         this.chunkLeft = size + 2; // the chunk's bytes and its CRLF
@@ -148,7 +150,7 @@ function decodeWhole(text: string): string {
   return out;
 }
 
-export async function sseLoad(url: string, options: { connections: number; sessions: number }): Promise<SseLoad> {
+export async function sseLoad(url: string, options: { connections: number; sessions: number }): Promise<Load> {
   const target = new URL(url);
   const host = `${target.hostname}:${target.port}`;
   const sockets: Socket[] = [];

@@ -59,7 +59,7 @@ export function attachWebSocket(server: HttpServer, remote: RemoteServer, option
       wss.handleUpgrade(req, socket, head, (ws) => {
         alive.set(ws, true);
         ws.on("pong", () => alive.set(ws, true));
-        const accepted = remote.acceptSocket(prepared.connectionId, socketSink(ws), header, { pause: () => ws.pause(), resume: () => ws.resume() });
+        const accepted = remote.acceptSocket(prepared.connectionId, socketSink(ws, socket), header, { pause: () => ws.pause(), resume: () => ws.resume() });
         ws.on("message", (data, isBinary) => {
           // RFD: binary frames are ignored.
           if (!isBinary) accepted.message(String(data));
@@ -91,18 +91,34 @@ export function attachWebSocket(server: HttpServer, remote: RemoteServer, option
   };
 }
 
-/** An event sink over a `ws` socket: one text frame per line; progress is each frame handed to the socket. */
-function socketSink(ws: WebSocket): EventSink {
+/**
+ * An event sink over a `ws` socket: one text frame per line; progress is each
+ * frame handed to the socket. The frames of one event-loop turn (a turn's
+ * `session/update`s and the answer after them) leave in one socket write: the
+ * TCP socket is corked at the turn's first frame and uncorked after the turn
+ * (`setImmediate`); each frame stays its own WebSocket message.
+ */
+function socketSink(ws: WebSocket, socket: Duplex): EventSink {
   let outstanding = 0;
   let since: number | undefined;
+  let corked = false;
   const sent = () => {
     outstanding--;
     since = outstanding > 0 ? Date.now() : undefined;
+  };
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
   };
   return {
     write(line) {
       if (ws.readyState !== WebSocket.OPEN) return;
       if (outstanding++ === 0) since = Date.now();
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        setImmediate(uncork);
+      }
       ws.send(line, sent);
     },
     end() {
