@@ -73,8 +73,31 @@ export function sessionOfParams(body: unknown): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-/** `params.sessionId` of a line (parsed in full; only called when a route depends on it). */
+const PARAMS_SESSION = ',"params":{"sessionId":"';
+
+/**
+ * `params.sessionId` of a line (only called when a route depends on it). A
+ * notification as the connection's encoder writes it, with `sessionId` first
+ * in its params (`session/update` always), is read from its prefix; anything
+ * else is parsed in full.
+ */
 export function sessionOfLine(line: string): string | undefined {
+  return sessionOfNotificationPrefix(line) ?? sessionOfParsedLine(line);
+}
+
+/** The fast path of {@link sessionOfLine}: `{"jsonrpc":"2.0","method":"…","params":{"sessionId":"…"`, no escapes; else undefined. */
+function sessionOfNotificationPrefix(line: string): string | undefined {
+  if (!line.startsWith(NOTIFICATION) || line.charCodeAt(NOTIFICATION.length) !== 34 /* " */) return undefined;
+  const methodEnd = line.indexOf('"', NOTIFICATION.length + 1);
+  if (methodEnd === -1 || line.lastIndexOf("\\", methodEnd) > NOTIFICATION.length || !line.startsWith(PARAMS_SESSION, methodEnd + 1)) return undefined;
+  const start = methodEnd + 1 + PARAMS_SESSION.length;
+  const end = line.indexOf('"', start);
+  if (end === -1) return undefined;
+  const id = line.slice(start, end);
+  return id.includes("\\") ? undefined : id;
+}
+
+function sessionOfParsedLine(line: string): string | undefined {
   try {
     return sessionOfParams(JSON.parse(line));
   } catch {

@@ -1,7 +1,7 @@
 // The small pure parts of the remote transport: the cookie jar, the SSE parser and the outbound peek.
 import { describe, expect, it } from "vitest";
 import { createCookieJar } from "../../src/remote/cookies.ts";
-import { peekLine } from "../../src/remote/peek.ts";
+import { peekLine, sessionOfLine } from "../../src/remote/peek.ts";
 import { createSseParser } from "../../src/remote/sse-parser.ts";
 
 describe("the cookie jar", () => {
@@ -51,5 +51,22 @@ describe("peeking at outbound lines", () => {
     expect(peekLine('{"jsonrpc":"2.0","method":"session/update","params":{}}')).toEqual({ kind: "notification", id: undefined });
     expect(peekLine('{"id":null,"jsonrpc":"2.0","error":{"code":-32700}}')).toEqual({ kind: "error", id: null });
     expect(peekLine("[1,2]")).toEqual({ kind: "other", id: undefined });
+  });
+
+  it("reads the session of a line the same whether its prefix or a full parse finds it", () => {
+    const update = (params: unknown) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params });
+    // The encoder's own shape: read from the prefix.
+    expect(sessionOfLine(update({ sessionId: "s-1", update: { sessionUpdate: "agent_message_chunk" } }))).toBe("s-1");
+    // Escapes in the id: the decoded value.
+    expect(sessionOfLine(update({ sessionId: 's"2\\x', update: {} }))).toBe('s"2\\x');
+    expect(sessionOfLine(update({ sessionId: "caf\u00e9" }))).toBe("caf\u00e9");
+    // sessionId not first, or only inside a nested object: the top-level params decide.
+    expect(sessionOfLine(update({ update: { params: { sessionId: "inner" } }, sessionId: "outer" }))).toBe("outer");
+    expect(sessionOfLine(update({ update: { params: { sessionId: "inner" } } }))).toBeUndefined();
+    expect(sessionOfLine(update({ sessionId: 7 }))).toBeUndefined();
+    // Requests and other key orders.
+    expect(sessionOfLine('{"jsonrpc":"2.0","id":4,"method":"session/request_permission","params":{"sessionId":"s-4"}}')).toBe("s-4");
+    expect(sessionOfLine('{"method":"session/update","jsonrpc":"2.0","params":{"sessionId":"s-5"}}')).toBe("s-5");
+    expect(sessionOfLine("not json")).toBeUndefined();
   });
 });
