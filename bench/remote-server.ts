@@ -13,6 +13,11 @@
  *    `httpClientTransport` on `createHttp1Fetch` with session streams, and
  *    `webSocketClientTransport`.
  *
+ * A third peer, `floor` (`floorServer`: bare `node:http`, `JSON.parse`,
+ * `switch`, `JSON.stringify`, no checks), driven by the HTTP load generator,
+ * shows what the HTTP exchanges alone cost on Node: the ceiling of any
+ * server's ratio to the SDK's.
+ *
  * 4 connections × 16 sessions, one prompt in flight per session; each
  * prompt is one `session/update` and the answer. Per round and driver it
  * records wall round trips per second and the server's capacity: round trips
@@ -30,7 +35,7 @@ import { nodeWebSocket } from "../src/remote/node-ws.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
 import { webSocketClientTransport } from "../src/remote/ws-client.ts";
 import { arg, emit, median, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
-import { oursAgent, sdkServer } from "./lib/remote-peers.ts";
+import { floorServer, oursAgent, sdkServer } from "./lib/remote-peers.ts";
 import { sseLoad, type Load } from "./lib/sse-load.ts";
 import { wsLoad } from "./lib/ws-load.ts";
 
@@ -41,7 +46,8 @@ const ROUNDS = QUICK ? 1 : 5;
 const SAMPLE_MS = Number(arg("sample-ms") ?? (QUICK ? 300 : 2000));
 const WARMUP_BURSTS = QUICK ? 5 : 40;
 
-type Peer = "ours" | "sdk";
+/** `floor`: a bare `node:http` server (`floorServer`), HTTP/1.1 only, for the ceiling any server on Node has. */
+type Peer = "floor" | "ours" | "sdk";
 const DRIVERS = {
   "HTTP/1.1, load generator": (url: string) => sseLoad(url, { connections: CONNECTIONS, sessions: SESSIONS }),
   "HTTP/1.1, our client": (url: string) => ourClient(url, "http"),
@@ -53,7 +59,7 @@ const DRIVER_NAMES = Object.keys(DRIVERS) as Driver[];
 
 /** Child mode: serve one peer on HTTP/1.1 and WebSocket; answer each IPC message with this process's CPU usage. */
 async function serve(peer: string): Promise<void> {
-  const url = peer === "ours" ? (await listen(createRemoteServer({ agent: oursAgent() }), { protocol: "http1" })).url : (await sdkServer("http1")).url;
+  const url = peer === "ours" ? (await listen(createRemoteServer({ agent: oursAgent() }), { protocol: "http1" })).url : peer === "sdk" ? (await sdkServer("http1")).url : (await floorServer()).url;
   process.on("message", () => process.send?.(process.cpuUsage()));
   process.send?.({ url });
 }
@@ -128,14 +134,16 @@ const serving = arg("serve");
 if (serving !== undefined) await serve(serving);
 else {
   const rec = new Recorder();
-  const peers = (["ours", "sdk"] as const).filter((p) => selected(p));
+  const peers = (["floor", "ours", "sdk"] as const).filter((p) => selected(p));
+  /** The floor speaks HTTP/1.1 only, and is driven only by the load generator. */
+  const drives = (peer: Peer, driver: Driver) => peer !== "floor" || driver === "HTTP/1.1, load generator";
   const servers = {} as Record<Peer, Server>;
   const loads = {} as Record<Peer, Record<Driver, Load>>;
   for (const peer of peers) {
     const server = await start(peer);
     servers[peer] = server;
     loads[peer] = {} as Record<Driver, Load>;
-    for (const driver of DRIVER_NAMES) {
+    for (const driver of DRIVER_NAMES.filter((d) => drives(peer, d))) {
       if (process.env.BENCH_TRACE) process.stderr.write(`${new Date().toISOString()} setup ${driver} ${peer}\n`);
       const load = await DRIVERS[driver](server.url);
       loads[peer][driver] = load;
@@ -146,7 +154,7 @@ else {
   const driverCpus: Partial<Record<Driver, number[]>> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const driver of DRIVER_NAMES) {
-      for (const peer of rotate(peers, round)) {
+      for (const peer of rotate(peers, round).filter((p) => drives(p, driver))) {
         if (process.env.BENCH_TRACE) process.stderr.write(`${new Date().toISOString()} round ${round} ${driver} ${peer}\n`);
         const { wall, capacity, driverCpu } = await sample(servers[peer], loads[peer][driver]);
         rec.add(`round trips/s (wall), ${driver}`, peer, wall);
@@ -157,16 +165,18 @@ else {
     }
   }
   for (const peer of peers) {
-    for (const driver of DRIVER_NAMES) loads[peer][driver].close();
+    for (const driver of DRIVER_NAMES.filter((d) => drives(peer, d))) loads[peer][driver].close();
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const peer of peers) servers[peer].child.kill();
   const { results } = rec.result({ figure: "", title: "", unit: "", better: "higher", rounds: ROUNDS });
   for (const r of results.filter((r) => r.peer === "ours")) {
+    const floor = results.find((s) => s.case === r.case && s.peer === "floor");
+    if (floor) rec.notes.push(`${r.case}: ours ${(r.value / floor.value).toFixed(2)}× the floor (${Math.round(floor.value)}); the SDK ${((results.find((s) => s.case === r.case && s.peer === "sdk")?.value ?? Number.NaN) / floor.value).toFixed(2)}×`);
     const sdk = results.find((s) => s.case === r.case && s.peer === "sdk");
     if (sdk) rec.notes.push(`${r.case}: ours ${Math.round(r.value)} vs sdk ${Math.round(sdk.value)} = ${(r.value / sdk.value).toFixed(2)}×${r.case.includes("load generator") ? `; target ≥ 3×: ${r.value / sdk.value >= 3 ? "met" : "NOT met"}` : ""}`);
   }
-  for (const driver of DRIVER_NAMES) rec.notes.push(`${driver}: ${median(driverCpus[driver] ?? []).toFixed(0)} µs of the bench process's CPU per round trip (median over both servers and all rounds)`);
+  for (const driver of DRIVER_NAMES) rec.notes.push(`${driver}: ${median(driverCpus[driver] ?? []).toFixed(0)} µs of the bench process's CPU per round trip (median over all servers and rounds)`);
   rec.notes.push(`${CONNECTIONS} connections × ${SESSIONS} sessions, one prompt in flight per session, one update per prompt; each server in its own process, driven from the bench process; ${ROUNDS} rounds of ${SAMPLE_MS} ms per driver and peer, medians`);
   emit(rec.result({ figure: "remote-server", title: "Remote servers in their own processes, HTTP/1.1 and WebSocket: round trips/s", unit: "rt/s", better: "higher", rounds: ROUNDS }));
 }
