@@ -88,6 +88,16 @@ export function targets(figs: FigureResult[]): TargetCheck[] {
     const how = Number.isFinite(find(figs, "scaling", `ratio 4096/16, ${mode}`, "ours")) ? ", median of per-round ratios" : "";
     out.push(check(`throughput at 4,096 in flight ≥ 0.9× at 16 (${mode})`, scale, (v) => v >= 0.9, `ours ${ratio(scale, 3)}${how} (${others.join(", ")})`));
   }
+  // Remote servers, each in its own process, driven by the lean load generators (figure 13).
+  for (const transport of ["HTTP/1.1", "WebSocket"]) {
+    const wall = `round trips/s (wall), ${transport}, load generator`;
+    const cpu = `round trips per server CPU second, ${transport}, load generator`;
+    const server = find(figs, "remote-server", wall, "ours") / find(figs, "remote-server", wall, "sdk");
+    const capacity = find(figs, "remote-server", cpu, "ours") / find(figs, "remote-server", cpu, "sdk");
+    out.push(check(`remote server, ${transport}, round trips/s: ≥ 3× the SDK's server`, server, (v) => v >= 3, `ours ${ratio(server, 3)} the sdk (per server CPU second: ${ratio(capacity, 3)})`));
+  }
+  const idle = find(figs, "remote", "heap per idle session (", "ours");
+  out.push(check("remote server heap per idle session (10,000 sessions): ≤ 10 KB", idle, (v) => v <= 10_240, `ours ${Math.round(idle)} B (sdk ${Math.round(find(figs, "remote", "heap per idle session (", "sdk"))} B)`));
   const imp = find(figs, "import", "import", "ours") / find(figs, "import", "import", "sdk");
   out.push(check("import time: ≤ 1/3 of the SDK's", imp, (v) => v <= 1 / 3, `ours ${formatValue(find(figs, "import", "import", "ours"))} ms vs sdk ${formatValue(find(figs, "import", "import", "sdk"))} ms = ${ratio(imp, 3)}`));
   return out;
