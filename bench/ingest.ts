@@ -6,7 +6,7 @@
  *
  *   node --expose-gc --import tsx bench/ingest.ts [--quick] [--only=ours] [--messages=prompt,update]
  */
-import { arg, emit, QUICK, Recorder, rotate, selected, tick, time } from "./lib/harness.ts";
+import { addRoundRatios, arg, emit, QUICK, Recorder, rotate, selected, tick, time } from "./lib/harness.ts";
 import { chunk, MESSAGE_LABEL, type MessageKind } from "./lib/messages.ts";
 import { floorPeer } from "./lib/floor.ts";
 import { oursAgent, oursClient, sdkAgent, sdkClient } from "./lib/peers.ts";
@@ -52,7 +52,8 @@ for (const kind of KINDS) {
     }
   }
   for (const peer of Object.values(live)) peer.close();
+  addRoundRatios(rec, MESSAGE_LABEL[kind]);
 }
-rec.notes.push(`${IN_FLIGHT} lines per chunk; value = messages/s from the median time per chunk; ${ROUNDS} round(s), peers alternating`);
+rec.notes.push(`${IN_FLIGHT} lines per chunk; value = messages/s from the median time per chunk; ${ROUNDS} round(s), peers alternating; the floor targets use the median of the same-round ratios to the floor`);
 rec.notes.push("floor: Buffer utf8 decode, split lines, JSON.parse, switch on method, trivial sync handler, JSON.stringify, TextEncoder per answer; no validation");
 emit(rec.result({ figure: "ingest", title: "One-sided ingest, 256 in flight (msgs/s)", unit: "msgs/s", better: "higher", rounds: ROUNDS }));

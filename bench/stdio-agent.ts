@@ -9,14 +9,14 @@
  *
  *   node --expose-gc --import tsx bench/stdio-agent.ts [--quick] [--only=ours] [--prompts=20000]
  */
-import { arg, emit, QUICK, Recorder, rotate, selected } from "./lib/harness.ts";
+import { addRoundRatios, arg, emit, QUICK, Recorder, rotate, selected } from "./lib/harness.ts";
 import { INITIALIZE_LINE, line } from "./lib/messages.ts";
 import { seconds, startScript } from "./lib/processes.ts";
 import { checkAnswers, expectations } from "./lib/sink.ts";
 
 const IN_FLIGHT = 256;
 const PROMPTS = Number(arg("prompts") ?? (QUICK ? 4_000 : 20_000));
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = QUICK ? 1 : 9;
 const CASE = `session/prompt (1 KB text), ${IN_FLIGHT} in flight`;
 
 /** Prompt lines with ids 1..count as one buffer, and where each line starts (plus the end). */
@@ -101,6 +101,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 for (const driver of Object.values(drivers)) driver.close();
-rec.notes.push(`${PROMPTS} prompts per round over the agent process's stdin/stdout, ${IN_FLIGHT} in flight (a new prompt line for each answer line); value = prompts/s, median of ${ROUNDS} round(s), peers alternating`);
+addRoundRatios(rec, CASE);
+rec.notes.push(`${PROMPTS} prompts per round over the agent process's stdin/stdout, ${IN_FLIGHT} in flight (a new prompt line for each answer line); value = prompts/s, median of ${ROUNDS} round(s); the target uses the median of the same-round ratios to the floor, peers alternating`);
 rec.notes.push("agents: floor = parse line, switch, trivial sync handler, stringify, one write per input chunk; ours = serveStdio(reference handler), full validation; sdk = agent() app over ndJsonStream");
 emit(rec.result({ figure: "stdio-agent", title: "Agent process over stdio, 256 prompts in flight (prompts/s)", unit: "prompts/s", better: "higher", rounds: ROUNDS }));

@@ -14,7 +14,7 @@
  */
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { arg, emit, QUICK, Recorder, rotate, selected } from "./lib/harness.ts";
+import { addRoundRatios, arg, emit, QUICK, Recorder, rotate, selected } from "./lib/harness.ts";
 import { floorLines } from "./lib/floor.ts";
 import { promptParams } from "./lib/messages.ts";
 import { ours, oursStdio } from "./lib/ours.ts";
@@ -23,7 +23,7 @@ import { scriptCommand, seconds, startScript } from "./lib/processes.ts";
 import { Counter } from "./lib/sink.ts";
 
 const UPDATES = Number(arg("updates") ?? (QUICK ? 20_000 : 200_000));
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = QUICK ? 1 : 9;
 const CASE = `session/update chunks (200 chars), ${UPDATES.toLocaleString("en-US")} per turn`;
 const INIT_PARAMS = { protocolVersion: 1, clientCapabilities: {} };
 const NEW_SESSION_PARAMS = { cwd: "/tmp", mcpServers: [] };
@@ -127,6 +127,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 for (const client of Object.values(clients)) client.close();
-rec.notes.push(`one streamer process per client writes ${UPDATES} update lines per prompt as fast as the client reads; value = updates/s over the whole turn, median of ${ROUNDS} round(s), clients alternating`);
+addRoundRatios(rec, CASE);
+rec.notes.push(`one streamer process per client writes ${UPDATES} update lines per prompt as fast as the client reads; value = updates/s over the whole turn, median of ${ROUNDS} round(s); the target uses the median of the same-round ratios to the floor, clients alternating`);
 rec.notes.push("clients: floor = decode, split, JSON.parse, switch, counting handler; ours = spawnAgent + connectClient, full validation; sdk = client() app over ndJsonStream");
 emit(rec.result({ figure: "stdio-client", title: "Client over stdio, one agent streaming session/updates (updates/s)", unit: "updates/s", better: "higher", rounds: ROUNDS }));

@@ -131,3 +131,23 @@ export function rotate<T>(items: readonly T[], round: number): T[] {
 export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Adds, for each peer but `base`, the row `ratio to <base> (same round), <case>`:
+ * one value per round, the peer's value over the base's in that round. Peers
+ * of one round run back to back, so the median of these ratios is steadier
+ * on a shared machine than the ratio of the two medians, whose rounds may
+ * have run in different weather.
+ */
+export function addRoundRatios(rec: Recorder, caseName: string, base = "floor"): void {
+  const { results } = rec.result({ figure: "", title: "", unit: "", better: "higher", rounds: 0 });
+  const of = results.find((r) => r.case === caseName && r.peer === base);
+  if (of === undefined) return;
+  for (const r of results) {
+    if (r.case !== caseName || r.peer === base) continue;
+    r.rounds.forEach((value, i) => {
+      const b = of.rounds[i];
+      if (b !== undefined) rec.add(`ratio to ${base} (same round), ${caseName}`, r.peer, value / b);
+    });
+  }
+}
