@@ -34,11 +34,22 @@ describe("the ingest benchmark in quick mode", () => {
         "session/update chunk (200 chars) / floor",
         "session/update chunk (200 chars) / ours",
         "session/update chunk (200 chars) / sdk",
+        "ratio to floor (same round), invalid session/prompt (-32602) / ours",
+        "ratio to floor (same round), invalid session/prompt (-32602) / sdk",
+        "ratio to floor (same round), session/prompt (1 KB text) / ours",
+        "ratio to floor (same round), session/prompt (1 KB text) / sdk",
+        "ratio to floor (same round), session/update chunk (200 chars) / ours",
+        "ratio to floor (same round), session/update chunk (200 chars) / sdk",
       ].sort(),
     );
     for (const r of report.results) {
       expect(r.value).toBeGreaterThan(0);
       expect(r.rounds).toHaveLength(1);
+    }
+    // A same-round ratio is the peer's value over the floor's in that round.
+    const value = (c: string, peer: string) => report.results.find((r) => r.case === c && r.peer === peer)?.rounds[0] as number;
+    for (const c of ["invalid session/prompt (-32602)", "session/prompt (1 KB text)", "session/update chunk (200 chars)"]) {
+      for (const peer of ["ours", "sdk"]) expect(value(`ratio to floor (same round), ${c}`, peer)).toBeCloseTo(value(c, peer) / value(c, "floor"), 9);
     }
     expect(report.verified).toEqual({
       "floor prompt": true,
