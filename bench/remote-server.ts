@@ -24,7 +24,8 @@
  * per second of the server process's own CPU time (`process.cpuUsage()` in
  * the child), which is what one core of server buys.
  *
- *   node --expose-gc --import tsx bench/remote-server.ts [--quick]
+ *   node --expose-gc --import tsx bench/remote-server.ts [--quick] [--only=floor,ours,sdk] [--sample-ms=2000]
+ *   (BENCH_TRACE=1 prints each step to stderr)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { connectClient, type ClientConnection } from "../src/index.ts";
