@@ -25,8 +25,6 @@ export const ErrorCode = {
   AuthRequired: -32000,
   /** A resource (file, session) was not found. */
   ResourceNotFound: -32002,
-  /** ACP v2: `initialize` named a protocol version the agent does not serve (`data: {requested, supported}`); see `acp-router/versions`. */
-  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

@@ -4,7 +4,7 @@
  * observable behaviour of the reference SDK's `agentProtocolRouter` (2.4).
  */
 import { classify } from "../jsonrpc/classify.ts";
-import { ErrorCode, type ErrorObject } from "../errors.ts";
+import type { ErrorObject } from "../errors.ts";
 
 /** The protocol versions acp-router has tables for. */
 export type ProtocolVersion = 1 | 2;
@@ -54,7 +54,7 @@ export function negotiate(message: unknown, versions: readonly ProtocolVersion[]
   // A v1 client naming a newer version (v1 says to send its own latest) stays on v1 when asked to.
   if (v1ShapeToV1 && versions.includes(1) && isV1Shaped(params)) return { tag: "route", version: 1, initialize: body };
   const version = select(requested, versions);
-  if (version === undefined) return { tag: "reject", id, error: { code: ErrorCode.UnsupportedProtocolVersion, message: "Unsupported protocol version", data: { requested, supported: [...versions].sort() } } };
+  if (version === undefined) return { tag: "reject", id, error: { code: -32022, message: "Unsupported protocol version", data: { requested, supported: [...versions].sort() } } };
   return { tag: "route", version, initialize: { ...body, params: rewrite(params, requested, version) } };
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode, RpcError } from "../../src/index.ts";
 
 describe("ErrorCode", () => {
-  it("lists the codes of DESIGN §8 under their names, and ACP v2's unsupported protocol version", () => {
+  it("lists the codes of DESIGN §8 under their names", () => {
     expect(ErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
@@ -14,7 +14,6 @@ describe("ErrorCode", () => {
       RequestCancelled: -32800,
       AuthRequired: -32000,
       ResourceNotFound: -32002,
-      UnsupportedProtocolVersion: -32022,
     });
   });
 
