@@ -37,7 +37,8 @@ import { createRemoteServer } from "../src/remote/server.ts";
 import { webSocketClientTransport } from "../src/remote/ws-client.ts";
 import { arg, emit, median, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
 import { floorServer, oursAgent, sdkServer } from "./lib/remote-peers.ts";
-import { sseLoad, type Load } from "./lib/sse-load.ts";
+import type { Load } from "./lib/load.ts";
+import { sseLoad } from "./lib/sse-load.ts";
 import { wsLoad } from "./lib/ws-load.ts";
 
 const CONNECTIONS = 4;

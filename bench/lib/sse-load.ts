@@ -14,25 +14,12 @@
  * framed as latin1: every byte the bench sends or expects is ASCII.
  */
 import { connect, type Socket } from "node:net";
+import { createReplies, endedTurns, promptIn, type Answer, type Load } from "./load.ts";
 
 const CONNECTION = "acp-connection-id";
 const SESSION = "acp-session-id";
 
 /** A load generator set up against one server. */
-export interface Load {
-  /** One prompt in every session of every connection; resolves with the number of round trips. */
-  burst(): Promise<number>;
-  /** `session/update` notifications received so far. */
-  readonly updates: number;
-  close(): void;
-}
-
-interface Answer {
-  readonly id?: number;
-  readonly method?: string;
-  readonly result?: { sessionId?: string; stopReason?: string };
-}
-
 interface Response {
   readonly status: number;
   readonly headers: ReadonlyMap<string, string>;
@@ -154,9 +141,7 @@ export async function sseLoad(url: string, options: { connections: number; sessi
   const target = new URL(url);
   const host = `${target.hostname}:${target.port}`;
   const sockets: Socket[] = [];
-  const pending = new Map<number, (answer: Answer) => void>();
-  let nextId = 1;
-  let updates = 0;
+  const replies = createReplies();
 
   const wire = async (): Promise<Wire> => {
     const socket = connect(Number(target.port), target.hostname);
@@ -178,13 +163,7 @@ export async function sseLoad(url: string, options: { connections: number; sessi
         buffered = buffered.slice(end + 2);
         for (const line of event.split("\n")) {
           if (!line.startsWith("data:")) continue;
-          const message = JSON.parse(line.slice(line[5] === " " ? 6 : 5)) as Answer;
-          if (message.method === "session/update") updates++;
-          else if (message.method === undefined && typeof message.id === "number") {
-            const settle = pending.get(message.id);
-            pending.delete(message.id);
-            settle?.(message);
-          }
+          replies.take(JSON.parse(line.slice(line[5] === " " ? 6 : 5)) as Answer);
         }
       }
     };
@@ -196,8 +175,7 @@ export async function sseLoad(url: string, options: { connections: number; sessi
   /** A request whose answer arrives on an event stream (its POST is answered 202), on `slot`'s socket (a new one if the server closed it). */
   const call = async (slot: { wire?: Wire }, headers: string, method: string, params: unknown): Promise<Answer> => {
     if (slot.wire === undefined || slot.wire.closed) slot.wire = await wire();
-    const id = nextId++;
-    const answer = new Promise<Answer>((resolve) => pending.set(id, resolve));
+    const { id, answer } = replies.next();
     const posted = await slot.wire.exchange(post(headers, JSON.stringify({ jsonrpc: "2.0", id, method, params })));
     if (posted.status !== 202 && posted.status !== 200) throw new Error(`${method}: HTTP ${posted.status} ${posted.body}`);
     return answer;
@@ -222,12 +200,10 @@ export async function sseLoad(url: string, options: { connections: number; sessi
 
   return {
     async burst() {
-      const answers = await Promise.all(sessions.map(({ slot, headers, session }) => call(slot, headers, "session/prompt", { sessionId: session, prompt: [{ type: "text", text: "hi" }] })));
-      for (const answer of answers) if (answer.result?.stopReason !== "end_turn") throw new Error(`session/prompt: ${JSON.stringify(answer)}`);
-      return answers.length;
+      return endedTurns(await Promise.all(sessions.map(({ slot, headers, session }) => call(slot, headers, "session/prompt", promptIn(session)))));
     },
     get updates() {
-      return updates;
+      return replies.updates;
     },
     close() {
       for (const socket of sockets) socket.destroy();

@@ -6,23 +6,14 @@
  * checked (`end_turn`), updates counted.
  */
 import { WebSocket } from "ws";
-import type { Load } from "./sse-load.ts";
-
-interface Answer {
-  readonly id?: number;
-  readonly method?: string;
-  readonly result?: { sessionId?: string; stopReason?: string };
-}
+import { createReplies, endedTurns, promptIn, type Answer, type Load } from "./load.ts";
 
 export async function wsLoad(url: string, options: { connections: number; sessions: number }): Promise<Load> {
   const sockets: WebSocket[] = [];
-  const pending = new Map<number, (answer: Answer) => void>();
-  let nextId = 1;
-  let updates = 0;
+  const replies = createReplies();
 
   const call = (socket: WebSocket, method: string, params: unknown): Promise<Answer> => {
-    const id = nextId++;
-    const answer = new Promise<Answer>((resolve) => pending.set(id, resolve));
+    const { id, answer } = replies.next();
     socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     return answer;
   };
@@ -32,15 +23,7 @@ export async function wsLoad(url: string, options: { connections: number; sessio
     const socket = new WebSocket(url.replace(/^http/, "ws"), { perMessageDeflate: false });
     sockets.push(socket);
     socket.on("error", () => {});
-    socket.on("message", (data) => {
-      const message = JSON.parse(String(data)) as Answer;
-      if (message.method === "session/update") updates++;
-      else if (message.method === undefined && typeof message.id === "number") {
-        const settle = pending.get(message.id);
-        pending.delete(message.id);
-        settle?.(message);
-      }
-    });
+    socket.on("message", (data) => replies.take(JSON.parse(String(data)) as Answer));
     await new Promise<void>((resolve, reject) => socket.once("open", resolve).once("error", reject));
     await call(socket, "initialize", { protocolVersion: 1, clientCapabilities: {} });
     for (let s = 0; s < options.sessions; s++) {
@@ -53,12 +36,10 @@ export async function wsLoad(url: string, options: { connections: number; sessio
 
   return {
     async burst() {
-      const answers = await Promise.all(sessions.map(({ socket, session }) => call(socket, "session/prompt", { sessionId: session, prompt: [{ type: "text", text: "hi" }] })));
-      for (const answer of answers) if (answer.result?.stopReason !== "end_turn") throw new Error(`session/prompt: ${JSON.stringify(answer)}`);
-      return answers.length;
+      return endedTurns(await Promise.all(sessions.map(({ socket, session }) => call(socket, "session/prompt", promptIn(session)))));
     },
     get updates() {
-      return updates;
+      return replies.updates;
     },
     close() {
       for (const socket of sockets) socket.terminate();

@@ -46,7 +46,7 @@ export function createCoalescer(flush: (text: string) => void, schedule: (run: (
     size = 0;
     flush(text);
   };
-  const onMicrotask = () => {
+  const onScheduled = () => {
     scheduled = false;
     run();
   };
@@ -57,7 +57,7 @@ export function createCoalescer(flush: (text: string) => void, schedule: (run: (
       if (size >= COALESCE_BYTES) run();
       else if (!scheduled) {
         scheduled = true;
-        schedule(onMicrotask);
+        schedule(onScheduled);
       }
     },
     flushNow: run,
