@@ -26,10 +26,15 @@ export interface ReaderBounds {
   readonly stallMs: number;
 }
 
-/** Why a sink's reader is dropped, or undefined while it is within bounds. */
-export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number): string | undefined {
+/**
+ * Why a sink's reader is dropped, or undefined while it is within bounds.
+ * `message` is the largest message the stream carried: `maxStreamBytes`
+ * bounds the backlog held beyond one message, so a single message as large
+ * as `maxMessageBytes` goes to a reader that keeps up.
+ */
+export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number, message = 0): string | undefined {
   const buffered = sink.buffered();
-  if (buffered > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes})`;
+  if (buffered - message > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes}) beyond its largest message (${message} bytes)`;
   const since = sink.blockedSince();
   if (since !== undefined && now - since > bounds.stallMs) return `the reader took nothing for ${now - since} ms (stallMs ${bounds.stallMs})`;
   return undefined;
