@@ -14,6 +14,12 @@ export interface FrameSink {
   line(text: string, shallow: boolean): void;
   /** A line longer than the limit was skipped; `length` is how much of it was seen. */
   oversized(length: number): void;
+  /**
+   * With `recoverPrefixed`: `prefix` was cut from the front of a line that
+   * did not start with a message, and the JSON-RPC object after it went to
+   * `line`. Optional.
+   */
+  prefixed?(prefix: string): void;
 }
 
 /** Default `maxMessageBytes`: 32 MiB, well above any real ACP message, far below memory trouble. */
@@ -29,9 +35,13 @@ export interface Framer {
  * Creates a framer. The limit is checked against the decoded line length
  * (UTF-16 code units), which never exceeds the line's UTF-8 byte length.
  * `bracketLimit` (default 0: never counted) is how many opening brackets a
- * line may have to be delivered as `shallow`.
+ * line may have to be delivered as `shallow`. `recoverPrefixed` (default
+ * false: every line is delivered whole) delivers, for a line that does not
+ * start with `{` or `[` but holds `{"jsonrpc"` further on (a terminal escape
+ * or a shell greeting before the message), the part from that `{` on, and
+ * reports the cut to `sink.prefixed`. Lines starting with a message pay nothing.
  */
-export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, bracketLimit = 0): Framer {
+export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, bracketLimit = 0, recoverPrefixed = false): Framer {
   const decode = createUtf8Decoder();
   let pending = "";
   let skipping = false;
@@ -63,7 +73,14 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
     const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const line = start === 0 && end === text.length ? text : text.slice(start, end);
     if (line.length > maxMessageBytes) sink.oversized(line.length);
-    else if (!isBlank(line)) sink.line(line, shallow);
+    else if (isBlank(line)) return;
+    else if (recoverPrefixed && !startsMessage(line)) {
+      const at = messageStart(line);
+      // Whitespace before a message is JSON's own business, not junk.
+      const cut = at > 0 && !isBlank(line.slice(0, at));
+      if (cut) sink.prefixed?.(line.slice(0, at));
+      sink.line(cut ? line.slice(at) : line, false);
+    } else sink.line(line, shallow);
   };
 
   const pushText = (text: string) => {
@@ -116,6 +133,17 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 function indexOrEnd(text: string, char: string, from: number): number {
   const at = text.indexOf(char, from);
   return at === -1 ? text.length : at;
+}
+
+function startsMessage(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return c === 123 || c === 91;
+}
+
+/** Where a JSON-RPC object (`{`, optional whitespace, `"jsonrpc"`, `:`) starts in `line`, or -1. */
+function messageStart(line: string): number {
+  const match = /\{\s*"jsonrpc"\s*:/.exec(line);
+  return match ? match.index : -1;
 }
 
 function isBlank(line: string): boolean {
