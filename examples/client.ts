@@ -22,9 +22,10 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { connectClient, type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
+import { type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
 import { spawnAgent, type ProcessExit } from "../src/transport/stdio.ts";
 import { authenticateWith, listMethods, methodsOfError, offeredMethods, type OfferedMethod } from "./client-auth.ts";
+import { connectClient as connectClientUnstable } from "../src/unstable/index.ts";
 import { connectClient as connectClientV2 } from "../src/v2/index.ts";
 import { negotiateClient } from "../src/versions/index.ts";
 import { createV2Client, runTourV2, promptV2 } from "./client-v2.ts";
@@ -150,7 +151,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     {
       ...(protocol !== 2 && {
         v1: {
-          connect: (t: Transport) => connectClient(handler, t, connectionOptions),
+          // The unstable table (a superset of v1's): the tour can use session/fork when the agent advertises it.
+          connect: (t: Transport) => connectClientUnstable(handler, t, connectionOptions),
           initialize: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: info },
         },
       }),
@@ -212,7 +214,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     session = createClientSession(negotiated.connection, created.sessionId, cwd, transcript);
 
     let tour: TourReport | undefined;
-    if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
+    if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions, models, unstable: negotiated.connection });
     else if (user) await user.run(session);
     else for (const text of options.prompts ?? []) await session.prompt(text);
     return { stopReasons: session.stopReasons, protocol: 1, ...(tour ? { tour } : {}), agentExit: await shutdown() };
@@ -236,6 +238,8 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
   const parts: string[] = [];
   if (caps?.loadSession) parts.push("session/load");
   for (const name of ["list", "close", "resume", "delete"] as const) if (caps?.sessionCapabilities?.[name]) parts.push(`session/${name}`);
+  // Unstable (acp-router/unstable): the stable type does not name it.
+  if ((caps?.sessionCapabilities as { readonly fork?: unknown } | null | undefined)?.fork) parts.push("session/fork (unstable)");
   return parts.length > 0 ? `; supports ${parts.join(", ")}` : "";
 }
 

@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { RpcError, type AgentCapabilities, type SessionConfigOption, type SessionModeState } from "../src/index.ts";
+import type { ClientConnection as UnstableConnection } from "../src/unstable/index.ts";
 import type { ClientSession } from "./client-session.ts";
 
 /** When the tour sends `session/cancel` for the slow prompt. */
@@ -21,6 +22,10 @@ export interface AgentFeatures {
   readonly capabilities?: AgentCapabilities | null | undefined;
   readonly modes?: SessionModeState | null | undefined;
   readonly configOptions?: readonly SessionConfigOption[] | null | undefined;
+  /** `session/new`'s `models`, as some agents still send it (not in the pinned schema). */
+  readonly models?: { readonly currentModelId?: string; readonly availableModels?: readonly { readonly modelId: string }[] } | null | undefined;
+  /** The same connection typed by the unstable table (`acp-router/unstable`), for `session/fork`. */
+  readonly unstable?: UnstableConnection | undefined;
 }
 
 /** How the tour went: the titles of the steps it ran, and of those it skipped with the reason. */
@@ -70,6 +75,18 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
           run: async () => transcript.note(`  the agent replayed ${await session.load()} updates`),
         }
       : { title: "Loading the session", skip: "the agent does not advertise session/load" },
+    sessions?.resume
+      ? {
+          title: "Resuming this session (session/resume)",
+          run: async () => {
+            transcript.user("/resume");
+            await session.conn.agent.resumeSession({ sessionId: session.sessionId, cwd: session.cwd, mcpServers: [] });
+            transcript.note("  resumed");
+          },
+        }
+      : { title: "Resuming the session", skip: "the agent does not advertise session/resume" },
+    forkStep(session, features),
+    modelStep(features.models),
     sessions?.close
       ? { title: "Closing the session (session/close)", run: () => session.close().then(() => transcript.note("  closed")) }
       : { title: "Closing the session", skip: "the agent does not advertise session/close" },
@@ -99,6 +116,33 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
   async function prompt(text: string, cancelAfterMs?: number): Promise<void> {
     await session.prompt(text, cancelAfterMs === undefined ? {} : { cancelAfterMs });
   }
+}
+
+/** Forks the session through the unstable table when the agent advertises `sessionCapabilities.fork`. */
+function forkStep(session: ClientSession, features: AgentFeatures): Step {
+  const conn = features.unstable;
+  // `fork` is an unstable capability: the v1 stable type does not name it.
+  const advertised = (features.capabilities?.sessionCapabilities as { readonly fork?: unknown } | null | undefined)?.fork;
+  if (!conn || !advertised) return { title: "Forking the session", skip: "the agent does not advertise session/fork (unstable)" };
+  return {
+    title: "Forking this session (unstable session/fork, through acp-router/unstable)",
+    run: async () => {
+      session.transcript.user("/fork");
+      const { sessionId } = await conn.agent.forkSession({ sessionId: session.sessionId, cwd: session.cwd, mcpServers: [] });
+      session.transcript.note(`  forked as ${sessionId}`);
+    },
+  };
+}
+
+/**
+ * Shows the models an agent offered. `session/set_model` is in neither the
+ * stable nor the unstable table of the pinned schema (models are config
+ * options there, which the config step covers), so the tour does not switch.
+ */
+function modelStep(models: AgentFeatures["models"]): Step {
+  if (!models?.currentModelId) return { title: "Models", skip: "the agent offered no models" };
+  const ids = (models.availableModels ?? []).map((m) => m.modelId).join(", ");
+  return { title: "Models", skip: `the agent offers ${ids} (current ${models.currentModelId}); session/set_model is not in the pinned ACP schema, so the tour does not call it` };
 }
 
 /** Switches to the first advertised mode that is not the current one. */

@@ -69,6 +69,15 @@ describe("the example client against agents as they are", () => {
     expect({ code: set.code, authenticated: set.stdout.includes("Authenticated with api-key"), stop: set.stdout.includes("[stop: end_turn]") }).toEqual({ code: 0, authenticated: true, stop: true });
   }, 2 * SLOW);
 
+  it("tours the unstable features the agent advertises: session/fork through acp-router/unstable, and resume", async () => {
+    const run = await client(["--tour", "--agent", agent("--unstable")]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(run.stdout).toContain("; supports session/resume, session/fork (unstable)\n");
+    expect(run.stdout).toContain("\n== 9. Resuming this session (session/resume)\n\n> /resume\n  resumed\n");
+    expect(run.stdout).toContain("\n== 10. Forking this session (unstable session/fork, through acp-router/unstable)\n\n> /fork\n  forked as stub-2\n");
+    expect(run.stdout).toContain("\n== 11. Models: skipped, the agent offers fast, deep (current fast); session/set_model is not in the pinned ACP schema, so the tour does not call it\n");
+  }, SLOW);
+
   it("renders every update kind, and session/new's models, after a slow start", async () => {
     const run = await client(["--prompt", "hi", "--agent", agent("--updates --unstable --slow-start=1500")]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });

@@ -57,14 +57,17 @@ describe("the tour against an agent with one mode, config options, a failing ses
       { step: "4. Modes", why: "the agent advertised only the mode only" },
       { step: "7. Listing the sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
       { step: "8. Loading the session", why: "the agent does not advertise session/load" },
-      { step: "9. Closing the session", why: "the agent does not advertise session/close" },
+      { step: "9. Resuming the session", why: "the agent does not advertise session/resume" },
+      { step: "10. Forking the session", why: "the agent does not advertise session/fork (unstable)" },
+      { step: "11. Models", why: "the agent offered no models" },
+      { step: "12. Closing the session", why: "the agent does not advertise session/close" },
     ]);
     expect(configCalls).toEqual([{ sessionId: "s1", configId: "model", value: "large" }]);
     expect(out).toContain("\n> /config model large\n  Model is now large\n");
     expect(out).toContain("\n== 4. Modes: skipped, the agent advertised only the mode only\n");
     expect(out).toContain("\n> /list\n  failed (-32000 no session index here); going on\n");
-    expect(out).toContain("\n== 9. Closing the session: skipped, the agent does not advertise session/close\n");
-    expect(out.trimEnd().endsWith("Tour done: 5 steps ran; skipped: 4, 7, 8, 9.")).toBe(true);
+    expect(out).toContain("\n== 12. Closing the session: skipped, the agent does not advertise session/close\n");
+    expect(out.trimEnd().endsWith("Tour done: 5 steps ran; skipped: 4, 7, 8, 9, 10, 11, 12.")).toBe(true);
     expect(session.stopReasons).toEqual(["end_turn", "end_turn", "end_turn", "end_turn"]);
     conn.close();
   });
