@@ -5,6 +5,7 @@
  * an integer code named below, a one-line message, and `data`, when present,
  * always an object (`errors` per location, `reason`, `method`, …).
  */
+import type { CancelCause } from "./connection/cancel-cause.ts";
 
 /**
  * Every error code the runtime writes, by name: JSON-RPC 2.0's, ACP's, and
@@ -192,19 +193,36 @@ function isErrorObject(value: unknown): value is ErrorObject {
 }
 
 /**
+ * Rejects an outbound call that this side cancelled (`-32800`), naming why in
+ * `cause`: the caller's `signal` (`cancel_request`), an inbound
+ * `session/cancel` or `session/close` for its session (agent side), or its
+ * timeout ({@link RequestTimeoutError}). The peer's own answer (message, data)
+ * is kept when it sent one.
+ */
+export class RequestCancelledError extends RpcError {
+  /** Why this side cancelled the call. */
+  declare readonly cause: CancelCause;
+  constructor(cause: CancelCause, message = "Request cancelled", data?: unknown) {
+    super(ErrorCode.RequestCancelled, message, data);
+    this.name = "RequestCancelledError";
+    Object.defineProperty(this, "cause", { value: cause, enumerable: true });
+  }
+}
+
+/**
  * Rejects an outbound call that got no answer within its `timeoutMs` (or the
  * connection's `requestTimeoutMs`); `$/cancel_request` was sent. Its code is
  * `-32800` like a cancellation, so code that only checks codes still works;
- * check `instanceof RequestTimeoutError` to tell a timeout from the peer's
- * cancellation.
+ * `cause` is `"timeout"`, and `instanceof RequestTimeoutError` tells a timeout
+ * from the peer's cancellation.
  */
-export class RequestTimeoutError extends RpcError {
+export class RequestTimeoutError extends RequestCancelledError {
   /** The wire method of the call that timed out. */
   readonly method: string;
   /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
   constructor(method: string, timeoutMs: number) {
-    super(ErrorCode.RequestCancelled, `Request "${method}" timed out after ${timeoutMs} ms`, { timeoutMs });
+    super("timeout", `Request "${method}" timed out after ${timeoutMs} ms`, { timeoutMs });
     this.name = "RequestTimeoutError";
     this.method = method;
     this.timeoutMs = timeoutMs;

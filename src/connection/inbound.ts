@@ -123,7 +123,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   }
   if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
   const sessionId = sessionOf(params);
-  if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
+  if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId, "session_close");
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
   start(core, call, row.invoke as Invoke, params);
 }
