@@ -16,6 +16,7 @@
  * Portable: needs only `fetch`.
  */
 import type { RequestId } from "../context.ts";
+import { wireError } from "../errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import { createPauseGate, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { createCookieJar, type CookieJar } from "./cookies.ts";
@@ -261,11 +262,11 @@ function answerFor(id: unknown, status: number, text: string): string {
   } catch {
     // Not JSON: described below.
   }
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `HTTP ${status}`, data: { status, body: text.slice(0, 8192) } } });
+  return JSON.stringify({ jsonrpc: "2.0", id, error: wireError.internal(`HTTP ${status}`, { status, body: text.slice(0, 8192) }) });
 }
 
 /** The answer for a request whose session stream the server refused. */
 function refusedAnswer(id: unknown, session: string, error: StreamRefusedError): string {
   const message = `the event stream of session ${session} was refused (HTTP ${error.status}): its answers cannot arrive`;
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message, data: { status: error.status, body: error.body.slice(0, 8192) } } });
+  return JSON.stringify({ jsonrpc: "2.0", id, error: wireError.internal(message, { status: error.status, body: error.body.slice(0, 8192) }) });
 }
