@@ -46,6 +46,7 @@ describe("acp-router inspect on ACP v2", () => {
 
     // The report reads the recording with the same monitor: the same verdicts, linked to the v2 spec pages.
     const model = buildModel(faults.record);
+    expect({ table: model.table, notes: model.notes }).toEqual({ table: "table v2, protocol version 2", notes: [] });
     expect(model.violations.map((v) => `${v.rule} ${v.requirement} ${v.url ?? "-"}`)).toEqual([
       "schema ACP-PROMPT-301 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L109",
       "update-after-turn ACP-PROMPT-302 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L332",
