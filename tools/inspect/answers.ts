@@ -103,7 +103,7 @@ function onError(state: MonitorState, call: Call, code: number, report: Found): 
   if (call.method === "session/prompt" && call.cancelledBySession) report("cancelled-prompt-error", `${name} was answered with error ${code} after session/cancel; a cancelled turn ends with stopReason "cancelled"`);
   if (code === -32000 && call.row?.auth === true) {
     if (state.authenticated) report("auth-order", `${name} was answered -32000 (authentication required) after authenticate succeeded`);
-    else if (state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
+    else if (call.method === "session/new" && state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
   }
   if (call.method === "session/request_permission") call.reported = true;
 }
@@ -143,7 +143,7 @@ export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<s
     return undefined;
   }
   if (m.id === null) report("rejection-id", `${from} sent a result with id null`, from, "ACP-JSONRPC-001");
-  else if (m.id === undefined) report("envelope", `${from} sent an answer without an id`, from, "ACP-JSONRPC-002");
+  else if (m.id === undefined) report("envelope", `${from} sent an answer without an id`, from, "ACP-JSONRPC-101");
   else report("rejection-id", `${from} answered with id ${JSON.stringify(m.id)}, which is not a request id; an unusable id is answered with id null`, from, "ACP-INFO-INVALIDREQ-001");
   if (book.nullOwed > 0) book.nullOwed--;
   return undefined;
