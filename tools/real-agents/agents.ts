@@ -11,6 +11,8 @@ export interface RealAgent {
   readonly version: string;
   /** The command, its first word a path relative to the agent's folder (`node_modules/.bin/x`). */
   readonly command: readonly string[];
+  /** `check --timeout` for this agent in seconds, when it needs more than the run's (opencode answers a prompt in 60–65 s offline). */
+  readonly timeout?: number;
 }
 
 export const AGENTS: readonly RealAgent[] = [
@@ -19,7 +21,7 @@ export const AGENTS: readonly RealAgent[] = [
   { name: "codex-acp", pkg: "@zed-industries/codex-acp", version: "0.16.0", command: ["node_modules/.bin/codex-acp"] },
   { name: "gemini-cli", pkg: "@google/gemini-cli", version: "0.61.0", command: ["node_modules/.bin/gemini", "--acp"] },
   { name: "qwen-code", pkg: "@qwen-code/qwen-code", version: "0.24.4", command: ["node_modules/.bin/qwen", "--acp"] },
-  { name: "opencode", pkg: "opencode-ai", version: "1.18.33", command: ["node_modules/.bin/opencode", "acp"] },
+  { name: "opencode", pkg: "opencode-ai", version: "1.18.33", command: ["node_modules/.bin/opencode", "acp"], timeout: 150 },
   { name: "copilot", pkg: "@github/copilot", version: "1.0.102", command: ["node_modules/.bin/copilot", "--acp"] },
   { name: "auggie", pkg: "@augmentcode/auggie", version: "0.36.0", command: ["node_modules/.bin/auggie", "--acp"] },
   { name: "pi-acp", pkg: "pi-acp", version: "0.0.34", command: ["node_modules/.bin/pi-acp"] },

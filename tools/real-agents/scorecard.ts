@@ -53,7 +53,7 @@ async function runOne(dir: string, agent: RealAgent, timeout: number): Promise<A
   if (!existsSync(join(folder, bin))) return { ...base, installError: `${bin} is missing after npm install`, report: undefined, exit: null, seconds: 0, stderrTail: "", left: [] };
   const home = mkdtempSync(join(tmpdir(), "real-agent-home-"));
   const cwd = mkdtempSync(join(tmpdir(), "real-agent-cwd-"));
-  const check = [process.execPath, "--import", "tsx", join(repo, "bin/acp-router.ts"), "check", "--json", "--timeout", String(timeout), "--cwd", cwd, "--", join(folder, bin), ...args];
+  const check = [process.execPath, "--import", "tsx", join(repo, "bin/acp-router.ts"), "check", "--json", "--timeout", String(agent.timeout ?? timeout), "--cwd", cwd, "--", join(folder, bin), ...args];
   const quoted = check.map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(" ");
   const started = performance.now();
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: tmpdir(), TERM: "dumb", NO_COLOR: "1" };
