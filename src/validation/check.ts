@@ -23,6 +23,13 @@ export type CheckOutcome = { readonly ok: true; readonly repairs: readonly Repai
 export const MAX_FIELD_ERRORS = 20;
 
 /**
+ * Most repair rounds before giving up: 16. Each round re-validates and repairs
+ * at least one location, innermost first, so a round is needed per nesting
+ * level of lenient locations on one path.
+ */
+export const MAX_REPAIR_ROUNDS = 16;
+
+/**
  * Validates `data` against `validator`. Returns undefined when valid as it
  * is (the fast path: no allocation); otherwise the repairs made (data is
  * modified in place) or the errors.
@@ -34,7 +41,7 @@ export function check(validator: Validator, data: unknown, root: string, graph: 
     const done = new Set<string>();
     const repairs: Repair[] = [];
     let errors = first;
-    for (let round = 0; round < 8; round++) {
+    for (let round = 0; round < MAX_REPAIR_ROUNDS; round++) {
       const made = repairOnce(graph, root, data, errors, done);
       if (!made) break;
       repairs.push(...made);
