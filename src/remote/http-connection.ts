@@ -84,6 +84,11 @@ export class HttpConnection implements Transport {
     return (this.main.sink ? 1 : 0) + this.sessionStreams.readers;
   }
 
+  /** True when a GET for `sessionId`, a session this connection has not opened, would hold one early stream too many. */
+  tooManyEarlyStreams(sessionId: string): boolean {
+    return this.sessionStreams.tooManyEarly(sessionId);
+  }
+
   /** Where a GET of the connection stream (or of `sessionId`'s) with `lastEventId` would start, or why it is refused. */
   resumable(sessionId: string | undefined, lastEventId: string | undefined): ResumeRefusal | undefined {
     const stream = sessionId === undefined ? this.main : this.sessionStreams.stream(sessionId);

@@ -20,6 +20,9 @@ interface Entry {
   earlyUntil: number | undefined;
 }
 
+/** Early streams (sessions not open yet) one connection may hold at once: 64, far more than a client reconnecting its sessions opens together; beyond it, 404. */
+export const MAX_EARLY_SESSION_STREAMS = 64;
+
 export class SessionStreams {
   private readonly entries = new Map<string, Entry>();
   private readonly limits: Limits;
@@ -45,6 +48,14 @@ export class SessionStreams {
     let n = 0;
     for (const entry of this.entries.values()) if (entry.stream.sink) n++;
     return n;
+  }
+
+  /** True when a GET for `sessionId` would open one more early stream than {@link MAX_EARLY_SESSION_STREAMS}. */
+  tooManyEarly(sessionId: string): boolean {
+    if (this.sessions.open.has(sessionId) || this.entries.has(sessionId)) return false;
+    let early = 0;
+    for (const [id, entry] of this.entries) if (entry.earlyUntil !== undefined && !this.sessions.open.has(id)) early++;
+    return early >= MAX_EARLY_SESSION_STREAMS;
   }
 
   /** Attaches a reader to `sessionId`'s stream (created on first use); false when it could not resume. */
