@@ -45,9 +45,10 @@ export function createV2Client(transcript: Transcript, permission: "allow" | "re
   };
 }
 
-/** Writes one v2 update: text chunks stream, plans and stops get a line, other kinds are named. */
+/** Writes one v2 update: text chunks stream, plans and stops get a line, the agent's echo of the prompt (already shown as `> text`) none, other kinds are named. */
 function show(transcript: Transcript, params: UpdateSessionNotification): void {
   const update: SessionUpdate = params.update;
+  if (update.sessionUpdate === "user_message" || update.sessionUpdate === "user_message_chunk") return;
   if (update.sessionUpdate === "agent_message_chunk") transcript.update({ sessionId: params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: update.content } } as SessionNotification);
   else if (update.sessionUpdate === "plan_update") {
     const plan = (update as { plan?: { entries?: unknown } }).plan;

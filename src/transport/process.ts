@@ -41,12 +41,16 @@ export interface ProcessOptions {
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
-  /** True when it did not exit within the grace period after stdin closed and was ended by us. */
-  readonly lingered: boolean;
+  /**
+   * Present (true) when it did not exit within the grace period after stdin
+   * closed and was ended by us; absent otherwise, so a plain exit is exactly
+   * `{ code, signal }`.
+   */
+  readonly lingered?: true;
   /** Set with `lingered`: "did not exit within 2 s of stdin closing; terminated" (or "killed" when SIGTERM was not enough). */
-  readonly note: string | undefined;
+  readonly note?: string;
   /** The process could not be started (ENOENT, EACCES); code and signal are null. */
-  readonly error: Error | undefined;
+  readonly error?: Error;
 }
 
 /** A started process and the controls of its lifecycle. */
@@ -96,7 +100,7 @@ export function startProcess(command: string, args: readonly string[], options: 
       // A start failure: no 'exit' follows. (Later errors, such as a failed kill, are not fatal.)
       if (exitedNow || child.pid !== undefined) return;
       exitedNow = true;
-      resolve({ code: null, signal: null, lingered: false, note: undefined, error });
+      resolve({ code: null, signal: null, error });
     });
     child.once("exit", (code, sig) => {
       exitedNow = true;
@@ -112,9 +116,8 @@ export function startProcess(command: string, args: readonly string[], options: 
         clearTimeout(termTimer);
         unregister(handle);
       }
-      const lingered = ended !== undefined && lingering;
-      const note = lingered ? `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` : undefined;
-      void drained(child, drainMs).then(() => resolve({ code, signal: sig, lingered, note, error: undefined }));
+      const exit: ProcessExit = ended !== undefined && lingering ? { code, signal: sig, lingered: true, note: `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` } : { code, signal: sig };
+      void drained(child, drainMs).then(() => resolve(exit));
     });
   });
 

@@ -77,10 +77,11 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
     if (found) chosen.set(found.path, found);
     else uncovered.push(error.instancePath);
   }
-  const paths = [...chosen.keys()];
-  for (const at of uncovered) if (!paths.some((p) => encloses(at, p))) return undefined;
-  const innermost = [...chosen.values()].filter((c) => !paths.some((p) => p !== c.path && encloses(c.path, p)));
-  if (innermost.length === 0) return undefined;
+  if (chosen.size === 0) return undefined;
+  const outer = enclosingPaths(chosen.keys());
+  for (const at of uncovered) if (!outer.has(at) && !chosen.has(at)) return undefined;
+  const innermost: Candidate[] = [];
+  for (const c of chosen.values()) if (!outer.has(c.path)) innermost.push(c);
   const repairs: Repair[] = [];
   // Items to drop are collected per array and removed in one pass (no splice per item).
   const drops = new Map<unknown[], Set<number>>();
@@ -105,9 +106,18 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
   return repairs;
 }
 
-/** Whether the JSON Pointer `outer` is `inner` or one of its ancestors. */
-function encloses(outer: string, inner: string): boolean {
-  return inner === outer || (inner.startsWith(outer) && inner.charCodeAt(outer.length) === 47);
+/** Every proper ancestor of the given JSON Pointers (`""`, `/a` and `/a/b` for `/a/b/c`), in one set: linear in their total length. */
+function enclosingPaths(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths) {
+    for (let at = path.lastIndexOf("/"); at >= 0; at = path.lastIndexOf("/", at - 1)) {
+      const prefix = path.slice(0, at);
+      if (out.has(prefix)) break;
+      out.add(prefix);
+      if (at === 0) break;
+    }
+  }
+  return out;
 }
 
 /** The deepest lenient location on the path `segments` that is not in `done`. */

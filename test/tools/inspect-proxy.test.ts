@@ -39,7 +39,7 @@ describe("acp-router inspect -- <agent>", () => {
     const dir = scratch();
     const files = { summary: join(dir, "summary.json"), log: join(dir, "trace.log"), record: join(dir, "trace.ndjson") };
     const agent = inspectCommand(["--summary", files.summary, "--log", files.log, "--record", files.record], tsNode(exampleAgent)).map((w) => JSON.stringify(w)).join(" ");
-    // The tour over ACP v1, which inspect's tables cover: the client negotiates v2 by default.
+    // The tour over ACP v1 (the client negotiates v2 by default; that tour is in inspect-v2.test.ts).
     const [through, direct] = await Promise.all([runCommand(tsNode(exampleClient, "--tour", "--protocol", "1", "--agent", agent)), runCommand(tsNode(exampleClient, "--tour", "--protocol", "1"))]);
     expect({ code: through.code, stderr: through.stderr }).toEqual({ code: 0, stderr: "" });
     const s = readSummary(files.summary);

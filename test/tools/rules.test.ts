@@ -5,7 +5,8 @@ import { citationUrl, requirement, REQUIREMENT_IDS } from "../../tools/inspect/r
 import { RULES } from "../../tools/inspect/rules.ts";
 
 interface Entry { id: string; tier: string; citation: string; statement: string }
-const catalogue = JSON.parse(readFileSync(new URL("../../docs/conformance-catalogue.json", import.meta.url), "utf8")) as Entry[];
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")) as Entry[];
+const catalogue = [...read("conformance-catalogue.json"), ...read("conformance-catalogue-v2.json")];
 const toolDirs = [new URL("../../tools/inspect/", import.meta.url), new URL("../../tools/check/", import.meta.url)];
 
 describe("inspect's requirement ids", () => {

@@ -50,14 +50,14 @@ describe("startProcess", () => {
     const p = startProcess(process.execPath, [stub, "--grandchild", `--pidfile=${file}`], { graceMs: 20_000, termMs: 500, drainMs: 200 });
     const pids = await written(file, 2);
     const exit = await p.close();
-    expect(exit).toMatchObject({ code: 0, signal: null, lingered: false, note: undefined });
+    expect(exit).toStrictEqual({ code: 0, signal: null });
     expect(await groupGone(p.child.pid as number)).toEqual([]);
     expect(await allGone(pids)).toEqual([]);
   });
 
   it("reports an agent that exits on its own at EOF as a plain exit", async () => {
     const p = startProcess(process.execPath, [stub], { graceMs: 20_000 });
-    expect(await p.close()).toEqual({ code: 0, signal: null, lingered: false, note: undefined, error: undefined });
+    expect(await p.close()).toStrictEqual({ code: 0, signal: null });
   });
 
   it("resolves with the start error of a command that does not exist", async () => {

@@ -47,9 +47,9 @@ export interface ReplayOptions {
 export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const started = performance.now();
   const driver = startDriver(command);
-  if (driver.child.pid === undefined) {
+  if (driver.process.pgid === undefined) {
     await new Promise((resolve) => setImmediate(resolve));
-    throw new Error(`cannot start ${command.join(" ")}: ${driver.startError?.message ?? "spawn failed"}`);
+    throw new Error(`cannot start ${command.join(" ")}: ${driver.process.startError?.message ?? "spawn failed"}`);
   }
   const ids: IdMap = new Map();
   const differences: Difference[] = [];
@@ -113,7 +113,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
       sync();
       if (cond()) return true;
       const left = deadline - performance.now();
-      if (left <= 0 || driver.child.exitCode !== null || driver.child.signalCode !== null || driver.startError !== undefined) return false;
+      if (left <= 0 || driver.death !== undefined) return false;
       const next = await driver.waitFor(() => true, Math.min(left, quietMs ?? left), driver.lines.length);
       if (next === undefined && quietMs !== undefined) {
         sync();
@@ -151,7 +151,8 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
   }
   await until(expectedAnswered([...plan.answers.keys()]), options.timeoutMs);
   await until(() => notifications >= plan.notifications, options.timeoutMs, options.quietMs);
-  const exit = await driver.close(options.timeoutMs);
+  const end = await driver.close(options.timeoutMs);
+  const exit = end.exited ? end.code : undefined;
   sync();
 
   for (const [key, recorded] of plan.answers) {

@@ -1,8 +1,10 @@
 /**
  * The conformance-catalogue entries (docs/conformance-catalogue.json) that
  * inspect's rules and check's probes report, copied so the tools need no docs at run time;
- * test/tools/rules.test.ts fails when they drift from the catalogue.
+ * test/tools/rules.test.ts fails when they drift from the catalogue. The v2
+ * entries are in requirements-v2.ts.
  */
+import { V2_ENTRIES } from "./requirements-v2.ts";
 
 /** One catalogue entry: its RFC 2119 tier, its first citation and its statement. */
 export interface Requirement {
@@ -12,7 +14,7 @@ export interface Requirement {
 }
 
 /** Entries by id. Look up with `requirement(id)`. */
-const ENTRIES: Readonly<Record<string, Requirement>> = {
+const V1_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-AGENTCAP-103": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:104", statement: "If loadSession is false or absent, the client does not call session/load." },
   "ACP-AGENTCAP-105": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:213", statement: "If sessionCapabilities.resume is absent, the client does not call session/resume." },
   "ACP-AGENTCAP-107": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:278", statement: "If sessionCapabilities.close is absent, the client does not call session/close." },
@@ -63,7 +65,28 @@ const ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-TRANSPORT-001": { tier: "MUST NOT", citation: "docs/protocol/v1/transports.mdx:26", statement: "The agent writes nothing to its stdout except valid ACP messages." },
   "ACP-TRANSPORT-101": { tier: "MUST NOT", citation: "docs/protocol/v1/transports.mdx:27", statement: "The client writes nothing to the agent's stdin except valid ACP messages." },
   "ACP-TRANSPORT-203": { tier: "MUST NOT", citation: "docs/protocol/v1/transports.mdx:24", statement: "stdio messages are delimited by \\n and a serialized message never contains a raw newline." },
+  // v2 (docs/conformance-catalogue-v2.json), scored by check on a v2 agent.
+  "ACP-CANCEL-302": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:503; docs/protocol/v2/prompt-lifecycle.mdx:510", statement: "After aborting on session/cancel, the agent sends an idle state_update with the cancelled stop reason." },
+  "ACP-CANCEL-303": { tier: "MUST", citation: "docs/protocol/v2/cancellation.mdx:20; schema.json#/anyOf/2/properties/params/anyOf/0/anyOf/0", statement: "The receiver of $/cancel_request still sends a response for the original request: a normal result, the method's cancellation result, or -32800." },
+  "ACP-EXT-302": { tier: "MUST", citation: "docs/protocol/v2/extensibility.mdx:65", statement: "On receiving a custom request, an implementation responds with the provided id." },
+  "ACP-EXT-303": { tier: "SHOULD", citation: "docs/protocol/v2/extensibility.mdx:109", statement: "Implementations ignore unrecognized notifications." },
+  "ACP-INIT-303": { tier: "MUST", citation: "docs/protocol/v2/initialization.mdx:86; docs/protocol/v2/initialization.mdx:94", statement: "Client and agent agree on a protocol version; an agent that supports the requested version answers it, otherwise it answers the latest version it supports." },
+  "ACP-INIT-307": { tier: "MUST", citation: "docs/protocol/v2/initialization.mdx:248", statement: "Both client and agent provide their implementation information in the info field." },
+  "ACP-JSONRPC-302": { tier: "MUST", citation: "schema.json#/$defs/RequestId", statement: "The receiver replies with the same id value it received." },
+  "ACP-JSONRPC-305": { tier: "MUST", citation: "docs/protocol/v2/transports.mdx:57", statement: "A batch is an array with at least one value; an empty array gets a single -32600 response with id null, not a response array." },
+  "ACP-JSONRPC-306": { tier: "SHOULD", citation: "docs/protocol/v2/transports.mdx:62; docs/protocol/v2/transports.mdx:64", statement: "The receiver answers a batch with one array holding the responses, after all of its requests have been processed; a response exists for each request." },
+  "ACP-JSONRPC-307": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:66", statement: "The receiver never replies to a notification, including a notification within a batch." },
+  "ACP-JSONRPC-308": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:71", statement: "When a batch has no response to send (all notifications), the receiver returns no empty array; it returns nothing." },
+  "ACP-JSONRPC-309": { tier: "MUST", citation: "docs/protocol/v2/transports.mdx:73", statement: "(Declarative.) Invalid entries of a non-empty batch get their own -32600 response with id null, and do not make the whole batch fail." },
+  "ACP-PROMPT-301": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:109", statement: "The agent answers session/prompt once it has accepted the prompt; completion is reported by state_update notifications, not by the response." },
+  "ACP-PROMPT-302": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:332", statement: "When the agent is ready for a new prompt it reports idle with a state_update, with the stop reason when the transition ends foreground work." },
+  "ACP-SESSION-301": { tier: "MUST", citation: "schema.json#/$defs/SessionCapabilities; docs/protocol/v2/initialization.mdx:104", statement: "(Declarative.) Supplying capabilities.session {} advertises the baseline session methods (session/new, list, resume, close, prompt, cancel, update); omitted, they are unsupported." },
+  "ACP-TRANSPORT-302": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:25; docs/protocol/v2/transports.mdx:23", statement: "stdio messages (requests, notifications, responses or batch arrays) are delimited by \\n and never contain an embedded newline." },
+  "ACP-TRANSPORT-303": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:27", statement: "The agent writes nothing to its stdout except valid ACP messages." },
 };
+
+/** v1 and v2 entries (their ids never collide: v2's are numbered from 301). */
+const ENTRIES: Readonly<Record<string, Requirement>> = { ...V1_ENTRIES, ...V2_ENTRIES };
 
 /** The catalogue entry for `id`, or undefined. Own properties only. */
 export function requirement(id: string): Requirement | undefined {
@@ -76,8 +99,8 @@ export const REQUIREMENT_IDS: readonly string[] = Object.keys(ENTRIES);
 /** Commit of the ACP docs the catalogue cites. */
 const DOCS_COMMIT = "b7f0005493b98de32fabee3e9540e2b64da68535";
 
-/** A link to the cited spec line (`docs/protocol/v1/x.mdx:12`), or undefined for schema citations. */
+/** A link to the first cited spec line (`docs/protocol/v1/x.mdx:12`, `docs/protocol/v2/…`), or undefined for schema citations. */
 export function citationUrl(citation: string): string | undefined {
-  const m = /^(docs\/protocol\/v1\/[\w-]+\.mdx):(\d+)$/.exec(citation);
+  const m = /^(docs\/protocol\/v[12]\/[\w-]+\.mdx):(\d+)(?:;|$)/.exec(citation);
   return m ? `https://github.com/agentclientprotocol/agent-client-protocol/blob/${DOCS_COMMIT}/${m[1]}#L${m[2]}` : undefined;
 }
