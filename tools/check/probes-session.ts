@@ -54,7 +54,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     if (created.error !== undefined) {
       // An error is a well-formed answer (the agent's environment, a missing binary): no row about sessions can be judged.
       const why = `session/new was answered ${describeError(created)}`;
-      if (errorCode(created) === -32601) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
+      if (errorCode(created) === ErrorCode.MethodNotFound) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
       return card.all(V1_SESSION_ROWS, na(why));
     }
     const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
