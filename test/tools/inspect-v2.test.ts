@@ -23,7 +23,7 @@ async function scripted(mode: "clean" | "faults") {
     prompt(2),
     prompt(3),
     prompt(4),
-  ]);
+  ], 40_000);
   return { run, summary: readSummary(files.summary), record: readFileSync(files.record, "utf8") };
 }
 
@@ -52,7 +52,7 @@ describe("acp-router inspect on ACP v2", () => {
       "update-after-turn ACP-PROMPT-302 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L332",
       "user-message-echo ACP-PROMPT-303 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L119",
     ]);
-  }, 40_000);
+  }, 60_000);
 
   it("finds zero violations in the example client's negotiated tour of the example agent (npm run demo), judged by v2, and every prompt's user message echoed", async () => {
     const dir = scratch();
