@@ -88,7 +88,7 @@ describe("check against scripted stub agents", () => {
     const { code, row } = await check([], mode("ignore-cancel"));
     expect(code).toBe(1);
     expect(row("ACP-CANCEL-001")?.outcome).toBe("fail");
-    expect(row("ACP-CANCEL-001")?.evidence).toMatch(/^a turn shown running \(a session\/update arrived\) was cancelled with session\/cancel and answered stopReason "end_turn" 1\.\d s later$/);
+    expect(row("ACP-CANCEL-001")?.evidence).toMatch(/^a turn shown running \(a session\/update arrived\) was cancelled with session\/cancel and answered stopReason "end_turn" \d+(\.\d)? s later: \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}$/);
   }, 60_000);
 
   it("a notification answered: ACP-JSONRPC-003 and ACP-EXT-201 fail with the line from the traffic", async () => {

@@ -7,7 +7,8 @@
  * is a fail), `$/cancel_request` must still get an answer.
  *
  * Authentication required (session/new → -32000) makes every session row
- * n/a "authentication required (methods: …)". An error answer to a
+ * n/a "authentication required (methods: …)"; any other error answer to
+ * session/new makes them n/a with that error (-32601 fails ACP-SESSION-101). An error answer to a
  * prompt makes the prompt rows n/a with that error, except -32601 (the
  * method every agent supports is missing: ACP-SESSION-101 fails) and
  * -32602 (the prompt's content was refused: the content rows fail).
@@ -50,11 +51,17 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
       card.score("ACP-AUTH-005", listed ? na("the agent lists authMethods in initialize") : fail(`session/new was answered ${describeError(created)} but initialize listed no authMethods${methods.length > 0 ? ` (the error's data lists ${describeMethods(methods)})` : ""}`));
       return;
     }
+    if (created.error !== undefined) {
+      // An error is a well-formed answer (the agent's environment, a missing binary): no row about sessions can be judged.
+      const why = `session/new was answered ${describeError(created)}`;
+      if (errorCode(created) === ErrorCode.MethodNotFound) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
+      return card.all(V1_SESSION_ROWS, na(why));
+    }
     const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
-    card.score("ACP-SESSION-001", typeof id === "string" ? pass : fail(`session/new answered ${show(created)}`));
-    card.score("ACP-AUTH-005", created.result !== undefined ? pass : na(`session/new was answered ${describeError(created)}`));
+    card.score("ACP-SESSION-001", typeof id === "string" ? pass : fail(`session/new answered ${show(created)}, with no sessionId`));
+    card.score("ACP-AUTH-005", pass);
     if (typeof id === "string") sessionId = id;
-    else card.all([...PROMPT_ROWS, ...CANCEL_ROWS, "ACP-LIST-103"], na(`session/new gave no session: ${show(created)}`));
+    else card.all([...PROMPT_ROWS, ...CANCEL_ROWS, "ACP-LIST-103"], na("session/new gave no session"));
   });
   if (sessionId === undefined) return;
   const sid = sessionId;
@@ -93,7 +100,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     card.score("ACP-CANCEL-102", pass);
     card.score("ACP-CANCEL-002", pass);
     const stop = (answer.result as { stopReason?: unknown } | undefined)?.stopReason;
-    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later`));
+    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${d.answerTo(turn.id)?.text.slice(0, 160) ?? ""}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-105"], async () => {

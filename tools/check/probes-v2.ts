@@ -69,6 +69,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
       methods = mergeMethods(methods, (created.error as { data?: unknown }).data);
       return card.all(SESSION_ROWS, na(`authentication required (methods: ${describeMethods(methods)})`));
     }
+    if (created.error !== undefined) return card.all(SESSION_ROWS, na(`session/new was answered ${describeError(created)}`));
     const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof id !== "string") return card.all(SESSION_ROWS, fail(`capabilities.session is advertised but session/new answered ${show(created)}`));
     sessionId = id;
