@@ -47,10 +47,10 @@ export interface ReplayOptions {
 /** Replays `plan` against `command` and returns what differed; throws when the command cannot be started. */
 export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const started = performance.now();
-  const driver = startDriver(command);
-  if (driver.process.pgid === undefined) {
-    await new Promise((resolve) => setImmediate(resolve));
-    throw new Error(`cannot start ${command.join(" ")}: ${driver.process.startError?.message ?? "spawn failed"}`);
+  const driver = startDriver(command, { graceMs: options.timeoutMs });
+  if (driver.process.child.pid === undefined) {
+    const exit = await driver.process.exited;
+    throw new Error(`cannot start ${command.join(" ")}: ${exit.error?.message ?? "spawn failed"}`);
   }
   const ids: IdMap = new Map();
   const differences: Difference[] = [];
@@ -170,7 +170,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
   }
   await until(expectedAnswered([...plan.answers.keys()]), waitFor([...plan.answers.keys()]));
   await until(() => notifications >= plan.notifications, options.timeoutMs, options.quietMs);
-  const end = await driver.close(options.timeoutMs);
+  const end = await driver.close();
   const exit = end.exited ? end.code : undefined;
   sync();
 
