@@ -1,5 +1,6 @@
 /**
- * A raw ACP client for `check`: spawns the agent in its own process group,
+ * A raw ACP client for `check` and `replay`: spawns the agent in its own
+ * process group (src/transport/process.ts),
  * writes lines as given (hostile ones included), and reads its stdout
  * through the router's framer and the inspect monitor, so every rule inspect
  * knows is checked on the agent's answers while the probes run. Closing ends
@@ -8,7 +9,7 @@
  */
 import { createFramer } from "../../src/transport/framer.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
-import { spawnGroup, type GroupProcess } from "./group.ts";
+import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
 
 /** One line the agent wrote, parsed when it is JSON, with its arrival in ms since the start. */
 export interface AgentLine {
@@ -60,9 +61,11 @@ export interface Driver {
   answerTo(id: number | string): AgentLine | undefined;
   /** Set once the agent process exited. */
   readonly death: Death | undefined;
-  /** Closes the agent's stdin and waits `graceMs` for it to exit; then ends its process group. */
-  close(graceMs: number): Promise<{ readonly exited: boolean; readonly code: number | null; readonly signal: string | null }>;
-  readonly process: GroupProcess;
+  /** Closes the agent's stdin and waits the grace period for it to exit; then ends its process group. `exited`: it left by itself. */
+  close(): Promise<{ readonly exited: boolean; readonly code: number | null; readonly signal: string | null; readonly note: string | undefined }>;
+  readonly process: ManagedProcess;
+  /** Why the command could not be started (ENOENT, EACCES), once known. */
+  readonly startError: Error | undefined;
   /** The id of the last request sent. */
   readonly lastRequestId: number;
 }
@@ -79,9 +82,19 @@ const parseBody = (text: string): Record<string, unknown> | undefined => {
   }
 };
 
-/** Starts `command` and a driver on it; probes wait `timeout` ms for each answer. */
-export function startDriver(command: readonly string[], timeout = DEFAULT_TIMEOUT_MS, env?: NodeJS.ProcessEnv): Driver {
-  const proc = spawnGroup(command, env);
+export interface DriverOptions {
+  /** How long a probe waits for an answer, in ms. Default {@link DEFAULT_TIMEOUT_MS}. */
+  readonly timeout?: number;
+  /** How long the agent may take to exit after its stdin closes before its group is terminated, in ms. */
+  readonly graceMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `command` (stdin and stdout piped, stderr inherited) and a driver on it. */
+export function startDriver(command: readonly string[], options: DriverOptions = {}): Driver {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const [file, ...args] = command as [string, ...string[]];
+  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: options.graceMs });
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
@@ -90,7 +103,9 @@ export function startDriver(command: readonly string[], timeout = DEFAULT_TIMEOU
   const unanswered: Unanswered[] = [];
   let nextId = 1000;
   let death: Death | undefined;
-  void proc.exited.then(({ code, signal }) => {
+  let startError: Error | undefined;
+  void proc.exited.then(({ code, signal, error }) => {
+    startError = error;
     death = { code, signal, t: now(), probe: driver.probe };
     for (const w of waiters) w();
   });
@@ -103,7 +118,7 @@ export function startDriver(command: readonly string[], timeout = DEFAULT_TIMEOU
     oversized: (n) => monitor.oversized("agent", n, now()),
   });
   const fromClient = createFramer({ line: (text) => monitor.observe("client", text, now()), oversized: () => undefined });
-  proc.stdout.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
+  proc.child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
@@ -112,8 +127,11 @@ export function startDriver(command: readonly string[], timeout = DEFAULT_TIMEOU
     get death() {
       return death;
     },
+    get startError() {
+      return startError;
+    },
     write(text) {
-      if (death === undefined) proc.write(text);
+      if (death === undefined && !proc.hasExited && proc.child.stdin?.writable) proc.child.stdin.write(text);
       fromClient.push(text);
     },
     get lastRequestId() {
@@ -158,10 +176,10 @@ export function startDriver(command: readonly string[], timeout = DEFAULT_TIMEOU
     answerTo(id) {
       return lines.find(isAnswer(id));
     },
-    async close(graceMs) {
-      const end = await proc.close(graceMs);
+    async close() {
+      const end = await proc.close();
       fromAgent.end();
-      return end;
+      return { exited: end.lingered !== true, code: end.code, signal: end.signal, note: end.note };
     },
   };
   return driver;

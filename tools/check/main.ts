@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
-import { runCheck } from "./probes.ts";
+import { EXIT_GRACE_MS, runCheck } from "./probes.ts";
 import type { ScoreRow } from "./score.ts";
 
 export type { ScoreRow } from "./score.ts";
@@ -51,9 +51,9 @@ export interface CheckReport {
 
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
-  const driver = startDriver(command, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const driver = startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
   const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol });
-  if (driver.process.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.process.startError.message}`);
+  if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
   const rows = card.rows(unprobed);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
   return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed };

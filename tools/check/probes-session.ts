@@ -7,7 +7,8 @@
  * is a fail), `$/cancel_request` must still get an answer.
  *
  * Authentication required (session/new → -32000) makes every session row
- * n/a "authentication required (methods: …)". An error answer to a
+ * n/a "authentication required (methods: …)"; any other error answer to
+ * session/new makes them n/a with that error (-32601 fails ACP-SESSION-101). An error answer to a
  * prompt makes the prompt rows n/a with that error, except -32601 (the
  * method every agent supports is missing: ACP-SESSION-101 fails) and
  * -32602 (the prompt's content was refused: the content rows fail).
@@ -16,6 +17,7 @@ import { hasCapability } from "../../src/connection/capabilities.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-AUTH-005", "ACP-LIST-103"];
 const PROMPT_ROWS = ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003"];
@@ -41,7 +43,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
   await step(run, "session/new", SESSION_ROWS, async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     if (created === undefined) return card.score("ACP-SESSION-001", silent(run, "ACP-SESSION-001"));
-    if (errorCode(created) === -32000) {
+    if (errorCode(created) === ErrorCode.AuthRequired) {
       methods = mergeMethods(methods, (created.error as { data?: unknown }).data);
       const why = `authentication required (methods: ${describeMethods(methods)})${run.options.auth === undefined && methods.length > 0 ? "; --auth METHOD_ID authenticates first" : ""}`;
       card.all([...V1_SESSION_ROWS.filter((id) => id !== "ACP-AUTH-005")], na(why));
@@ -49,11 +51,17 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
       card.score("ACP-AUTH-005", listed ? na("the agent lists authMethods in initialize") : fail(`session/new was answered ${describeError(created)} but initialize listed no authMethods${methods.length > 0 ? ` (the error's data lists ${describeMethods(methods)})` : ""}`));
       return;
     }
+    if (created.error !== undefined) {
+      // An error is a well-formed answer (the agent's environment, a missing binary): no row about sessions can be judged.
+      const why = `session/new was answered ${describeError(created)}`;
+      if (errorCode(created) === ErrorCode.MethodNotFound) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
+      return card.all(V1_SESSION_ROWS, na(why));
+    }
     const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
-    card.score("ACP-SESSION-001", typeof id === "string" ? pass : fail(`session/new answered ${show(created)}`));
-    card.score("ACP-AUTH-005", created.result !== undefined ? pass : na(`session/new was answered ${describeError(created)}`));
+    card.score("ACP-SESSION-001", typeof id === "string" ? pass : fail(`session/new answered ${show(created)}, with no sessionId`));
+    card.score("ACP-AUTH-005", pass);
     if (typeof id === "string") sessionId = id;
-    else card.all([...PROMPT_ROWS, ...CANCEL_ROWS, "ACP-LIST-103"], na(`session/new gave no session: ${show(created)}`));
+    else card.all([...PROMPT_ROWS, ...CANCEL_ROWS, "ACP-LIST-103"], na("session/new gave no session"));
   });
   if (sessionId === undefined) return;
   const sid = sessionId;
@@ -92,7 +100,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     card.score("ACP-CANCEL-102", pass);
     card.score("ACP-CANCEL-002", pass);
     const stop = (answer.result as { stopReason?: unknown } | undefined)?.stopReason;
-    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later`));
+    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${d.answerTo(turn.id)?.text.slice(0, 160) ?? ""}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-105"], async () => {
@@ -106,7 +114,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
       return;
     }
     const code = errorCode(answer);
-    card.score("ACP-CANCEL-105", answer.result !== undefined || code === -32800 ? pass : fail(`a running turn cancelled with $/cancel_request was answered ${describeError(answer)}, neither a result nor -32800`));
+    card.score("ACP-CANCEL-105", answer.result !== undefined || code === ErrorCode.RequestCancelled ? pass : fail(`a running turn cancelled with $/cancel_request was answered ${describeError(answer)}, neither a result nor -32800`));
   });
 }
 
@@ -120,8 +128,8 @@ function judgePrompt(run: Run, answer: Body, rows: readonly string[], what: stri
   if (answer.error !== undefined) {
     const code = errorCode(answer);
     for (const row of rows) {
-      if (code === -32601 && row === "ACP-SESSION-101") card.score(row, fail(`session/prompt was answered ${describeError(answer)}: method not found`));
-      else if (code === -32602 && row !== "ACP-SESSION-101" && row !== "ACP-PROMPT-001") card.score(row, fail(`${what} was refused: ${describeError(answer)}`));
+      if (code === ErrorCode.MethodNotFound && row === "ACP-SESSION-101") card.score(row, fail(`session/prompt was answered ${describeError(answer)}: method not found`));
+      else if (code === ErrorCode.InvalidParams && row !== "ACP-SESSION-101" && row !== "ACP-PROMPT-001") card.score(row, fail(`${what} was refused: ${describeError(answer)}`));
       else card.score(row, na(`${what} was answered ${describeError(answer)}`));
     }
     return false;

@@ -83,16 +83,17 @@ async function shutdown(run: Run): Promise<void> {
   if (d.death !== undefined) {
     if (row) card.score(row, notRun(`${deathReason(d)}, before check closed its stdin`));
     card.notes.push(`${deathReason(d)} at ${seconds(d.death.t)}${d.death.probe === "shutdown" ? "" : "; the probes after it did not run"}`);
-    await d.close(0);
+    await d.close();
     return;
   }
   d.probe = "shutdown";
-  const end = await d.close(EXIT_GRACE_MS);
+  const end = await d.close();
   if (end.exited) {
     if (row) card.score(row, pass);
   } else {
-    if (row) card.score(row, fail(`did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; terminated (SIGTERM, then SIGKILL, to its process group)`));
-    card.notes.push(`the agent did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; its process group was terminated`);
+    const note = end.note ?? `did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; terminated`;
+    if (row) card.score(row, fail(`${note} (signalled as a process group)`));
+    card.notes.push(`the agent ${note}; its process group was ended, so nothing it started is left running`);
   }
 }
 

@@ -32,7 +32,11 @@ export function fromMonitor(run: Run): void {
       if (v.by !== "agent" || v.requirement === "ACP-AUTH-005" || run.judged.has(v.index)) continue;
       const id = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
       if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}`);
-      else card.score(id, fail(v.message));
+      else {
+        // The agent's line the finding is about, as the traffic evidence (when the message does not quote it already).
+        const line = d.lines.find((l) => l.index === v.index)?.text;
+        card.score(id, fail(line !== undefined && !v.message.includes(line.slice(0, 40)) ? `${v.message}: ${line.slice(0, 200)}` : v.message));
+      }
     }
     if (!v2) card.notes.push(`inspect's rules used the ${table.name} table`);
   }
