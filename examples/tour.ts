@@ -2,8 +2,9 @@
  * The scripted tour of `npm run demo`: a hello, a file read that needs
  * permission, a plan, a mode switch, a config change, a slow prompt cancelled
  * after a second, then listing the sessions, loading this one again (its
- * history replayed) and closing it. Written for the example agent, but it
- * adapts to any agent: a step that needs something the agent did not
+ * history replayed) and closing it. The prompts suit the example agent,
+ * the titles describe what the client sends (not what an agent will do
+ * with it), and it adapts to any agent: a step that needs something the agent did not
  * advertise (modes, config options, `session/list`, `session/load`,
  * `session/close`) is skipped, and the transcript says why. Other agents
  * answer the prompts their own way.
@@ -43,18 +44,18 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
   const ran: string[] = [];
   const skipped: { step: string; why: string }[] = [];
   const steps: Step[] = [
-    { title: "Streaming: the agent echoes a prompt in chunks", run: () => prompt("hello from the acp-router tour") },
-    { title: "A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)", run: () => prompt(`read ${file}`) },
-    { title: "A plan whose entries move from pending to completed", run: () => prompt("plan a small change") },
+    { title: "A first prompt: a greeting, its answer streamed", run: () => prompt("hello from the acp-router tour") },
+    { title: "A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)", run: () => prompt(`read ${file}`) },
+    { title: "A prompt asking for a plan", run: () => prompt("plan a small change") },
     modeStep(session, features.modes),
     configStep(session, features.configOptions),
     {
-      title: `Cancellation: a ten-second prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`,
+      title: `Cancellation: a long prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`,
       run: () => prompt("slow count to a hundred", TOUR_CANCEL_AFTER_MS),
     },
     sessions?.list
       ? {
-          title: "Listing: the agent's sessions in this directory (session/list)",
+          title: "Listing the sessions in this directory (session/list)",
           run: async () => {
             transcript.user("/list");
             const { sessions: found } = await session.conn.agent.listSessions({ cwd: session.cwd });
@@ -65,7 +66,7 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
       : { title: "Listing sessions", skip: "the agent does not advertise session/list" },
     features.capabilities?.loadSession
       ? {
-          title: "Loading the session: the agent replays its history (session/load)",
+          title: "Loading this session again (session/load), its history replayed",
           run: async () => transcript.note(`  the agent replayed ${await session.load()} updates`),
         }
       : { title: "Loading the session", skip: "the agent does not advertise session/load" },

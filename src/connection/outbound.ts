@@ -175,7 +175,8 @@ export class Outbound<Peer> {
     const result = body.result;
     const row = call.row;
     if (row?.result !== undefined) {
-      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency);
+      // Results keep unknown enum values (a newer peer's stopReason) in repair mode: forward compatibility.
+      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency, "keep");
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });

@@ -179,7 +179,10 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     start(receiver: TransportReceiver) {
       let ended = false;
       inner.start({
-        data: (chunk) => receiver.data(chunk),
+        data: (chunk) => {
+          managed.heard();
+          receiver.data(chunk);
+        },
         end: (error) => {
           if (ended) return;
           ended = true;

@@ -43,7 +43,13 @@ export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
 export interface Repair {
   /** JSON Pointer of the repaired location. */
   readonly path: string;
-  readonly action: "default" | "removed" | "dropped_item";
+  /**
+   * `default`: replaced by the schema's default; `removed`: an optional field
+   * deleted; `dropped_item`: one array item deleted; `kept_unknown`: an enum
+   * value (or union tag) this schema does not know, passed through unchanged
+   * (results only, see `UnknownValues`).
+   */
+  readonly action: "default" | "removed" | "dropped_item" | "kept_unknown";
 }
 
 interface Candidate {
@@ -105,6 +111,13 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
   }
   return repairs;
 }
+
+/** Whether the schema marks the location `pointer` itself lenient (a field defaulted or removed on error, an item dropped). */
+export function isLenientAt(graph: LeniencyGraph, root: string, data: unknown, pointer: string): boolean {
+  return locate(graph, root, data, pointerSegments(pointer), noneDone)?.path === pointer;
+}
+
+const noneDone: ReadonlySet<string> = new Set();
 
 /** Every proper ancestor of the given JSON Pointers (`""`, `/a` and `/a/b` for `/a/b/c`), in one set: linear in their total length. */
 function enclosingPaths(paths: Iterable<string>): Set<string> {

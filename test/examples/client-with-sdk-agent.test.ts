@@ -92,12 +92,12 @@ describe("the example client's tour against the official SDK's agent (no modes, 
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", exampleClientPath, "--tour", "--agent", agent], { cwd: repoRoot });
     // execFile rejects on a non-zero exit, so reaching here means the client exited 0.
     expect(stdout.match(/^== .*$/gm)).toEqual([
-      "== 1. Streaming: the agent echoes a prompt in chunks",
-      "== 2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)",
-      "== 3. A plan whose entries move from pending to completed",
+      "== 1. A first prompt: a greeting, its answer streamed",
+      "== 2. A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)",
+      "== 3. A prompt asking for a plan",
       "== 4. Modes: skipped, the agent advertised no session modes",
       "== 5. Config options: skipped, the agent advertised no config options",
-      "== 6. Cancellation: a ten-second prompt, cancelled after 1 s with session/cancel",
+      "== 6. Cancellation: a long prompt, cancelled after 1 s with session/cancel",
       "== 7. Listing sessions: skipped, the agent does not advertise session/list",
       "== 8. Loading the session: skipped, the agent does not advertise session/load",
       "== 9. Closing the session: skipped, the agent does not advertise session/close",

@@ -47,15 +47,15 @@ describe("the tour against an agent with one mode, config options, a failing ses
     const report = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
 
     expect(report.ran).toEqual([
-      "1. Streaming: the agent echoes a prompt in chunks",
-      "2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)",
-      "3. A plan whose entries move from pending to completed",
+      "1. A first prompt: a greeting, its answer streamed",
+      "2. A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)",
+      "3. A prompt asking for a plan",
       "5. Config options: set Model to large",
-      "6. Cancellation: a ten-second prompt, cancelled after 1 s with session/cancel",
+      "6. Cancellation: a long prompt, cancelled after 1 s with session/cancel",
     ]);
     expect(report.skipped).toEqual([
       { step: "4. Modes", why: "the agent advertised only the mode only" },
-      { step: "7. Listing: the agent's sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
+      { step: "7. Listing the sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
       { step: "8. Loading the session", why: "the agent does not advertise session/load" },
       { step: "9. Closing the session", why: "the agent does not advertise session/close" },
     ]);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Summary } from "../../tools/inspect/summary.ts";
 import { buildModel } from "../../tools/report/model.ts";
-import { converse, exampleAgent, exampleClient, fixture, inspectCommand, runCommand, scratch, tsNode } from "./support.ts";
+import { converse, exampleAgent, exampleClient, fixture, inspectCommand, repoRoot, runCommand, scratch, tsNode } from "./support.ts";
 
 const readSummary = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Summary;
 const violationsOf = (s: Summary) => s.violations.map((v) => `${v.rule} ${v.requirement} ${v.by} ${v.count}`);
@@ -23,7 +23,7 @@ async function scripted(mode: "clean" | "faults") {
     prompt(2),
     prompt(3),
     prompt(4),
-  ]);
+  ], 40_000);
   return { run, summary: readSummary(files.summary), record: readFileSync(files.record, "utf8") };
 }
 
@@ -46,12 +46,13 @@ describe("acp-router inspect on ACP v2", () => {
 
     // The report reads the recording with the same monitor: the same verdicts, linked to the v2 spec pages.
     const model = buildModel(faults.record);
+    expect({ table: model.table, notes: model.notes }).toEqual({ table: "table v2, protocol version 2", notes: [] });
     expect(model.violations.map((v) => `${v.rule} ${v.requirement} ${v.url ?? "-"}`)).toEqual([
       "schema ACP-PROMPT-301 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L109",
       "update-after-turn ACP-PROMPT-302 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L332",
       "user-message-echo ACP-PROMPT-303 https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L119",
     ]);
-  }, 40_000);
+  }, 60_000);
 
   it("finds zero violations in the example client's negotiated tour of the example agent (npm run demo), judged by v2, and every prompt's user message echoed", async () => {
     const dir = scratch();
@@ -69,4 +70,15 @@ describe("acp-router inspect on ACP v2", () => {
     expect(acked).toEqual(["user-1", "user-2", "user-3"]);
     expect(echoed).toEqual(acked);
   }, 70_000);
+
+  it("follows the negotiating client to v1 when a v1-only agent answers its v2 initialize with 1 and it initializes again", async () => {
+    const dir = scratch();
+    const summary = join(dir, "summary.json");
+    const agent = inspectCommand(["--summary", summary], tsNode(join(repoRoot, "docs/snippets/agent.ts"))).map((w) => JSON.stringify(w)).join(" ");
+    const run = await runCommand(tsNode(exampleClient, "--prompt", "hello", "--agent", agent), "", 40_000);
+    expect(run.code).toBe(0);
+    const s = readSummary(summary);
+    expect({ table: s.table, protocolVersion: s.protocolVersion, violations: s.violations, notes: s.notes }).toEqual({ table: "v1 stable", protocolVersion: 1, violations: [], notes: [] });
+    expect(s.methods.find((m) => m.method === "initialize")).toMatchObject({ requests: 2, results: 2, errors: 0 });
+  }, 50_000);
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createMonitor, type Monitor } from "../../tools/inspect/monitor.ts";
 import type { Sender } from "../../tools/inspect/rules.ts";
 import { buildSummary, formatSummary } from "../../tools/inspect/summary.ts";
-import { ALL_TABLES, describeTable, tableFor, turnEndOf, widerTableFor } from "../../tools/inspect/tables.ts";
+import { ALL_TABLES, describeTable, tableFor, widerTableFor } from "../../tools/inspect/tables.ts";
 import { notification, request } from "../support/messages.ts";
 
 type Line = readonly [Sender, unknown];
@@ -36,7 +36,7 @@ const found = (m: Monitor) => m.violations.map((v) => `${v.rule} ${v.requirement
 describe("tools/inspect/tables.ts", () => {
   it("maps version 1 to v1 stable and 2 to v2, and no other version or type", () => {
     expect([tableFor(1)?.name, tableFor(2)?.name, tableFor(3), tableFor("2"), tableFor(undefined)]).toEqual(["v1 stable", "v2", undefined, undefined, undefined]);
-    expect(ALL_TABLES.map((t) => `${t.name} ${t.version} ${t.capabilityFields.params}/${t.capabilityFields.result} ${turnEndOf(t) ? "turnEnd" : "answer"}`)).toEqual([
+    expect(ALL_TABLES.map((t) => `${t.name} ${t.version} ${t.capabilityFields.params}/${t.capabilityFields.result} ${t.turnEnd ? "turnEnd" : "answer"}`)).toEqual([
       "v1 stable 1 clientCapabilities/agentCapabilities answer",
       "v1 unstable 1 clientCapabilities/agentCapabilities answer",
       "v2 2 capabilities/capabilities turnEnd",

@@ -43,8 +43,8 @@ const sentinel = request("end", "_probe/nothing");
  * Writes `setup` then `input` (each line its own write, as a client would) and the sentinel,
  * and returns every byte the agent wrote after `setup` was answered, up to the sentinel's answer.
  */
-async function exchange(version: Version, how: Serve, setup: readonly string[], input: readonly string[]): Promise<string> {
-  const [agentEnd, clientEnd] = v1.memoryPair();
+async function exchange(version: Version, how: Serve, setup: readonly string[], input: readonly string[], chunkBytes?: number): Promise<string> {
+  const [agentEnd, clientEnd] = v1.memoryPair(chunkBytes === undefined ? {} : { chunkBytes });
   let text = "";
   let wake: () => void = () => {};
   const decoder = new TextDecoder();
@@ -131,6 +131,14 @@ describe("the same bad input gets the same bytes with and without routeAgent", (
       }
     });
   }
+
+  it.each([1, 2] as const)("v%s: gives the same bytes when every delivery is cut into 5-byte chunks", async (version) => {
+    // Lines cut mid-character too: the router decodes the stream itself and hands the rest on as text.
+    const lines = [request(1, "session/new", { cwd: "/é€😀" }), "{not json", initialize(version), request(2, "no/such_method", { s: "é€😀" }), request(3, "session/new", { cwd: 5 })];
+    const plain = await exchange(version, { routed: false }, [], lines, 5);
+    expect(await exchange(version, { routed: true, versions: [1, 2] }, [], lines, 5)).toBe(plain);
+    expect(plain.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: unknown }).id)).toEqual([1, null, 0, 2, 3, "end"]);
+  });
 
   it("v2: an initialize with an unusable protocolVersion is answered by the router, which lists only /protocolVersion", async () => {
     // No version is chosen, so no table judges the rest of the params; the v2 connection would also list the missing info.

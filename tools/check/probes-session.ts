@@ -17,6 +17,7 @@ import { hasCapability } from "../../src/connection/capabilities.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-AUTH-005", "ACP-LIST-103"];
 const PROMPT_ROWS = ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003"];
@@ -42,7 +43,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
   await step(run, "session/new", SESSION_ROWS, async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     if (created === undefined) return card.score("ACP-SESSION-001", silent(run, "ACP-SESSION-001"));
-    if (errorCode(created) === -32000) {
+    if (errorCode(created) === ErrorCode.AuthRequired) {
       methods = mergeMethods(methods, (created.error as { data?: unknown }).data);
       const why = `authentication required (methods: ${describeMethods(methods)})${run.options.auth === undefined && methods.length > 0 ? "; --auth METHOD_ID authenticates first" : ""}`;
       card.all([...V1_SESSION_ROWS.filter((id) => id !== "ACP-AUTH-005")], na(why));
@@ -53,7 +54,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     if (created.error !== undefined) {
       // An error is a well-formed answer (the agent's environment, a missing binary): no row about sessions can be judged.
       const why = `session/new was answered ${describeError(created)}`;
-      if (errorCode(created) === -32601) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
+      if (errorCode(created) === ErrorCode.MethodNotFound) card.score("ACP-SESSION-101", fail(`${why}: method not found`));
       return card.all(V1_SESSION_ROWS, na(why));
     }
     const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
@@ -113,7 +114,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
       return;
     }
     const code = errorCode(answer);
-    card.score("ACP-CANCEL-105", answer.result !== undefined || code === -32800 ? pass : fail(`a running turn cancelled with $/cancel_request was answered ${describeError(answer)}, neither a result nor -32800`));
+    card.score("ACP-CANCEL-105", answer.result !== undefined || code === ErrorCode.RequestCancelled ? pass : fail(`a running turn cancelled with $/cancel_request was answered ${describeError(answer)}, neither a result nor -32800`));
   });
 }
 
@@ -127,8 +128,8 @@ function judgePrompt(run: Run, answer: Body, rows: readonly string[], what: stri
   if (answer.error !== undefined) {
     const code = errorCode(answer);
     for (const row of rows) {
-      if (code === -32601 && row === "ACP-SESSION-101") card.score(row, fail(`session/prompt was answered ${describeError(answer)}: method not found`));
-      else if (code === -32602 && row !== "ACP-SESSION-101" && row !== "ACP-PROMPT-001") card.score(row, fail(`${what} was refused: ${describeError(answer)}`));
+      if (code === ErrorCode.MethodNotFound && row === "ACP-SESSION-101") card.score(row, fail(`session/prompt was answered ${describeError(answer)}: method not found`));
+      else if (code === ErrorCode.InvalidParams && row !== "ACP-SESSION-101" && row !== "ACP-PROMPT-001") card.score(row, fail(`${what} was refused: ${describeError(answer)}`));
       else card.score(row, na(`${what} was answered ${describeError(answer)}`));
     }
     return false;

@@ -13,6 +13,7 @@ import { answerOf, describeError, errorCode, seconds, show, silent, step, update
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
 import type { AgentLine } from "./driver.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
@@ -37,7 +38,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   await step(run, "batches", BATCH_ROWS, async () => {
     const empty = await withSentinel(run, () => d.write("[]\n"), (l) => array(l) !== undefined || (l.body?.id === null && l.body.method === undefined));
     const e = empty.found[0];
-    card.score("ACP-JSONRPC-305", e === undefined ? fail("an empty batch [] got no answer") : array(e) !== undefined ? fail(`an empty batch [] was answered with an array: ${e.text.slice(0, 160)}`) : errorCode(e.body) === -32600 ? pass : fail(`an empty batch [] was answered ${e.text.slice(0, 160)}`));
+    card.score("ACP-JSONRPC-305", e === undefined ? fail("an empty batch [] got no answer") : array(e) !== undefined ? fail(`an empty batch [] was answered with an array: ${e.text.slice(0, 160)}`) : errorCode(e.body) === ErrorCode.InvalidRequest ? pass : fail(`an empty batch [] was answered ${e.text.slice(0, 160)}`));
     const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]\n`;
     const at = d.lines.length;
     d.write(two);
@@ -50,7 +51,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     d.write(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]\n`);
     const answer = await d.waitFor((l) => array(l) !== undefined || answerOf(5003)(l), d.timeout, mixed);
     const entries = answer === undefined ? undefined : array(answer);
-    const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === -32600);
+    const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === ErrorCode.InvalidRequest);
     card.score("ACP-JSONRPC-309", answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, "a batch [1, request] got no answer") : invalid === true && entries!.length === 2 ? pass : fail(`a batch [1, request] was answered ${answer.text.slice(0, 200)}`));
   });
 
@@ -64,7 +65,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     if ((init.capabilities as { session?: unknown } | undefined)?.session == null) return card.all(SESSION_ROWS, na("capabilities.session is not advertised"));
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     if (created === undefined) return card.score("ACP-SESSION-301", silent(run, "ACP-SESSION-301"));
-    if (errorCode(created) === -32000) {
+    if (errorCode(created) === ErrorCode.AuthRequired) {
       methods = mergeMethods(methods, (created.error as { data?: unknown }).data);
       return card.all(SESSION_ROWS, na(`authentication required (methods: ${describeMethods(methods)})`));
     }
@@ -105,7 +106,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const answer = d.request("session/prompt", prompt("hello"));
     d.notify("$/cancel_request", { requestId: d.lastRequestId });
     const a = await answer;
-    card.score("ACP-CANCEL-303", a === undefined ? silent(run, "ACP-CANCEL-303") : a.result !== undefined || errorCode(a) === -32800 ? pass : fail(`a request cancelled with $/cancel_request was answered ${describeError(a)}, neither a result nor -32800`));
+    card.score("ACP-CANCEL-303", a === undefined ? silent(run, "ACP-CANCEL-303") : a.result !== undefined || errorCode(a) === ErrorCode.RequestCancelled ? pass : fail(`a request cancelled with $/cancel_request was answered ${describeError(a)}, neither a result nor -32800`));
     d.notify("session/cancel", { sessionId: sid });
   });
 }

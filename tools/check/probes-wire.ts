@@ -11,6 +11,7 @@
  */
 import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
 import { fail, pass } from "./score.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 /** Catalogue ids for the wire probes; undefined when the catalogue has none. */
 export interface WireIds {
@@ -53,22 +54,22 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   const own = <T>(x: T | undefined): T[] => (x === undefined ? [] : [x]);
 
   await step(run, "parse error", own(ids.parse), async () => {
-    const { found, sentinel } = await withSentinel(run, () => d.write("this is not json\n"), (l) => isResponse(l) && errorCode(l.body) === -32700);
+    const { found, sentinel } = await withSentinel(run, () => d.write("this is not json\n"), (l) => isResponse(l) && errorCode(l.body) === ErrorCode.ParseError);
     const answer = found[0];
     if (answer !== undefined) on(run, ids.parse, answer.body?.id === null ? pass : fail(`a line that is not JSON was answered ${show(answer.body)} (id should be null)`));
     else on(run, ids.parse, sentinel === undefined ? silent(run, ids.parse ?? "", d.lastRequestId, "no -32700 answer, and no answer to the next request,") : fail(`a line that is not JSON got no -32700 answer (the request sent after it was answered)`));
   });
 
   await step(run, "id-only message", own(ids.invalid), async () => {
-    const { found, sentinel } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || (l.body?.id === null && errorCode(l.body) === -32600)));
+    const { found, sentinel } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     const answer = found[0];
-    if (answer !== undefined) on(run, ids.invalid, errorCode(answer.body) === -32600 ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(answer.body)}`));
+    if (answer !== undefined) on(run, ids.invalid, errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(answer.body)}`));
     else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, "no answer to {\"jsonrpc\":\"2.0\",\"id\":77} nor to the next request") : fail(`{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered); it is not a response (no result, no error), so it is an invalid request`));
   });
 
   await step(run, "fractional id", own(ids.invalid), async () => {
     const line = '{"jsonrpc":"2.0","id":1.5,"method":"_acp-router.check/fractional_id","params":{}}\n';
-    const { found } = await withSentinel(run, () => d.write(line), (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === -32600)));
+    const { found } = await withSentinel(run, () => d.write(line), (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     const answer = found[0];
     if (answer?.body?.id === 1.5) on(run, ids.invalid, fail(`a request with id 1.5 (the schema's RequestId admits null, an integer or a string) was answered as a request: ${answer.text.slice(0, 200)}`));
     else if (answer !== undefined) on(run, ids.invalid, pass);
@@ -77,14 +78,14 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   await step(run, "unknown method", own(ids.unknownMethod), async () => {
     const unknown = await d.request("session/no_such_method", {});
     if (unknown === undefined) on(run, ids.unknownMethod, silent(run, ids.unknownMethod ?? ids.idEcho));
-    else on(run, ids.unknownMethod, errorCode(unknown) === -32601 ? pass : fail(`session/no_such_method was answered ${show(unknown)}`));
+    else on(run, ids.unknownMethod, errorCode(unknown) === ErrorCode.MethodNotFound ? pass : fail(`session/no_such_method was answered ${show(unknown)}`));
   });
 
   await step(run, "custom request", [ids.extAnswered, ids.idEcho], async () => {
     const ext = await d.request("_acp-router.check/no_such_method", {});
     run.card.score(ids.extAnswered, ext !== undefined ? pass : silent(run, ids.extAnswered));
     // An agent may refuse an id it cannot hold (-32600, id null); it must never answer with another id.
-    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Number(rawId(l.text)) === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === -32600)));
+    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Number(rawId(l.text)) === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     if (big !== undefined) run.judged.add(big.index);
     if (big === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, BIG_ID, `no answer to a request with id ${BIG_ID}`));
     else run.card.score(ids.idEcho, big.body?.id === null || rawId(big.text) === BIG_ID ? pass : fail(`a request with id ${BIG_ID} (an int64) was answered with id ${String(rawId(big.text))}: ${big.text.slice(0, 160)}`));
@@ -119,6 +120,6 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     // After every hostile line above: does the connection still serve a plain request?
     const after = await d.request("_acp-router.check/still_serving", {});
     on(run, ids.serving, after !== undefined ? pass : silent(run, ids.serving ?? "", d.lastRequestId, "after the hostile inputs, no answer to a plain request"));
-    if (after?.error !== undefined && errorCode(after) !== -32601) run.card.notes.push(`a plain _ request after the hostile inputs was answered ${describeError(after)}`);
+    if (after?.error !== undefined && errorCode(after) !== ErrorCode.MethodNotFound) run.card.notes.push(`a plain _ request after the hostile inputs was answered ${describeError(after)}`);
   });
 }

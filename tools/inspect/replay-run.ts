@@ -13,6 +13,7 @@ import { idKey } from "./calls.ts";
 import type { Plan, RecordedAnswer, Step } from "./replay-plan.ts";
 import { compareRules } from "./replay-rules.ts";
 import { compareShape, substituteIds, type IdMap } from "./shape.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 /** One way the replay differs from the recording. */
 export interface Difference {
@@ -83,7 +84,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
     const recorded = recordedAgent.get(`${method}#${ordinal}`);
     if (recorded === undefined) {
       differences.push({ kind: "extra", at, recorded: "not sent", replayed: "sent" });
-      driver.write(`${JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32603, message: "inspect replay: the recording has no answer to this request" } })}\n`);
+      driver.write(`${JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: ErrorCode.InternalError, message: "inspect replay: the recording has no answer to this request" } })}\n`);
       return;
     }
     compared.agentRequests++;

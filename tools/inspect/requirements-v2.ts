@@ -1,7 +1,8 @@
 /**
  * The v2 conformance-catalogue entries (docs/conformance-catalogue-v2.json)
- * that inspect's v2 rules and check's v2 probes report, copied as `requirements.ts` copies the v1
- * ones; test/tools/rules.test.ts fails when they drift from the catalogue.
+ * that inspect's v2 rules report and check scores on a v2 agent, copied as
+ * `requirements.ts` copies the v1 ones; test/tools/rules.test.ts fails when
+ * they drift from the catalogue.
  */
 import type { Requirement } from "./requirements.ts";
 

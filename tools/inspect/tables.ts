@@ -32,6 +32,8 @@ export interface Table {
   readonly router: Router;
   /** The `initialize` fields carrying each side's capabilities (v1 `clientCapabilities` / `agentCapabilities`, v2 `capabilities` on both). */
   readonly capabilityFields: { readonly params: string; readonly result: string };
+  /** The `session/prompt` row's turn end: present when the answer only acknowledges and a notification ends the turn (v2). */
+  readonly turnEnd: Row<never, never>["turnEnd"];
   /** The table holding this one's rows and more, switched to when a method only it has appears (v1 stable → v1 unstable); undefined when none. */
   readonly wider: Table | undefined;
 }
@@ -41,7 +43,8 @@ const V1_CAPABILITY_FIELDS = { params: "clientCapabilities", result: "agentCapab
 
 function table(version: number, name: string, router: Router, wider: Table | undefined): Table {
   const init = router.inboundRow("agent", "request", "initialize");
-  return { version, name, router, capabilityFields: init?.capabilityFields ?? V1_CAPABILITY_FIELDS, wider };
+  const turnEnd = router.inboundRow("agent", "request", "session/prompt")?.turnEnd;
+  return { version, name, router, capabilityFields: init?.capabilityFields ?? V1_CAPABILITY_FIELDS, turnEnd, wider };
 }
 
 const V1_UNSTABLE = table(1, "v1 unstable", v1Unstable, undefined);
@@ -71,11 +74,6 @@ export function widerTableFor(table: Table, handler: "agent" | "client", kind: "
   const wider = table.wider;
   if (wider === undefined || table.router.inboundRow(handler, kind, wire) !== undefined) return undefined;
   return wider.router.inboundRow(handler, kind, wire) !== undefined ? wider : undefined;
-}
-
-/** The `session/prompt` row's turn end: present when the answer only acknowledges and a notification ends the turn (v2). */
-export function turnEndOf(table: Table): Row<never, never>["turnEnd"] {
-  return table.router.inboundRow("agent", "request", "session/prompt")?.turnEnd;
 }
 
 /** What a summary or report says about the table: `table v2, protocol version 2` or `…, initialize not answered`. */

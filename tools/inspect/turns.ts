@@ -18,7 +18,6 @@
 import type { Call } from "./calls.ts";
 import type { Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor.ts";
-import { turnEndOf } from "./tables.ts";
 
 /** v1 turn content: updates that belong to a prompt turn (not session-level state such as modes, commands or usage). */
 const V1_CONTENT: ReadonlySet<string> = new Set(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
@@ -46,7 +45,7 @@ export function onSessionCancel(s: SessionState): void {
 /** A session/prompt was answered: `result` is its result, undefined for an error. v1 ends the turn; v2 accepts the prompt into the running work. */
 export function onPromptAnswered(s: SessionState, key: string, call: Call, result: unknown): void {
   if (s.prompt === key) s.prompt = undefined;
-  if (turnEndOf(call.table) === undefined) {
+  if (call.table.turnEnd === undefined) {
     s.turnEnded = true;
     s.lastTurnCancelled = call.cancelledBySession || call.cancelledByRequest;
     return;
@@ -66,7 +65,7 @@ export function onTurnUpdate(state: MonitorState, sessionId: string, s: SessionS
   const update = (typeof params.update === "object" && params.update !== null ? params.update : {}) as Record<string, unknown>;
   const kind = update.sessionUpdate;
   if (typeof kind !== "string") return;
-  const turnEnd = turnEndOf(state.table);
+  const turnEnd = state.table.turnEnd;
   if (turnEnd !== undefined) {
     if (USER_MESSAGE.has(kind) && typeof update.messageId === "string") s.userMessages.add(update.messageId);
     if (s.accepted.length > 0 && matches(params, turnEnd.match)) {
