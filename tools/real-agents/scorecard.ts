@@ -1,5 +1,5 @@
 /**
- * `npm run real-agents -- INSTALL_DIR [--install] [--only NAME] [--timeout S] [--out FILE]`:
+ * `npm run real-agents -- INSTALL_DIR [--install] [--only NAME] [--render] [--timeout S] [--out FILE]`:
  * runs `acp-router check` on each real agent of agents.ts, installed under
  * INSTALL_DIR (one folder per agent, `npm install --no-audit --no-fund
  * pkg@version` with `--install`; a failed install is recorded), and writes
@@ -86,18 +86,23 @@ async function runOne(dir: string, agent: RealAgent, timeout: number): Promise<A
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, only: { type: "string", multiple: true }, timeout: { type: "string" }, out: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, render: { type: "boolean" }, only: { type: "string", multiple: true }, timeout: { type: "string" }, out: { type: "string" } } });
   const dir = positionals[0];
   if (dir === undefined) {
-    process.stderr.write("usage: npm run real-agents -- INSTALL_DIR [--install] [--only NAME]... [--timeout SECONDS (default 60)] [--out FILE (default docs/real-agents.md)]\n");
+    process.stderr.write("usage: npm run real-agents -- INSTALL_DIR [--install] [--only NAME]... [--render] [--timeout SECONDS (default 60)] [--out FILE (default docs/real-agents.md)]\n");
     return 2;
   }
   const root = resolve(dir);
   const timeout = Number(values.timeout ?? 60);
   const out = values.out ?? join(repo, "docs/real-agents.md");
-  const data = out.replace(/\.md$/, "") + ".json";
+  // The runs are kept beside the installs (not in the repo): `--only` re-runs some agents and keeps the others', `--render` re-renders.
+  const data = join(root, "real-agents.json");
   const previous: AgentRun[] = existsSync(data) ? (JSON.parse(readFileSync(data, "utf8")) as AgentRun[]) : [];
   const runs: AgentRun[] = [];
+  if (values.render) {
+    writeFileSync(out, renderPage(previous, timeout));
+    return 0;
+  }
   for (const agent of AGENTS) {
     if (values.only !== undefined && !values.only.includes(agent.name)) {
       const kept = previous.find((r) => r.agent.name === agent.name);
