@@ -138,7 +138,9 @@ export class HttpConnection implements Transport {
   initialize(line: string, id: RequestId): Promise<InitializeAnswer> {
     return new Promise((resolve, reject) => {
       this.init = { id, resolve, reject };
-      this.deliver(line, undefined, undefined);
+      // Held while paused, the line is delivered later (true) or dropped by close (false), and
+      // close rejects `init`: the answer arrives through `init` either way, so the result is not needed.
+      void this.deliver(line, undefined, undefined);
     });
   }
 

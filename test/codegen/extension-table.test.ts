@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, memoryPair, type Transport } from "../../src/index.ts";
-import { repoRoot, run, tempDirIn, type RunResult } from "./support.ts";
+import { repoRoot, run, tempDirIn, type Ran } from "./support.ts";
 
 /** The parts of a generated router.ts this test calls, loaded from a runtime path. */
 interface GeneratedRouter {
@@ -18,7 +18,7 @@ const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "rou
 
 describe("a table with a registered extension row", () => {
   let out: string;
-  let codegen: RunResult;
+  let codegen: Ran;
   let router: GeneratedRouter;
   const read = (name: string) => readFile(join(out, name), "utf8");
 
