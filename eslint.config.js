@@ -6,12 +6,12 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  globalIgnores(["**/node_modules/", "dist/", "docs/api/", "coverage/", ".tmp/", "bench/.build/", "src/generated/", "src/unstable/generated/", "src/v2/generated/", "test/**/.*/", "test/package/consumer-ext/", "**/*.js", "**/*.mjs", "**/*.cjs"]),
+  globalIgnores(["**/node_modules/", "dist/", "docs/api/", "coverage/", ".tmp/", "bench/.build/", "src/generated/", "src/unstable/generated/", "src/v2/generated/", "test/**/.*/", "test/package/consumer-ext/", "**/*.js", "**/*.mjs", "**/*.cjs", "docs/snippets/*", "!docs/snippets/agent.ts", "!docs/snippets/client.ts", "!docs/snippets/extensions.ts"]),
   {
     files: ["**/*.ts"],
     languageOptions: {
       parser: tseslint.parser,
-      parserOptions: { projectService: { allowDefaultProject: ["docs/snippets/*.ts"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { "@typescript-eslint": tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: "error" },
