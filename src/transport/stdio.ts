@@ -195,6 +195,8 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
           });
           // An agent that closed stdout but lives on, or whose stream failed (it stopped
           // reading, say), gets EOF, the grace period, then SIGTERM and SIGKILL to its group.
+          // After a stream failure the grace starts at once: no first output is awaited (startMs).
+          if (error) managed.heard();
           void managed.close();
         },
       });

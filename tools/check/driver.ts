@@ -118,7 +118,10 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     oversized: (n) => monitor.oversized("agent", n, now()),
   });
   const fromClient = createFramer({ line: (text) => monitor.observe("client", text, now()), oversized: () => undefined });
-  proc.child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
+  proc.child.stdout?.on("data", (chunk: Uint8Array) => {
+    proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
+    fromAgent.push(chunk);
+  });
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
