@@ -94,7 +94,8 @@ export interface DriverOptions {
 export function startDriver(command: readonly string[], options: DriverOptions = {}): Driver {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const [file, ...args] = command as [string, ...string[]];
-  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: options.graceMs });
+  // startMs = graceMs: by the time check or replay closes stdin, the agent had the whole run to start.
+  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: options.graceMs, startMs: options.graceMs });
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
@@ -118,7 +119,10 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     oversized: (n) => monitor.oversized("agent", n, now()),
   });
   const fromClient = createFramer({ line: (text) => monitor.observe("client", text, now()), oversized: () => undefined });
-  proc.child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
+  proc.child.stdout?.on("data", (chunk: Uint8Array) => {
+    proc.heard();
+    fromAgent.push(chunk);
+  });
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
