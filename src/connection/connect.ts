@@ -95,7 +95,7 @@ function open<P>(router: Router, side: Side, handler: object, transport: Transpo
 
   const oversized = (length: number) => {
     core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-    core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+    core.reject(null, wireError.lineTooLong(maxBytes), undefined);
   };
   const handle = (text: string | number, shallow = false) => {
     if (typeof text === "number") return oversized(text);

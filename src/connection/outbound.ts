@@ -76,7 +76,7 @@ export class Outbound<Peer> {
     const refusal = this.columnRefusal(row, params);
     if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
     if (this.pending.size >= this.core.maxPending) {
-      return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.core.maxPending}); not sent`));
+      return Promise.reject(RpcError.internal(`Too many pending requests (maxPending ${this.core.maxPending}); not sent`, { maxPending: this.core.maxPending }));
     }
     if (row === undefined && !isExtensionWire(wire)) this.core.report("unknown_message", `sending "${wire}", which the ${this.core.peerSide} does not handle in the method table`);
     let line: string;
@@ -168,7 +168,7 @@ export class Outbound<Peer> {
     const error = body.error;
     if (error !== undefined) {
       const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? peerError(call, e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
+      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? peerError(call, e.code as number, e.message, e.data) : RpcError.internal("Malformed error response from peer", { error });
       this.settle(call, false, rpc);
       return true;
     }
@@ -180,7 +180,7 @@ export class Outbound<Peer> {
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
-          this.settle(call, false, new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.core.peerSide}`, { errors: outcome.errors }));
+          this.settle(call, false, RpcError.invalidResult(call.wire, this.core.peerSide, outcome.errors));
           return true;
         }
         this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
@@ -226,7 +226,7 @@ export class Outbound<Peer> {
     this.core.settledResponse = true;
     const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
     this.core.report("invalid_result", message, { id: call.id });
-    this.settle(call, false, new RpcError(-32603, message, { result: body.result, error: body.error }));
+    this.settle(call, false, RpcError.internal(message, { result: body.result, error: body.error }));
     return true;
   }
 

@@ -11,6 +11,7 @@ import { errorMessage } from "../jsonrpc/messages.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
 import { HttpConnection } from "./http-connection.ts";
 import { sessionOfParams } from "./peek.ts";
+import { MAX_EARLY_SESSION_STREAMS } from "./session-streams.ts";
 import { acceptsEventStream, EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, isJsonContentType, JSON_TYPE, nullIdErrorBody, oneLine } from "./protocol.ts";
 import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./request.ts";
 import { ConnectionSessions } from "./sessions.ts";
@@ -143,6 +144,7 @@ function get(state: ServerState, req: RemoteRequest): RemoteResponse {
   if (lastEventId === undefined && (sessionId === undefined ? connection.hasStream : connection.hasSessionStream(sessionId))) {
     return reject(409, sessionId === undefined ? "the connection's event stream is already open" : "the session's event stream is already open");
   }
+  if (sessionId !== undefined && connection.tooManyEarlyStreams(sessionId)) return reject(404, `Unknown Acp-Session-Id: ${MAX_EARLY_SESSION_STREAMS} streams already wait for sessions this connection has not opened`);
   const refusal = connection.resumable(sessionId, lastEventId);
   if (refusal !== undefined) return reject(refusal.status, refusal.message);
   // A session this connection has not opened is accepted too, and held for its session/load, session/resume or

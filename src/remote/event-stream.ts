@@ -7,7 +7,7 @@
  * reader that reconnects with `Last-Event-ID` gets exactly the events after
  * that id, once, in order. Past the buffer it gets an error, never a gap.
  */
-import { readerFault, type EventSink, type ReaderBounds } from "./sink.ts";
+import { backlogAllowance, readerFault, type EventSink, type ReaderBounds } from "./sink.ts";
 
 /** The bounds of one stream: the reader bounds plus the replay buffer. */
 export interface StreamBounds extends ReaderBounds {
@@ -33,7 +33,7 @@ export class EventStream {
   private unsentBytes = 0;
   /** Id of the last event handed to a reader. */
   private sentUpTo = 0;
-  /** The largest event this stream carried: the reader bounds count the backlog beyond one message. */
+  /** The largest event this stream carried: the reader bounds count the backlog beyond two such messages. */
   private largest = 0;
   private current: EventSink | undefined;
   private readonly bounds: StreamBounds;
@@ -66,19 +66,18 @@ export class EventStream {
     const sink = this.current;
     if (sink === undefined) {
       this.unsentBytes += size;
-      const waiting = this.unsentBytes - size;
-      if (waiting > this.bounds.maxStreamBytes) return `${this.unsentBytes} bytes wait for an event stream that is not open (maxStreamBytes ${this.bounds.maxStreamBytes})`;
+      if (this.unsentBytes - backlogAllowance(this.largest) > this.bounds.maxStreamBytes) return `${this.unsentBytes} bytes wait for an event stream that is not open (maxStreamBytes ${this.bounds.maxStreamBytes})`;
       return undefined;
     }
     sink.write(event);
     this.sentUpTo = this.nextId - 1;
     this.trim();
-    return readerFault(sink, this.bounds, Date.now(), this.largest);
+    return readerFault(sink, this.bounds, Date.now(), backlogAllowance(this.largest));
   }
 
   /** Why the attached reader is over its bounds now (the sweep), or undefined. */
   fault(now: number): string | undefined {
-    return this.current === undefined ? undefined : readerFault(this.current, this.bounds, now, this.largest);
+    return this.current === undefined ? undefined : readerFault(this.current, this.bounds, now, backlogAllowance(this.largest));
   }
 
   /**

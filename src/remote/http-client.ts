@@ -16,10 +16,12 @@
  * Portable: needs only `fetch`.
  */
 import type { RequestId } from "../context.ts";
+import { wireError } from "../errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import { createPauseGate, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { createCookieJar, type CookieJar } from "./cookies.ts";
 import { openEventStream, StreamRefusedError, type StreamHost } from "./http-client-stream.ts";
+import { answerFor, createLanes, refusedAnswer } from "./http-client-support.ts";
 import { sessionOfParams } from "./peek.ts";
 import { HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
 
@@ -69,24 +71,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const serverRequests = new Map<RequestId, string>();
   let receiver: TransportReceiver | undefined;
   let connectionId: string | undefined;
-  // Ordering: one session's messages leave one after another (each POST waits for the previous
-  // one's answer); a message of no session is a barrier: it waits for everything before it, and
-  // everything after waits for it. Different sessions' messages travel concurrently.
-  let barrier: Promise<void> = Promise.resolve();
-  const lanes = new Map<string, Promise<void>>();
-  const schedule = (lane: string | undefined, run: () => Promise<void>) => {
-    const guarded = () => run().catch(fail);
-    if (lane === undefined) {
-      barrier = Promise.all([barrier, ...lanes.values()]).then(guarded);
-      lanes.clear();
-      return;
-    }
-    const tail = (lanes.get(lane) ?? barrier).then(guarded);
-    lanes.set(lane, tail);
-    void tail.then(() => {
-      if (lanes.get(lane) === tail) lanes.delete(lane);
-    });
-  };
+  const schedule = createLanes((error) => fail(error));
   let closed = false;
   let ended = false;
 
@@ -251,21 +236,4 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       });
     },
   };
-}
-
-/** The answer for a request whose POST failed: the server's own JSON-RPC error for that id, else a -32603 with the status. */
-function answerFor(id: unknown, status: number, text: string): string {
-  try {
-    const body = JSON.parse(text) as { id?: unknown; error?: unknown };
-    if (body.id === id && body.error !== undefined) return text;
-  } catch {
-    // Not JSON: described below.
-  }
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `HTTP ${status}`, data: { status, body: text.slice(0, 8192) } } });
-}
-
-/** The answer for a request whose session stream the server refused. */
-function refusedAnswer(id: unknown, session: string, error: StreamRefusedError): string {
-  const message = `the event stream of session ${session} was refused (HTTP ${error.status}): its answers cannot arrive`;
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message, data: { status: error.status, body: error.body.slice(0, 8192) } } });
 }

@@ -20,14 +20,8 @@ import type { Limits, ServedConnection } from "./options.ts";
 import { peekLine, sessionOfLine } from "./peek.ts";
 import { SSE_KEEPALIVE } from "./protocol.ts";
 import type { ConnectionSessions } from "./sessions.ts";
+import { SessionStreams } from "./session-streams.ts";
 import type { EventSink } from "./sink.ts";
-
-/** A session's own event stream, and since when it waits: for a reader that dropped (`lostAt`), or, opened early, for the session's request (`earlyUntil`). */
-interface SessionStream {
-  readonly stream: EventStream;
-  lostAt: number | undefined;
-  earlyUntil: number | undefined;
-}
 
 /** The answer to the POST that created the connection: the `initialize` answer line and whether it succeeded. */
 export interface InitializeAnswer {
@@ -50,7 +44,7 @@ export class HttpConnection implements Transport {
   private readonly main: EventStream;
   /** When the connection stream's reader dropped (it is waited for `resumeMs`), or undefined. */
   private lostAt: number | undefined;
-  private readonly sessionStreams = new Map<string, SessionStream>();
+  private readonly sessionStreams: SessionStreams;
   /** Splits what the agent connection writes into lines (our own output: no length bound). */
   private readonly framer: Framer;
   /** Inbound requests that named a session, by id: their answer goes to that session's stream. */
@@ -68,6 +62,7 @@ export class HttpConnection implements Transport {
     this.limits = limits;
     this.onClosed = onClosed;
     this.main = new EventStream(limits);
+    this.sessionStreams = new SessionStreams(limits, sessions);
     this.framer = createFramer({ line: (line) => this.route(line), oversized: () => {} }, Number.MAX_SAFE_INTEGER);
   }
 
@@ -81,19 +76,22 @@ export class HttpConnection implements Transport {
 
   /** True when `sessionId` has its own event stream open. */
   hasSessionStream(sessionId: string): boolean {
-    return this.sessionStreams.get(sessionId)?.stream.sink !== undefined;
+    return this.sessionStreams.stream(sessionId)?.sink !== undefined;
   }
 
   /** Open SSE streams (connection and session scoped). */
   get streamCount(): number {
-    let n = this.main.sink ? 1 : 0;
-    for (const entry of this.sessionStreams.values()) if (entry.stream.sink) n++;
-    return n;
+    return (this.main.sink ? 1 : 0) + this.sessionStreams.readers;
+  }
+
+  /** True when a GET for `sessionId`, a session this connection has not opened, would hold one early stream too many. */
+  tooManyEarlyStreams(sessionId: string): boolean {
+    return this.sessionStreams.tooManyEarly(sessionId);
   }
 
   /** Where a GET of the connection stream (or of `sessionId`'s) with `lastEventId` would start, or why it is refused. */
   resumable(sessionId: string | undefined, lastEventId: string | undefined): ResumeRefusal | undefined {
-    const stream = sessionId === undefined ? this.main : this.sessionStreams.get(sessionId)?.stream;
+    const stream = sessionId === undefined ? this.main : this.sessionStreams.stream(sessionId);
     if (stream === undefined) return lastEventId === undefined ? undefined : { status: 410, message: "the session's event stream is no longer held: it cannot be resumed" };
     const start = stream.start(lastEventId);
     return typeof start === "number" ? undefined : start;
@@ -140,7 +138,9 @@ export class HttpConnection implements Transport {
   initialize(line: string, id: RequestId): Promise<InitializeAnswer> {
     return new Promise((resolve, reject) => {
       this.init = { id, resolve, reject };
-      this.deliver(line, undefined, undefined);
+      // Held while paused, the line is delivered later (true) or dropped by close (false), and
+      // close rejects `init`: the answer arrives through `init` either way, so the result is not needed.
+      void this.deliver(line, undefined, undefined);
     });
   }
 
@@ -168,20 +168,7 @@ export class HttpConnection implements Transport {
    * `session/resume` or `session/delete` (the sweep ends it otherwise).
    */
   attachSession(sessionId: string, sink: EventSink, lastEventId?: string): boolean {
-    if (this.closed) return false;
-    let entry = this.sessionStreams.get(sessionId);
-    if (entry === undefined) {
-      entry = { stream: new EventStream(this.limits), lostAt: undefined, earlyUntil: undefined };
-      this.sessionStreams.set(sessionId, entry);
-    }
-    const held = entry;
-    if (!this.sessions.open.has(sessionId)) held.earlyUntil = Date.now() + this.limits.earlySessionStreamMs;
-    sink.onClose(() => {
-      if (held.stream.detach(sink)) held.lostAt = Date.now();
-    });
-    if (held.stream.attach(sink, lastEventId) !== undefined) return false;
-    held.lostAt = undefined;
-    return true;
+    return !this.closed && this.sessionStreams.attach(sessionId, sink, lastEventId);
   }
 
   write(text: string): void {
@@ -206,8 +193,8 @@ export class HttpConnection implements Transport {
     } else if (peeked.kind === "request") {
       session = sessionOfLine(line);
       if (peeked.id !== undefined && peeked.id !== null) this.clientRoutes.set(peeked.id, session ?? null);
-    } else if (peeked.kind === "notification" && this.sessionStreams.size > 0) session = sessionOfLine(line);
-    const stream = (session !== undefined ? this.sessionStreams.get(session)?.stream : undefined) ?? this.main;
+    } else if (peeked.kind === "notification" && this.sessionStreams.any) session = sessionOfLine(line);
+    const stream = (session !== undefined ? this.sessionStreams.stream(session) : undefined) ?? this.main;
     const fault = stream.write(line);
     if (fault) this.fail(fault);
   }
@@ -217,7 +204,8 @@ export class HttpConnection implements Transport {
     if (this.closed) return;
     const fault = this.main.fault(now);
     if (fault) return this.fail(fault);
-    if (this.sessionStreams.size > 0 && this.sweepSessions(now)) return;
+    const sessionFault = this.sessionStreams.any ? this.sessionStreams.sweep(now, this.main) : undefined;
+    if (sessionFault) return this.fail(sessionFault);
     if (this.main.sink === undefined) {
       if (this.lostAt !== undefined && now - this.lostAt > this.limits.resumeMs) return this.fail(`the event stream dropped ${now - this.lostAt} ms ago and was not resumed (resumeMs ${this.limits.resumeMs})`);
       if (now - this.lastSeen > this.limits.idleMs) return this.fail(`idle for ${now - this.lastSeen} ms without an event stream (idleMs ${this.limits.idleMs})`);
@@ -225,41 +213,8 @@ export class HttpConnection implements Transport {
     if (now - this.lastKeepAlive >= this.limits.keepAliveMs) {
       this.lastKeepAlive = now;
       this.main.comment(SSE_KEEPALIVE);
-      for (const entry of this.sessionStreams.values()) entry.stream.comment(SSE_KEEPALIVE);
+      this.sessionStreams.comment(SSE_KEEPALIVE);
     }
-  }
-
-  /**
-   * Session streams: a reader over its bounds fails the connection (true);
-   * an early stream whose session request never came, or whose session is no
-   * longer open, ends; one whose reader dropped and did not come back within
-   * `resumeMs` is given up, its waiting events going to the connection's
-   * stream, in order, and so does everything after them.
-   */
-  private sweepSessions(now: number): boolean {
-    for (const [sessionId, entry] of this.sessionStreams) {
-      const fault = entry.stream.fault(now);
-      if (fault) {
-        this.fail(fault);
-        return true;
-      }
-      const open = this.sessions.open.has(sessionId) || this.sessions.isPending(sessionId);
-      if (!open && (entry.earlyUntil === undefined || now > entry.earlyUntil)) {
-        this.sessionStreams.delete(sessionId);
-        entry.stream.end();
-      } else if (entry.stream.sink === undefined && entry.lostAt !== undefined && now - entry.lostAt > this.limits.resumeMs) {
-        this.sessionStreams.delete(sessionId);
-        for (const line of entry.stream.takeUnsent()) {
-          const overfull = this.main.write(line);
-          if (overfull) {
-            this.fail(overfull);
-            return true;
-          }
-        }
-        entry.stream.end();
-      }
-    }
-    return false;
   }
 
   /** Ends the connection's inbound side with `reason`: the agent connection closes, cancelling its turns. */
@@ -277,8 +232,7 @@ export class HttpConnection implements Transport {
     this.init = undefined;
     init?.reject(new Error("the connection closed before initialize was answered"));
     this.main.end();
-    for (const entry of this.sessionStreams.values()) entry.stream.end();
-    this.sessionStreams.clear();
+    this.sessionStreams.end();
     for (const held of this.held.splice(0)) held.resolve(false);
     this.answerRoutes.clear();
     this.clientRoutes.clear();

@@ -28,14 +28,24 @@ export interface ReaderBounds {
 
 /**
  * Why a sink's reader is dropped, or undefined while it is within bounds.
- * `message` is the largest message the stream carried: `maxStreamBytes`
- * bounds the backlog held beyond one message, so a single message as large
- * as `maxMessageBytes` goes to a reader that keeps up.
+ * `allowance` is what may be buffered on top of `maxStreamBytes`: the bound
+ * is on the backlog a slow reader leaves, not on a large message written to
+ * a reader that keeps up (see {@link backlogAllowance}).
  */
-export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number, message = 0): string | undefined {
+export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number, allowance = 0): string | undefined {
   const buffered = sink.buffered();
-  if (buffered - message > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes}) beyond its largest message (${message} bytes)`;
+  if (buffered - allowance > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes}) beyond an allowance of ${allowance} bytes for its largest messages`;
   const since = sink.blockedSince();
   if (since !== undefined && now - since > bounds.stallMs) return `the reader took nothing for ${now - since} ms (stallMs ${bounds.stallMs})`;
   return undefined;
+}
+
+/**
+ * What a stream may buffer beyond `maxStreamBytes`, from the largest message
+ * it carried: two such messages (back-to-back large messages of one turn are
+ * written before the reader can take the first, and a reader that parses a
+ * large message takes the next one only after that).
+ */
+export function backlogAllowance(largest: number): number {
+  return 2 * largest;
 }

@@ -17,7 +17,7 @@ import type { ServedConnection } from "./options.ts";
 import { peekLine, sessionOfParams } from "./peek.ts";
 import { oneLine } from "./protocol.ts";
 import { ConnectionSessions } from "./sessions.ts";
-import { readerFault, type EventSink } from "./sink.ts";
+import { backlogAllowance, readerFault, type EventSink } from "./sink.ts";
 import { newConnectionId, type ServerState } from "./state.ts";
 
 /** What an adapter drives: frames in, close. */
@@ -75,7 +75,7 @@ class SocketConnection implements Transport {
   private closed = false;
   /** Splits what the agent connection writes into lines, one frame each (our own output: no length bound). */
   private readonly framer: Framer;
-  /** The largest frame sent: `maxStreamBytes` bounds what waits beyond one message. */
+  /** The largest frame sent: `maxStreamBytes` bounds what waits beyond two such messages. */
   private largest = 0;
 
   constructor(id: string, state: ServerState, sink: EventSink) {
@@ -121,12 +121,12 @@ class SocketConnection implements Transport {
     if (this.sessions.waiting) this.sessions.answer(peekLine(line), line);
     if (line.length > this.largest) this.largest = line.length;
     this.sink.write(line);
-    const fault = readerFault(this.sink, this.state.limits, Date.now(), this.largest);
+    const fault = readerFault(this.sink, this.state.limits, Date.now(), backlogAllowance(this.largest));
     if (fault) this.fail(fault);
   }
 
   sweep(now: number): void {
-    const fault = readerFault(this.sink, this.state.limits, now, this.largest);
+    const fault = readerFault(this.sink, this.state.limits, now, backlogAllowance(this.largest));
     if (fault) this.fail(fault);
   }
 

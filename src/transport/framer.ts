@@ -29,6 +29,17 @@ export interface Framer {
   push(chunk: Uint8Array | string): void;
   /** End of stream: a last line without a trailing newline is still delivered. */
   end(): void;
+  /**
+   * Stops framing and returns the text pushed but not yet delivered as a
+   * line: called from {@link FrameSink.line}, the rest of the chunk after
+   * that line (and nothing more of it is delivered); called between pushes,
+   * the incomplete last line. Later `push` and `end` calls do nothing. For
+   * readers that frame only a prefix of a stream and hand the rest on
+   * unchanged (the version router, the client connector's switchboard).
+   * Bytes of a character split across chunks are kept only by pushing text:
+   * such readers decode themselves and push strings.
+   */
+  release(): string;
 }
 
 /**
@@ -46,6 +57,10 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
   let pending = "";
   let skipping = false;
   let skipped = 0;
+  let released = false;
+  // The text being split and where its next line starts: what release() hands back from inside sink.line.
+  let splitting = "";
+  let cursor = 0;
   // The next "{" and "[" of the text being split, at or after the line being counted (text.length:
   // none left). Searching the whole decoded chunk is cheaper than searching each line cut from it.
   let braceAt = -1;
@@ -87,9 +102,12 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
     let start = 0;
     braceAt = -1;
     bracketAt = -1;
+    splitting = text;
     for (;;) {
+      if (released) return;
       const nl = text.indexOf("\n", start);
       if (nl === -1) break;
+      cursor = nl + 1;
       if (skipping) {
         skipping = false;
         sink.oversized(skipped + nl - start);
@@ -100,7 +118,8 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
       } else emit(text.slice(start, nl), bracketLimit > 0 && fewBracketsIn(text, start, nl));
       start = nl + 1;
     }
-    if (start >= text.length) return;
+    splitting = "";
+    if (released || start >= text.length) return;
     const rest = text.length - start;
     if (skipping) skipped += rest;
     // One extra unit: a trailing "\r" is not part of the line.
@@ -113,9 +132,18 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 
   return {
     push(chunk) {
-      pushText(typeof chunk === "string" ? chunk : decode(chunk, false));
+      if (!released) pushText(typeof chunk === "string" ? chunk : decode(chunk, false));
+    },
+    release() {
+      if (released) return "";
+      released = true;
+      const rest = splitting === "" ? pending : splitting.slice(cursor);
+      pending = "";
+      splitting = "";
+      return rest;
     },
     end() {
+      if (released) return;
       pushText(decode(EMPTY, true));
       if (skipping) {
         skipping = false;

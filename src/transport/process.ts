@@ -27,6 +27,14 @@ export interface ProcessOptions {
    * session files on a loaded machine without making the user wait.
    */
   readonly graceMs?: number | undefined;
+  /**
+   * An agent that has written nothing yet when its stdin closes is still
+   * starting (an `npx` download, a slow runtime) and has not read its input:
+   * its grace period starts at its first output (see `heard`), or this many
+   * ms after the EOF at the latest. Default 60000 ms: real agents have been
+   * seen to take 35 s to start.
+   */
+  readonly startMs?: number | undefined;
   /** How long after SIGTERM before SIGKILL. Default 2000 ms, for the same reason. */
   readonly termMs?: number | undefined;
   /**
@@ -41,12 +49,16 @@ export interface ProcessOptions {
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
-  /** True when it did not exit within the grace period after stdin closed and was ended by us. */
-  readonly lingered: boolean;
+  /**
+   * Present (true) when it did not exit within the grace period after stdin
+   * closed and was ended by us; absent otherwise, so a plain exit is exactly
+   * `{ code, signal }`.
+   */
+  readonly lingered?: true;
   /** Set with `lingered`: "did not exit within 2 s of stdin closing; terminated" (or "killed" when SIGTERM was not enough). */
-  readonly note: string | undefined;
+  readonly note?: string;
   /** The process could not be started (ENOENT, EACCES); code and signal are null. */
-  readonly error: Error | undefined;
+  readonly error?: Error;
 }
 
 /** A started process and the controls of its lifecycle. */
@@ -58,6 +70,8 @@ export interface ManagedProcess {
   readonly hasExited: boolean;
   /** Ends stdin, then grace → SIGTERM → SIGKILL to the group; resolves with `exited`. Idempotent. */
   close(): Promise<ProcessExit>;
+  /** Tells the lifecycle the agent wrote output (call it on its stdout data): a close waiting for a slow starter's first output starts its grace period. */
+  heard(): void;
   /** SIGTERM to the group now, SIGKILL after `termMs`; resolves with `exited`. */
   terminate(): Promise<ProcessExit>;
   /** Ends the group synchronously: SIGTERM, a bounded wait, SIGKILL. For signal handlers of the owner. */
@@ -76,6 +90,7 @@ export function startProcess(command: string, args: readonly string[], options: 
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const termMs = options.termMs ?? 2000;
   const drainMs = options.drainMs ?? 500;
+  const startMs = options.startMs ?? 60_000;
   const child = spawn(command, args, { stdio: options.stdio ?? "pipe", cwd: options.cwd, env: options.env, detached: GROUPS });
   const pgid = child.pid;
   let exitedNow = false;
@@ -83,6 +98,9 @@ export function startProcess(command: string, args: readonly string[], options: 
   let ended: "terminated" | "killed" | undefined;
   /** The grace period after EOF ran out before the exit. */
   let lingering = false;
+  let spoke = false;
+  /** Starts the grace period of a close waiting for the agent's first output. */
+  let startGrace: (() => void) | undefined;
   let termTimer: ReturnType<typeof setTimeout> | undefined;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -96,7 +114,7 @@ export function startProcess(command: string, args: readonly string[], options: 
       // A start failure: no 'exit' follows. (Later errors, such as a failed kill, are not fatal.)
       if (exitedNow || child.pid !== undefined) return;
       exitedNow = true;
-      resolve({ code: null, signal: null, lingered: false, note: undefined, error });
+      resolve({ code: null, signal: null, error });
     });
     child.once("exit", (code, sig) => {
       exitedNow = true;
@@ -112,9 +130,8 @@ export function startProcess(command: string, args: readonly string[], options: 
         clearTimeout(termTimer);
         unregister(handle);
       }
-      const lingered = ended !== undefined && lingering;
-      const note = lingered ? `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` : undefined;
-      void drained(child, drainMs).then(() => resolve({ code, signal: sig, lingered, note, error: undefined }));
+      const exit: ProcessExit = ended !== undefined && lingering ? { code, signal: sig, lingered: true, note: `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` } : { code, signal: sig };
+      void drained(child, drainMs).then(() => resolve(exit));
     });
   });
 
@@ -141,12 +158,25 @@ export function startProcess(command: string, args: readonly string[], options: 
       if (closing || exitedNow) return exited;
       closing = true;
       if (child.stdin && !child.stdin.writableEnded) child.stdin.end();
-      graceTimer = setTimeout(() => {
-        if (exitedNow) return;
-        lingering = true;
-        void terminate();
-      }, graceMs);
+      const grace = () => {
+        startGrace = undefined;
+        clearTimeout(graceTimer);
+        graceTimer = setTimeout(() => {
+          if (exitedNow) return;
+          lingering = true;
+          void terminate();
+        }, graceMs);
+      };
+      if (spoke) grace();
+      else {
+        startGrace = grace;
+        graceTimer = setTimeout(grace, startMs);
+      }
       return exited;
+    },
+    heard() {
+      spoke = true;
+      startGrace?.();
     },
     terminate,
     killSync: () => killGroupsSync([handle]),

@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, memoryPair, type Transport } from "../../src/index.ts";
-import { repoRoot, run, tempDirIn, type RunResult } from "./support.ts";
+import { repoRoot, run, tempDirIn, type Ran } from "./support.ts";
 
 /** The parts of a generated router.ts this test calls, loaded from a runtime path. */
 interface GeneratedRouter {
@@ -14,11 +14,11 @@ interface GeneratedRouter {
   resultMarker(side: "agent" | "client", wire: string): { result: ((value: unknown) => boolean) | undefined } | undefined;
 }
 
-const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"];
+const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"];
 
 describe("a table with a registered extension row", () => {
   let out: string;
-  let codegen: RunResult;
+  let codegen: Ran;
   let router: GeneratedRouter;
   const read = (name: string) => readFile(join(out, name), "utf8");
 
@@ -33,7 +33,7 @@ describe("a table with a registered extension row", () => {
   });
 
   it("generates every file with `codegen --table --out`", async () => {
-    expect(codegen.stderr).toContain("codegen: wrote 8 files to test/codegen/.out-");
+    expect(codegen.stderr).toContain("codegen: wrote 9 files to test/codegen/.out-");
     expect(codegen.code).toBe(0);
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });

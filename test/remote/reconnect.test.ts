@@ -89,6 +89,13 @@ describe("a session stream opened early", () => {
     expect(remote.stats()).toMatchObject({ connections: 1, streams: 1 });
   });
 
+  it("is refused (404) beyond 64 early streams on one connection", async () => {
+    const { url } = await startServer();
+    const connectionId = await initialize(url);
+    for (let i = 0; i < 64; i++) expect((await events(url, { "acp-connection-id": connectionId, "acp-session-id": `early-${i}` })).status).toBe(200);
+    expect((await events(url, { "acp-connection-id": connectionId, "acp-session-id": "early-64" })).status).toBe(404);
+  });
+
   it("becomes the session's stream once its session/load came: the load's updates and answer arrive on it, and it stays", async () => {
     const agent: AgentHandler = {
       ...remoteAgent(),

@@ -14,6 +14,8 @@ function recordingFetch(refuse?: string): { fetch: typeof globalThis.fetch; log:
     const headers = new Headers(init?.headers);
     const method = init?.method ?? "GET";
     const session = headers.get("acp-session-id");
+    // When our client ends an event stream (its GET's signal aborts), noted in order with the requests.
+    if (method === "GET") init?.signal?.addEventListener("abort", () => log.push({ method: "abort GET", session, status: 0 }), { once: true });
     const response =
       method === "GET" && refuse !== undefined && session === refuse
         ? new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Unknown Acp-Session-Id" } }), { status: 404 })
@@ -68,6 +70,10 @@ describe.each([
     await within(conn.closed, "closed");
     await until(() => recorder.log.some((r) => r.method === "DELETE"), "the DELETE");
     expect(recorder.log.filter((r) => r.method === "DELETE")).toEqual([{ method: "DELETE", session: null, status: 202 }]);
+    // The DELETE was answered before any stream was ended (ended first, the server could end the connection and answer 404).
+    const deleted = recorder.log.findIndex((r) => r.method === "DELETE");
+    const firstAbort = recorder.log.findIndex((r) => r.method === "abort GET");
+    expect(firstAbort === -1 || firstAbort > deleted).toBe(true);
     await until(() => remote.stats().connections === 0, "the server to end the connection");
   });
 });

@@ -26,7 +26,7 @@ async function written(file: string, count: number): Promise<number[]> {
 describe("startProcess", () => {
   it("ends an agent that lingers behind sh -c after stdin closes: SIGTERM to its group after the grace period, reported as lingering", async () => {
     const file = pidfile();
-    const p = startProcess("sh", behindShell(`--linger --pidfile=${file}`), { graceMs: 300, termMs: 2000 });
+    const p = startProcess("sh", behindShell(`--linger --pidfile=${file}`), { graceMs: 300, termMs: 2000, startMs: 0 });
     const pids = [p.child.pid as number, ...(await written(file, 1))];
     expect(groupMembers(p.child.pid as number).sort()).toEqual([...pids].sort());
     const exit = await p.close();
@@ -38,7 +38,7 @@ describe("startProcess", () => {
 
   it("kills the group with SIGKILL when SIGTERM is ignored", async () => {
     const file = pidfile();
-    const p = startProcess(process.execPath, [stub, "--linger", "--ignore-term", `--pidfile=${file}`], { graceMs: 200, termMs: 300 });
+    const p = startProcess(process.execPath, [stub, "--linger", "--ignore-term", `--pidfile=${file}`], { graceMs: 200, termMs: 300, startMs: 0 });
     const pids = await written(file, 1);
     const exit = await p.close();
     expect(exit).toMatchObject({ signal: "SIGKILL", lingered: true, note: "did not exit within 200 ms of stdin closing; killed" });
@@ -50,14 +50,26 @@ describe("startProcess", () => {
     const p = startProcess(process.execPath, [stub, "--grandchild", `--pidfile=${file}`], { graceMs: 20_000, termMs: 500, drainMs: 200 });
     const pids = await written(file, 2);
     const exit = await p.close();
-    expect(exit).toMatchObject({ code: 0, signal: null, lingered: false, note: undefined });
+    expect(exit).toStrictEqual({ code: 0, signal: null });
     expect(await groupGone(p.child.pid as number)).toEqual([]);
     expect(await allGone(pids)).toEqual([]);
   });
 
+  it("starts the grace period of a slow starter at its first output, not at the EOF it has not read yet", async () => {
+    const p = startProcess(process.execPath, [stub, "--slow-start=700"], { graceMs: 100, startMs: 20_000 });
+    let out = "";
+    p.child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      p.heard();
+    });
+    p.child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } })}\n`);
+    expect(await p.close()).toStrictEqual({ code: 0, signal: null });
+    expect(out).toContain('"id":0,"result"');
+  });
+
   it("reports an agent that exits on its own at EOF as a plain exit", async () => {
     const p = startProcess(process.execPath, [stub], { graceMs: 20_000 });
-    expect(await p.close()).toEqual({ code: 0, signal: null, lingered: false, note: undefined, error: undefined });
+    expect(await p.close()).toStrictEqual({ code: 0, signal: null });
   });
 
   it("resolves with the start error of a command that does not exist", async () => {
