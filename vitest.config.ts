@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /** Folders whose tests run in-process. */
-const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "versions"];
+const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
 
 /** Folders whose tests start processes or servers. */
 const integrationFolders = ["examples", "interop", "peers", "readme", "remote", "tools"];

@@ -63,6 +63,9 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
         // as the reference SDKs do (`requiredDefaultOnError(..., () => [])`); an
         // optional one without a stated default is removed.
         else if (p.onError && Array.isArray(node.required) && node.required.includes(key)) p.default = typeDefault(sub.type);
+        // So does an optional list that is not nullable (`"type": "array"`: a Rust `Vec`, not an
+        // `Option<Vec>`): the reference SDK falls back to `[]` (v2's `authMethods`, `configOptions`).
+        else if (p.onError && sub.type === "array") p.default = [];
         if (sub["x-deserialize-skip-invalid-items"] === true) p.skipItems = true;
         const value = targets(sub, `${name}/${key}`);
         if (value.length) p.value = value;
@@ -73,7 +76,7 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
     }
     const ref = refName(node.$ref);
     if (ref) (g.refs ??= []).push(ref);
-    const disc = isNode(node.discriminator) ? node.discriminator.propertyName : undefined;
+    const disc = isNode(node.discriminator) ? node.discriminator.propertyName : inferredTag(node);
     for (const kw of ["allOf", "anyOf", "oneOf"] as const) {
       branches(node, kw).forEach((b, i) => {
         const tagConst = typeof disc === "string" && isNode(b.properties) && isNode(b.properties[disc]) ? b.properties[disc].const : undefined;
@@ -88,6 +91,25 @@ export function buildLeniencyGraph(rows: readonly MethodRow[], schema: AcpSchema
 
   for (const [name, def] of Object.entries(defs)) build(name, def);
   return prune(graph, validatedTypes(rows));
+}
+
+/**
+ * The tag of a union without a `discriminator` whose branches each fix one
+ * property to a constant string (v2's `SessionUpdate`: `sessionUpdate`), so
+ * the runtime follows the branch the value names instead of every branch.
+ */
+function inferredTag(node: SchemaNode): string | undefined {
+  for (const kw of ["anyOf", "oneOf"] as const) {
+    const list = branches(node, kw);
+    const first = list[0];
+    if (list.length < 2 || !first || !isNode(first.properties)) continue;
+    for (const [key, sub] of Object.entries(first.properties)) {
+      if (!isNode(sub) || typeof sub.const !== "string") continue;
+      const tagged = list.filter((b) => isNode(b.properties) && isNode(b.properties[key]) && typeof b.properties[key].const === "string");
+      if (tagged.length >= list.length - 1) return key;
+    }
+  }
+  return undefined;
 }
 
 /** The empty value of a JSON Schema `type` that has one (`[]`, `{}`), else undefined (the property is removed). */

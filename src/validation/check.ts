@@ -3,7 +3,7 @@
  * generated validator; the slow path repairs lenient locations (unless
  * strict) and otherwise reports one error per instance location.
  */
-import { isLenientAt, repairOnce, type LeniencyGraph, type Repair } from "./leniency.ts";
+import { isLenientAt, repairOnce, type LeniencyGraph, type Repair, type Undo } from "./leniency.ts";
 import { setAsideUnknownValues } from "./unknown-values.ts";
 import type { Validator, ValidatorError } from "./validator.ts";
 
@@ -49,7 +49,8 @@ export function check(validator: Validator, data: unknown, root: string, graph: 
   const first = validator.errors ?? [];
   if (leniency === "repair" && typeof data === "object" && data !== null) {
     const done = new Set<string>();
-    const repairs: Repair[] = [];
+    let repairs: Repair[] = [];
+    const undo: Undo[] = [];
     let errors = first;
     for (let round = 0; round < MAX_REPAIR_ROUNDS; round++) {
       if (unknownValues === "keep") {
@@ -58,14 +59,46 @@ export function check(validator: Validator, data: unknown, root: string, graph: 
         errors = setAsideUnknownValues(data, errors, kept, (pointer) => isLenientAt(graph, root, data, pointer));
         if (errors.length === 0) return { ok: true, repairs: [...repairs, ...kept.values()] };
       }
-      const made = repairOnce(graph, root, data, errors, done);
+      const made = repairOnce(graph, root, data, errors, done, undo);
       if (!made) break;
       repairs.push(...made);
-      if (validator(data)) return { ok: true, repairs };
+      if (validator(data)) {
+        if (undo.length > 0 && undo.length <= MAX_UNDO) repairs = keepNeeded(validator, data, repairs, undo);
+        return { ok: true, repairs };
+      }
       errors = validator.errors ?? [];
     }
   }
   return { ok: false, errors: fieldErrors(first) };
+}
+
+/**
+ * Most field repairs {@link keepNeeded} re-checks one by one: 16. A union
+ * reports errors from every branch, so a field a wrong branch complained
+ * about may have been repaired needlessly; beyond 16 (hostile input) the
+ * repairs stand as made, to bound the work.
+ */
+export const MAX_UNDO = 16;
+
+/**
+ * Takes back each field repair, newest first, that the value does not need
+ * (still valid with the field as the peer sent it: a `mimeType: null` the
+ * image branch of a union rejected in a valid resource link). Returns the
+ * repairs that remain.
+ */
+function keepNeeded(validator: Validator, data: unknown, repairs: Repair[], undo: readonly Undo[]): Repair[] {
+  const undone = new Set<Repair>();
+  for (let i = undo.length - 1; i >= 0; i--) {
+    const u = undo[i] as Undo;
+    const now = u.parent[u.key];
+    const had = Object.prototype.hasOwnProperty.call(u.parent, u.key);
+    if (u.had) u.parent[u.key] = u.old;
+    else delete u.parent[u.key];
+    if (validator(data)) undone.add(u.repair);
+    else if (had) u.parent[u.key] = now;
+    else delete u.parent[u.key];
+  }
+  return undone.size === 0 ? repairs : repairs.filter((r) => !undone.has(r));
 }
 
 /** Groups validator errors into one entry per instance location. */

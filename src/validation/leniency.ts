@@ -39,6 +39,18 @@ export interface LeniencyNode {
  */
 export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
 
+/**
+ * How to take back one field repair: the value it replaced.
+ * @internal
+ */
+export interface Undo {
+  readonly parent: Record<string, unknown>;
+  readonly key: string;
+  readonly had: boolean;
+  readonly old: unknown;
+  readonly repair: Repair;
+}
+
 /** One repair made to a decoded value, reported through `onDiagnostic`. */
 export interface Repair {
   /** JSON Pointer of the repaired location. */
@@ -72,10 +84,11 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * valid is kept (an `annotations` whose one unknown `audience` item was
  * dropped stays). An error with no lenient location of its own is tolerated
  * when it encloses a repair of this round (a union's summary error above a
- * repaired field). Returns the repairs made, or undefined when nothing can be
+ * repaired field) or sits beside its path (another union branch's
+ * complaint); if it was real, the next round finds nothing left to repair. Returns the repairs made, or undefined when nothing can be
  * repaired (the value must then be rejected).
  */
-export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, errors: readonly ValidatorError[], done: Set<string>): Repair[] | undefined {
+export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, errors: readonly ValidatorError[], done: Set<string>, undo?: Undo[]): Repair[] | undefined {
   const chosen = new Map<string, Candidate>();
   const uncovered: string[] = [];
   for (const error of errors) {
@@ -85,7 +98,9 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
   }
   if (chosen.size === 0) return undefined;
   const outer = enclosingPaths(chosen.keys());
-  for (const at of uncovered) if (!outer.has(at) && !chosen.has(at)) return undefined;
+  // An error beside the path of a repair may come from a union's other branch (an McpServer's
+  // stdio branch complaining while its sse branch has a bad `_meta` deeper down): tolerated too.
+  for (const at of uncovered) if (!outer.has(at) && !chosen.has(at) && !outer.has(at.slice(0, at.lastIndexOf("/")))) return undefined;
   const innermost: Candidate[] = [];
   for (const c of chosen.values()) if (!outer.has(c.path)) innermost.push(c);
   const repairs: Repair[] = [];
@@ -100,9 +115,15 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
       const set = drops.get(array);
       if (set) set.add(c.key as number);
       else drops.set(array, new Set([c.key as number]));
-    } else if (c.action === "removed") delete (c.parent as Record<string, unknown>)[c.key as string];
-    else (c.parent as Record<string, unknown>)[c.key as string] = cloneJson(c.value);
-    repairs.push({ path: c.path, action: c.action });
+      repairs.push({ path: c.path, action: c.action });
+      continue;
+    }
+    const parent = c.parent as Record<string, unknown>;
+    const repair: Repair = { path: c.path, action: c.action };
+    undo?.push({ parent, key: c.key as string, had: hasOwn.call(parent, c.key), old: parent[c.key as string], repair });
+    if (c.action === "removed") delete parent[c.key as string];
+    else parent[c.key as string] = cloneJson(c.value);
+    repairs.push(repair);
   }
   for (const [array, indices] of drops) {
     let write = 0;
