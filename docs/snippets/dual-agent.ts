@@ -16,9 +16,13 @@ const v2: AgentHandlerV2 = {
   newSession: () => ({ sessionId: "s-1" }),
   prompt({ sessionId, prompt }, ctx) {
     const text = prompt.map((block) => (block.type === "text" ? block.text : "")).join(" ");
-    setImmediate(async () => {
+    const stream = async () => {
       await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "agent_message_chunk", messageId: "a-1", content: { type: "text", text: `You said: ${text}` } } });
       await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" } });
+    };
+    // A client gone mid-turn rejects the updates: with nobody to tell, the turn just stops.
+    setImmediate(() => {
+      stream().catch(() => undefined);
     });
     return { messageId: "u-1" };
   },
