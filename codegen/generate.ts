@@ -4,6 +4,7 @@
  */
 import type { MethodRow } from "../method-table.ts";
 import { checkTable } from "./check.ts";
+import { emitErrors } from "./emit-errors.ts";
 import { emitLeniency } from "./emit-leniency.ts";
 import { emitConnect, emitHandlers, emitIndex, emitPeers, emitRouter } from "./emit-router.ts";
 import { emitTypes } from "./emit-types.ts";
@@ -35,6 +36,7 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     ["types.ts", await emitTypes(rows, schema)],
     ["validators.ts", emitValidators(rows, schema)],
     ["leniency.ts", emitLeniency(rows, schema)],
+    ["errors.ts", emitErrors(schema)],
     ["router.ts", emitRouter(rows)],
     ["handlers.ts", emitHandlers(rows)],
     ["peers.ts", emitPeers(rows)],

@@ -14,7 +14,7 @@ interface GeneratedRouter {
   resultMarker(side: "agent" | "client", wire: string): { result: ((value: unknown) => boolean) | undefined } | undefined;
 }
 
-const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"];
+const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"];
 
 describe("a table with a registered extension row", () => {
   let out: string;
@@ -33,7 +33,7 @@ describe("a table with a registered extension row", () => {
   });
 
   it("generates every file with `codegen --table --out`", async () => {
-    expect(codegen.stderr).toContain("codegen: wrote 8 files to test/codegen/.out-");
+    expect(codegen.stderr).toContain("codegen: wrote 9 files to test/codegen/.out-");
     expect(codegen.code).toBe(0);
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });

@@ -174,7 +174,7 @@ describe("every generated file", () => {
     const { schema } = realSchema();
     const first = await generate(methods, schema);
     const second = await generate(methods, schema);
-    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"]);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"]);
     for (const [name, text] of first) {
       expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
       expect(second.get(name) === text, name).toBe(true);
