@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /** Folders whose tests run in-process. */
-const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "versions"];
+const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
 
 /** Folders whose tests start processes or servers. */
 const integrationFolders = ["examples", "interop", "peers", "readme", "remote", "tools"];
@@ -43,6 +43,9 @@ const startsProcesses = [
   "test/reliability/bounds.test.ts",
   "test/reliability/faults.test.ts",
   "test/reliability/soak.test.ts",
+  "test/transport/junk-prefix.test.ts",
+  "test/transport/process.test.ts",
+  "test/transport/spawn-agent-lifecycle.test.ts",
 ];
 
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
