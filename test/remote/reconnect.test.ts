@@ -45,7 +45,7 @@ function sdkHttpClient(url: string) {
   });
   const connection = app.connect(createHttpStream(url));
   onCleanup(async () => {
-    await Promise.race([connection.close?.(), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await Promise.race([Promise.resolve(connection.close?.()), new Promise((resolve) => setTimeout(resolve, 2000))]);
   });
   return { connection, agent: connection.agent, texts };
 }
