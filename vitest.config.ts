@@ -43,6 +43,9 @@ const startsProcesses = [
   "test/reliability/bounds.test.ts",
   "test/reliability/faults.test.ts",
   "test/reliability/soak.test.ts",
+  "test/transport/junk-prefix.test.ts",
+  "test/transport/process.test.ts",
+  "test/transport/spawn-agent-lifecycle.test.ts",
 ];
 
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */

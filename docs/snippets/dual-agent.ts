@@ -16,12 +16,14 @@ const v2: AgentHandlerV2 = {
   newSession: () => ({ sessionId: "s-1" }),
   prompt({ sessionId, prompt }, ctx) {
     const text = prompt.map((block) => (block.type === "text" ? block.text : "")).join(" ");
-    const turn = async (): Promise<void> => {
+    const stream = async () => {
       await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "agent_message_chunk", messageId: "a-1", content: { type: "text", text: `You said: ${text}` } } });
       await ctx.peer.sessionUpdate({ sessionId, update: { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" } });
     };
-    // The turn goes on after the acknowledgement; a failed send (the connection closed) ends it.
-    setImmediate(() => void turn().catch(() => undefined));
+    // A client gone mid-turn rejects the updates: with nobody to tell, the turn just stops.
+    setImmediate(() => {
+      stream().catch(() => undefined);
+    });
     return { messageId: "u-1" };
   },
 };
