@@ -6,13 +6,12 @@
  */
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { PeerCaller } from "../peer-caller.ts";
 import type { Row, Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
-import type { BatchSink, CallHost, InboundCall } from "./call.ts";
+import type { BatchSink, CallHost, Capabilities, InboundCall } from "./call.ts";
 import { capabilitiesIn, cancelTurn, closeTurns, openTurn } from "./columns.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
@@ -67,15 +66,15 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   initialized = false;
   authenticated = false;
   /** Agent side: the client capabilities of the `initialize` being answered, recorded once it succeeds. */
-  offeredClientCapabilities: ClientCapabilities | undefined;
+  offeredClientCapabilities: Capabilities | undefined;
   /** Notification calls whose handler read `ctx.signal` and has not finished: aborted on close. */
   readonly liveNotifications = new Set<InboundCall<Peer>>();
   /** Client side: sessions introduced by session/new, load or resume (updates for others are delivered with a diagnostic). */
   readonly knownSessions = new Set<string>();
   /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
   settledResponse = false;
-  agentCapabilities: AgentCapabilities | undefined;
-  clientCapabilities: ClientCapabilities | undefined;
+  agentCapabilities: Capabilities | undefined;
+  clientCapabilities: Capabilities | undefined;
   closeInfo: CloseInfo | undefined;
   readonly closed: Promise<CloseInfo>;
   private resolveClosed!: (info: CloseInfo) => void;
@@ -229,7 +228,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     if (this.side !== "agent") return;
     if (lifecycle === "initialize") {
       this.initialized = true;
-      this.agentCapabilities = capabilitiesIn(row, "result", value) as AgentCapabilities;
+      this.agentCapabilities = capabilitiesIn(row, "result", value);
       this.clientCapabilities = this.offeredClientCapabilities ?? {};
       reportUnhandled(this, "agent", this.agentCapabilities);
     } else if (lifecycle === "authenticate") this.authenticated = true;

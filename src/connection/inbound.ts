@@ -5,7 +5,6 @@
  */
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
-import type { ClientCapabilities } from "../generated/types.ts";
 import { classify, isResponseShaped, rejectionId, type MessageKind } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
@@ -121,7 +120,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
-  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
+  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params);
   const sessionId = sessionOf(params);
   if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);

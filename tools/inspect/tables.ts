@@ -7,7 +7,7 @@
  * (v1) is used and the summary says so.
  */
 import type { Router } from "../../src/row.ts";
-import { router as v1 } from "../../src/generated/router.ts";
+import { protocol as v1 } from "../../src/generated/protocol.ts";
 
 /** A method table the tools can validate against. */
 export interface Table {
