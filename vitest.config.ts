@@ -1,10 +1,74 @@
-import { defineConfig } from "vitest/config";
+/**
+ * The test suite in three tiers (vitest projects), chosen by folder so a new
+ * test file lands in its folder's tier by itself:
+ *
+ * - `unit`: in-process tests (the connection layer, conformance, codegen,
+ *   reliability, versions, …): the fast answer while developing,
+ *   `npm run test:unit`.
+ * - `integration`: tests that start processes (stdio agents, the official
+ *   SDK as a peer, the tools, the examples) or servers (remote).
+ * - `package`: the published package: pack, install into fresh projects
+ *   with npm and pnpm, compile with `tsc`, plus the benchmarks' smoke run.
+ *   Its global setup packs and builds once per run (test/package/setup.ts).
+ *
+ * `npm test` runs all three (CI and the README); `npx vitest run <folder>`
+ * runs one folder in whichever tier holds it. A file that starts processes
+ * inside a unit folder is listed in `startsProcesses` below; a folder of
+ * tests in no tier stops the run (so none is silently left out).
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** Folders whose tests run in-process. */
+const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
+
+/** Folders whose tests start processes or servers. */
+const integrationFolders = ["examples", "interop", "peers", "readme", "remote", "tools"];
+
+/** Folders that test the package as published. */
+const packageFolders = ["package", "bench"];
+
+/** Files inside unit folders that start processes (tsx children, `tsc`, `codegen` runs): integration tier. */
+const startsProcesses = [
+  "test/codegen/check-mode.test.ts",
+  "test/codegen/extension-table.test.ts",
+  "test/codegen/table-coverage.test.ts",
+  "test/codegen/tables.test.ts",
+  "test/codegen/type-tests.test.ts",
+  "test/connection/backpressure.test.ts",
+  "test/connection/close.test.ts",
+  "test/connection/stdio.test.ts",
+  "test/reliability/bounds.test.ts",
+  "test/reliability/faults.test.ts",
+  "test/reliability/soak.test.ts",
+];
+
+/** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
+const checksPublishedShape = ["test/api/docs-index.test.ts"];
+
+const files = (folders: readonly string[]) => folders.map((f) => `test/${f}/**/*.test.ts`);
+
+// A folder of tests in no tier would silently never run: refuse to start instead.
+const tiered = new Set([...unitFolders, ...integrationFolders, ...packageFolders]);
+const testRoot = fileURLToPath(new URL("./test/", import.meta.url));
+const hasTests = (dir: string): boolean => readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasTests(join(dir, e.name)) : e.name.endsWith(".test.ts")));
+for (const entry of readdirSync(testRoot, { withFileTypes: true })) {
+  const untiered = entry.isDirectory() ? !tiered.has(entry.name) && hasTests(join(testRoot, entry.name)) : entry.name.endsWith(".test.ts");
+  if (untiered) throw new Error(`test/${entry.name} holds tests but is in no tier: put it in a folder listed in vitest.config.ts, or list the folder`);
+}
+
+/** Settings every tier shares: generous hook and test deadlines for a loaded 2-core machine; forks, since tests spawn and signal. */
+const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: "forks",
+    reporters: ["default", "./test/support/skip-reporter.ts"],
+    projects: [
+      { test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
+      { test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
+      { test: { ...shared, name: "package", include: [...files(packageFolders), ...checksPublishedShape], globalSetup: ["./test/package/setup.ts"] } },
+    ],
   },
 });

@@ -21,7 +21,7 @@ commands:
   inspect [options] -- <agent command...>    proxy an agent over stdio and check its traffic
   inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording
   inspect replay TRACE.ndjson -- <agent...>  replay a recording's client side against an agent
-  check [--json] -- <agent command...>       score an agent against the ACP requirements
+  check [options] -- <agent command...>      score an agent against the ACP requirements (check --help)
 `;
 
 async function main(argv: readonly string[]): Promise<number> {

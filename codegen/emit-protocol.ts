@@ -4,7 +4,7 @@
  * `protocol`, and `connectAgent` / `connectClient` / `defineAgent` bound to it.
  */
 import type { MethodRow } from "../method-table.ts";
-import { lit, pascal } from "./names.ts";
+import { lit } from "./names.ts";
 import { emitPeerFactories, peerResultTypes } from "./emit-handlers.ts";
 import type { AcpSchema } from "./schema.ts";
 import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer } from "./symbols.ts";
@@ -24,17 +24,6 @@ export function protocolInfoOf(schemaFile: string): ProtocolInfo {
   return { version, name: `v${version}${/unstable/.test(schemaFile) ? "-unstable" : ""}` };
 }
 
-/** The error codes the schema's `ErrorCode` lists, by PascalCase title (`Parse error` → `ParseError`), in schema order. */
-export function schemaErrorCodes(schema: AcpSchema): [string, number][] {
-  const branches = schema.$defs.ErrorCode?.anyOf;
-  if (!Array.isArray(branches)) return [];
-  const out: [string, number][] = [];
-  for (const b of branches as { title?: unknown; const?: unknown }[]) {
-    if (typeof b.title === "string" && typeof b.const === "number") out.push([pascal(b.title), b.const]);
-  }
-  return out;
-}
-
 /** Where `initialize` carries the capabilities (method-table.ts defaults when the row says nothing). */
 function capabilityFields(rows: readonly MethodRow[]): { params: string; result: string } {
   const row = rows.find((r) => r.lifecycle === "initialize" && r.side === "agent" && r.kind === "request");
@@ -43,10 +32,10 @@ function capabilityFields(rows: readonly MethodRow[]): { params: string; result:
 
 export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info: ProtocolInfo = DEFAULT_PROTOCOL_INFO, p: Printer = DEFAULT_PRINTER): string {
   const fields = capabilityFields(rows);
-  const codes = schemaErrorCodes(schema);
   return [
     p.header,
     runtimeImport(p, ["defineProtocol", "PeerCaller"]),
+    localImport(p, "errors", ["ErrorCode"], false),
     localImport(p, "handlers", ["TableTypes"], true),
     localImport(p, "leniency", ["leniency"], false),
     localImport(p, "peers", ["AgentPeer", "ClientPeer"], true),
@@ -68,7 +57,7 @@ export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info
     "  },",
     "  leniency,",
     `  capabilityFields: { params: ${lit(fields.params)}, result: ${lit(fields.result)} },`,
-    `  errorCodes: { ${codes.map(([name, code]) => `${name}: ${code}`).join(", ")} },`,
+    "  errorCodes: ErrorCode,",
     "  peers: { agent: createAgentPeer, client: createClientPeer },",
     "});",
     "",

@@ -4,6 +4,7 @@
  */
 import type { MethodRow } from "../method-table.ts";
 import { checkTable } from "./check.ts";
+import { emitErrors } from "./emit-errors.ts";
 import { emitLeniency } from "./emit-leniency.ts";
 import { emitHandlers, emitPeers } from "./emit-handlers.ts";
 import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol, type ProtocolInfo } from "./emit-protocol.ts";
@@ -45,6 +46,7 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     ["types.ts", await emitTypes(rows, schema, p)],
     ["validators.ts", emitValidators(rows, schema, p)],
     ["leniency.ts", emitLeniency(rows, schema, p)],
+    ["errors.ts", emitErrors(schema, p)],
     ["router.ts", emitRouter(rows, p)],
     ["handlers.ts", emitHandlers(rows, p)],
     ["peers.ts", emitPeers(rows, p)],

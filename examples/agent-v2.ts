@@ -2,8 +2,9 @@
  * The example agent in ACP protocol version 2 (`acp-router/v2`), served by
  * `agent.ts` beside the v1 agent through the version router. A v2 prompt is
  * answered at once with the id of the inserted user message; the turn then
- * streams its updates and ends with an idle `state_update` carrying the stop
- * reason. `session/cancel` aborts the running turn (its `ctx.signal` stays
+ * reports that message (a `user_message` update with the same `messageId`,
+ * as the v2 prompt-lifecycle page requires), streams its updates and ends
+ * with an idle `state_update` carrying the stop reason. `session/cancel` aborts the running turn (its `ctx.signal` stays
  * live after the answer until that `state_update`).
  *
  * Prompts it understands: any text is echoed back in chunks; `slow` counts
@@ -89,14 +90,15 @@ export function createExampleAgentV2(): AgentHandler {
       const text = promptText(params.prompt);
       session.title ??= text.trim().slice(0, 60) || undefined;
       const messageId = `user-${++messages}`;
-      setImmediate(() => void runTurn(session, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`));
+      const user: SessionUpdate = { sessionUpdate: "user_message", messageId, content: params.prompt };
+      setImmediate(() => void runTurn(session, user, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`));
       return { messageId };
     },
   };
 }
 
-/** Runs one turn and reports its end as an idle `state_update`, whatever happened. */
-async function runTurn(session: Session, text: string, signal: AbortSignal, ctx: AgentContext, messageId: string): Promise<void> {
+/** Runs one turn: reports the inserted user message (`user`), then the work, and its end as an idle `state_update`, whatever happened. */
+async function runTurn(session: Session, user: SessionUpdate, text: string, signal: AbortSignal, ctx: AgentContext, messageId: string): Promise<void> {
   const send = (update: SessionUpdate) => {
     session.updatedAt = new Date().toISOString();
     return ctx.peer.sessionUpdate({ sessionId: session.id, update });
@@ -110,6 +112,7 @@ async function runTurn(session: Session, text: string, signal: AbortSignal, ctx:
   };
   let stopReason: StopReason = "cancelled";
   try {
+    await send(user);
     await send({ sessionUpdate: "state_update", state: "running" });
     const trimmed = text.trim();
     if (trimmed.startsWith("slow")) stopReason = (await slow(say, signal)) ? "end_turn" : "cancelled";

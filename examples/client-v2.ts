@@ -45,9 +45,10 @@ export function createV2Client(transcript: Transcript, permission: "allow" | "re
   };
 }
 
-/** Writes one v2 update: text chunks stream, plans and stops get a line, other kinds are named. */
+/** Writes one v2 update: text chunks stream, plans and stops get a line, the agent's echo of the prompt (already shown as `> text`) none, other kinds are named. */
 function show(transcript: Transcript, params: UpdateSessionNotification): void {
   const update: SessionUpdate = params.update;
+  if (update.sessionUpdate === "user_message" || update.sessionUpdate === "user_message_chunk") return;
   if (update.sessionUpdate === "agent_message_chunk") transcript.update({ sessionId: params.sessionId, update: { sessionUpdate: "agent_message_chunk", content: update.content } } as SessionNotification);
   else if (update.sessionUpdate === "plan_update") {
     const plan = (update as { plan?: { entries?: unknown } }).plan;
@@ -87,11 +88,11 @@ export async function runTourV2(conn: ClientConnection, client: V2Client, sessio
   const stopReasons: StopReasonV2[] = [];
   const prompt = async (text: string, cancelAfterMs?: number) => void stopReasons.push(await promptV2(conn, client, sessionId, text, transcript, cancelAfterMs));
   const steps: [string, () => Promise<void>][] = [
-    ["Streaming: the agent acknowledges the prompt, streams its answer, then reports idle", () => prompt("hello from the acp-router tour")],
-    ["A plan whose entries move from pending to completed", () => prompt("plan a small change")],
-    [`Cancellation: a ten-second prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`, () => prompt("slow count to a hundred", TOUR_CANCEL_AFTER_MS)],
+    ["A first prompt: a greeting, its answer streamed until the session is idle", () => prompt("hello from the acp-router tour")],
+    ["A prompt asking for a plan", () => prompt("plan a small change")],
+    [`Cancellation: a long prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`, () => prompt("slow count to a hundred", TOUR_CANCEL_AFTER_MS)],
     [
-      "Listing: the agent's sessions in this directory (session/list)",
+      "Listing the sessions in this directory (session/list)",
       async () => {
         transcript.user("/list");
         const { sessions } = await conn.agent.listSessions({ cwd });

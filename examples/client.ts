@@ -22,8 +22,10 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { connectClient, type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
-import { spawnAgent } from "../src/transport/stdio.ts";
+import { type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
+import { spawnAgent, type ProcessExit } from "../src/transport/stdio.ts";
+import { authenticateWith, listMethods, methodsOfError, offeredMethods, type OfferedMethod } from "./client-auth.ts";
+import { connectClient as connectClientUnstable } from "../src/unstable/index.ts";
 import { connectClient as connectClientV2 } from "../src/v2/index.ts";
 import { negotiateClient } from "../src/versions/index.ts";
 import { createV2Client, runTourV2, promptV2 } from "./client-v2.ts";
@@ -35,7 +37,7 @@ import { createTerminalHandlers } from "./client-terminal.ts";
 import { splitCommandLine } from "./command-line.ts";
 import { remoteAgent } from "./remote-client.ts";
 import { runTour, type TourReport } from "./tour.ts";
-import { createTranscript, type TextSink } from "./transcript.ts";
+import { configText, createTranscript, type TextSink } from "./transcript.ts";
 
 /** The repository root (the tour's working directory). */
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../", import.meta.url)));
@@ -72,6 +74,14 @@ export interface RunClientOptions {
   readonly requestTimeoutMs?: number;
   /** The protocol version: `1` or `2` only, or `negotiate` (offer 2, fall back to 1). Default `negotiate`. */
   readonly protocol?: 1 | 2 | "negotiate";
+  /** Authenticate with this method id (as the agent lists it) before opening the session. */
+  readonly auth?: string;
+  /**
+   * After the client is done, how long the agent may take to exit before its
+   * process group is ended (SIGTERM, then SIGKILL 2 s later). Default 2000 ms:
+   * a lingering agent is ended, and reported, without failing the run.
+   */
+  readonly exitGraceMs?: number;
 }
 
 export interface RunClientResult {
@@ -81,8 +91,8 @@ export interface RunClientResult {
   readonly protocol: 1 | 2;
   /** With `tour`: the steps that ran and those skipped (with the reason). */
   readonly tour?: TourReport;
-  /** How the agent process ended after the connection closed. */
-  readonly agentExit: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
+  /** How the agent process ended after the connection closed (`lingered`: it was ended after the grace period). */
+  readonly agentExit: ProcessExit;
 }
 
 /** Runs the example client once: spawn, handshake, session, script, close, wait for the agent to exit. */
@@ -122,7 +132,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
   };
 
   // The agent runs where the client was started (its command line may be relative to that); the session cwd is a protocol field.
-  const start = () => (options.url !== undefined ? remoteAgent(options.url) : spawnAgent(command, args, options.agentStderr ? { stderr: options.agentStderr } : {}));
+  const spawnOptions = { ...(options.agentStderr ? { stderr: options.agentStderr } : {}), ...(options.exitGraceMs !== undefined ? { graceMs: options.exitGraceMs } : {}) };
+  const start = () => (options.url !== undefined ? remoteAgent(options.url) : spawnAgent(command, args, spawnOptions));
   // Every agent started: a reconnect during negotiation starts another (the first one exits on stdin EOF).
   const agents = [start()];
   const connectionOptions = {
@@ -140,7 +151,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     {
       ...(protocol !== 2 && {
         v1: {
-          connect: (t: Transport) => connectClient(handler, t, connectionOptions),
+          // The unstable table (a superset of v1's): the tour can use session/fork when the agent advertises it.
+          connect: (t: Transport) => connectClientUnstable(handler, t, connectionOptions),
           initialize: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: info },
         },
       }),
@@ -173,14 +185,37 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     transcript.note(`Connected to ${info} (protocol ${init.protocolVersion})${describeCapabilities(init.agentCapabilities)}`);
     if (init.protocolVersion !== 1) throw new Error(`the agent answered protocol version ${init.protocolVersion}; this client speaks 1`);
 
-    const created = await negotiated.agent.newSession({ cwd, mcpServers: [] });
+    // Authentication: the methods are listed where the agent needs them, and --auth picks one.
+    let methods: OfferedMethod[] = offeredMethods(init.authMethods);
+    listMethods(transcript, methods);
+    const authenticate = async (id: string) => {
+      await authenticateWith(negotiated.agent, methods, id);
+      transcript.note(`Authenticated with ${id}`);
+    };
+    if (options.auth !== undefined && methods.length > 0) await authenticate(options.auth);
+    const newSession = () => negotiated.agent.newSession({ cwd, mcpServers: [] });
+    const created = await newSession().catch(async (error: unknown) => {
+      const offered = methodsOfError(error);
+      if (offered === undefined) throw error;
+      if (offered.length > 0 && methods.length === 0) {
+        methods = offered;
+        listMethods(transcript, methods);
+        if (options.auth !== undefined) return authenticate(options.auth).then(newSession);
+      }
+      throw new Error(`${(error as Error).message}: ${methods.length > 0 ? `pick a method with --auth ${methods.map((m) => m.id).join("|")}` : "the agent offered no authentication method"}`);
+    });
     cwds.set(created.sessionId, cwd);
     const modes = created.modes ? `, mode ${created.modes.currentModeId} of ${created.modes.availableModes.map((m) => m.id).join("/")}` : "";
-    transcript.note(`Session ${created.sessionId} in ${cwd}${modes}`);
-    session = createClientSession(negotiated.connection, created.sessionId, cwd, transcript);
+    // `models` is an unstable field of session/new (acp-router/unstable types it); read it loosely here.
+    const models = (created as { models?: { currentModelId?: string; availableModels?: { modelId: string }[] } | null }).models;
+    const model = models?.currentModelId ? `, model ${models.currentModelId} of ${(models.availableModels ?? []).map((m) => m.modelId).join("/")}` : "";
+    transcript.note(`Session ${created.sessionId} in ${cwd}${modes}${model}`);
+    if (created.configOptions && created.configOptions.length > 0) transcript.note(`  config: ${configText(created.configOptions)}`);
+    // The unstable connection is a superset of the v1 one; the session helper uses its v1 methods only.
+    session = createClientSession(negotiated.connection as unknown as Parameters<typeof createClientSession>[0], created.sessionId, cwd, transcript);
 
     let tour: TourReport | undefined;
-    if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
+    if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions, models, unstable: negotiated.connection });
     else if (user) await user.run(session);
     else for (const text of options.prompts ?? []) await session.prompt(text);
     return { stopReasons: session.stopReasons, protocol: 1, ...(tour ? { tour } : {}), agentExit: await shutdown() };
@@ -194,8 +229,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     terminals.releaseAll();
     conn?.close("the example client is done");
     const exits = await Promise.all(agents.map((a) => a.exited));
-    const exit = exits.at(-1) as (typeof exits)[number];
-    transcript.note(`\nAgent exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}).`);
+    const exit: ProcessExit = exits.at(-1) as (typeof exits)[number];
+    transcript.note(exit.lingered ? `\nAgent ${exit.note}.` : `\nAgent exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}).`);
     return exit;
   }
 }
@@ -204,10 +239,12 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
   const parts: string[] = [];
   if (caps?.loadSession) parts.push("session/load");
   for (const name of ["list", "close", "resume", "delete"] as const) if (caps?.sessionCapabilities?.[name]) parts.push(`session/${name}`);
+  // Unstable (acp-router/unstable): the stable type does not name it.
+  if ((caps?.sessionCapabilities as { readonly fork?: unknown } | null | undefined)?.fork) parts.push("session/fork (unstable)");
   return parts.length > 0 ? `; supports ${parts.join(", ")}` : "";
 }
 
-const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel] [--protocol 1|2|negotiate]`;
+const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel] [--protocol 1|2|negotiate] [--auth METHOD_ID] [--exit-grace MS]`;
 
 /** The command-line entry point. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -222,12 +259,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       cwd: { type: "string" },
       permission: { type: "string" },
       protocol: { type: "string" },
+      auth: { type: "string" },
+      "exit-grace": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const permission = values.permission ?? "allow";
   const protocol = values.protocol === "1" ? 1 : values.protocol === "2" ? 2 : values.protocol === undefined || values.protocol === "negotiate" ? "negotiate" : undefined;
-  if (values.help || (!values.tour && !values.interactive && !values.prompt) || !isPolicyName(permission) || protocol === undefined) {
+  const grace = values["exit-grace"];
+  if (values.help || (!values.tour && !values.interactive && !values.prompt) || !isPolicyName(permission) || protocol === undefined || (grace !== undefined && !/^\d+$/.test(grace))) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
@@ -241,8 +281,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     prompts: values.prompt ?? [],
     permission,
     protocol,
+    ...(values.auth !== undefined ? { auth: values.auth } : {}),
+    ...(grace !== undefined ? { exitGraceMs: Number(grace) } : {}),
   });
-  return result.agentExit.code === 0 ? 0 : 1;
+  // An agent that lingered and was ended after the grace period did its work: not a failure.
+  return result.agentExit.code === 0 || result.agentExit.lingered ? 0 : 1;
 }
 
 function isPolicyName(name: string): name is "allow" | "reject" | "cancel" {

@@ -2,14 +2,16 @@
  * The scripted tour of `npm run demo`: a hello, a file read that needs
  * permission, a plan, a mode switch, a config change, a slow prompt cancelled
  * after a second, then listing the sessions, loading this one again (its
- * history replayed) and closing it. Written for the example agent, but it
- * adapts to any agent: a step that needs something the agent did not
+ * history replayed) and closing it. The prompts suit the example agent,
+ * the titles describe what the client sends (not what an agent will do
+ * with it), and it adapts to any agent: a step that needs something the agent did not
  * advertise (modes, config options, `session/list`, `session/load`,
  * `session/close`) is skipped, and the transcript says why. Other agents
  * answer the prompts their own way.
  */
 import { join } from "node:path";
 import { RpcError, type AgentCapabilities, type SessionConfigOption, type SessionModeState } from "../src/index.ts";
+import type { ClientConnection as UnstableConnection } from "../src/unstable/index.ts";
 import type { ClientSession } from "./client-session.ts";
 
 /** When the tour sends `session/cancel` for the slow prompt. */
@@ -20,6 +22,10 @@ export interface AgentFeatures {
   readonly capabilities?: AgentCapabilities | null | undefined;
   readonly modes?: SessionModeState | null | undefined;
   readonly configOptions?: readonly SessionConfigOption[] | null | undefined;
+  /** `session/new`'s `models`, as some agents still send it (not in the pinned schema). */
+  readonly models?: { readonly currentModelId?: string; readonly availableModels?: readonly { readonly modelId: string }[] } | null | undefined;
+  /** The same connection typed by the unstable table (`acp-router/unstable`), for `session/fork`. */
+  readonly unstable?: UnstableConnection | undefined;
 }
 
 /** How the tour went: the titles of the steps it ran, and of those it skipped with the reason. */
@@ -43,18 +49,18 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
   const ran: string[] = [];
   const skipped: { step: string; why: string }[] = [];
   const steps: Step[] = [
-    { title: "Streaming: the agent echoes a prompt in chunks", run: () => prompt("hello from the acp-router tour") },
-    { title: "A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)", run: () => prompt(`read ${file}`) },
-    { title: "A plan whose entries move from pending to completed", run: () => prompt("plan a small change") },
+    { title: "A first prompt: a greeting, its answer streamed", run: () => prompt("hello from the acp-router tour") },
+    { title: "A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)", run: () => prompt(`read ${file}`) },
+    { title: "A prompt asking for a plan", run: () => prompt("plan a small change") },
     modeStep(session, features.modes),
     configStep(session, features.configOptions),
     {
-      title: `Cancellation: a ten-second prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`,
+      title: `Cancellation: a long prompt, cancelled after ${TOUR_CANCEL_AFTER_MS / 1000} s with session/cancel`,
       run: () => prompt("slow count to a hundred", TOUR_CANCEL_AFTER_MS),
     },
     sessions?.list
       ? {
-          title: "Listing: the agent's sessions in this directory (session/list)",
+          title: "Listing the sessions in this directory (session/list)",
           run: async () => {
             transcript.user("/list");
             const { sessions: found } = await session.conn.agent.listSessions({ cwd: session.cwd });
@@ -65,10 +71,22 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
       : { title: "Listing sessions", skip: "the agent does not advertise session/list" },
     features.capabilities?.loadSession
       ? {
-          title: "Loading the session: the agent replays its history (session/load)",
+          title: "Loading this session again (session/load), its history replayed",
           run: async () => transcript.note(`  the agent replayed ${await session.load()} updates`),
         }
       : { title: "Loading the session", skip: "the agent does not advertise session/load" },
+    sessions?.resume
+      ? {
+          title: "Resuming this session (session/resume)",
+          run: async () => {
+            transcript.user("/resume");
+            await session.conn.agent.resumeSession({ sessionId: session.sessionId, cwd: session.cwd, mcpServers: [] });
+            transcript.note("  resumed");
+          },
+        }
+      : { title: "Resuming the session", skip: "the agent does not advertise session/resume" },
+    forkStep(session, features),
+    modelStep(features.models),
     sessions?.close
       ? { title: "Closing the session (session/close)", run: () => session.close().then(() => transcript.note("  closed")) }
       : { title: "Closing the session", skip: "the agent does not advertise session/close" },
@@ -98,6 +116,33 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
   async function prompt(text: string, cancelAfterMs?: number): Promise<void> {
     await session.prompt(text, cancelAfterMs === undefined ? {} : { cancelAfterMs });
   }
+}
+
+/** Forks the session through the unstable table when the agent advertises `sessionCapabilities.fork`. */
+function forkStep(session: ClientSession, features: AgentFeatures): Step {
+  const conn = features.unstable;
+  // `fork` is an unstable capability: the v1 stable type does not name it.
+  const advertised = (features.capabilities?.sessionCapabilities as { readonly fork?: unknown } | null | undefined)?.fork;
+  if (!conn || !advertised) return { title: "Forking the session", skip: "the agent does not advertise session/fork (unstable)" };
+  return {
+    title: "Forking this session (unstable session/fork, through acp-router/unstable)",
+    run: async () => {
+      session.transcript.user("/fork");
+      const { sessionId } = await conn.agent.forkSession({ sessionId: session.sessionId, cwd: session.cwd, mcpServers: [] });
+      session.transcript.note(`  forked as ${sessionId}`);
+    },
+  };
+}
+
+/**
+ * Shows the models an agent offered. `session/set_model` is in neither the
+ * stable nor the unstable table of the pinned schema (models are config
+ * options there, which the config step covers), so the tour does not switch.
+ */
+function modelStep(models: AgentFeatures["models"]): Step {
+  if (!models?.currentModelId) return { title: "Models", skip: "the agent offered no models" };
+  const ids = (models.availableModels ?? []).map((m) => m.modelId).join(", ");
+  return { title: "Models", skip: `the agent offers ${ids} (current ${models.currentModelId}); session/set_model is not in the pinned ACP schema, so the tour does not call it` };
 }
 
 /** Switches to the first advertised mode that is not the current one. */

@@ -5,7 +5,7 @@
  * per line (streamed text excepted), so it reads well in a terminal and in
  * a log.
  */
-import type { PlanEntry, RequestPermissionOutcome, RequestPermissionRequest, SessionNotification, StopReason, ToolCallContent } from "../src/index.ts";
+import type { PlanEntry, RequestPermissionOutcome, RequestPermissionRequest, SessionConfigOption, SessionNotification, StopReason, ToolCallContent } from "../src/index.ts";
 
 /** Where the transcript goes: `process.stdout`, or anything with a `write(text)` method. */
 export interface TextSink {
@@ -82,6 +82,14 @@ export function createTranscript(sink: TextSink): Transcript {
         case "session_info_update":
           if (update.title) line(`  session title: ${update.title}`);
           return;
+        case "usage_update": {
+          const share = update.size > 0 ? ` (${((100 * update.used) / update.size).toFixed(1)}%)` : "";
+          line(`  usage: ${update.used} of ${update.size} tokens${share}${update.cost ? `, cost ${update.cost.amount} ${update.cost.currency}` : ""}`);
+          return;
+        }
+        case "config_option_update":
+          line(`  config: ${configText(update.configOptions)}`);
+          return;
         default:
           line(`  (${update.sessionUpdate})`);
       }
@@ -95,6 +103,11 @@ export function createTranscript(sink: TextSink): Transcript {
     },
     stop: (reason) => line(`[stop: ${reason}]`),
   };
+}
+
+/** `Effort=low · Web search=true` */
+export function configText(options: readonly SessionConfigOption[]): string {
+  return options.map((o) => `${o.name}=${String(o.currentValue)}`).join(" · ") || "(none)";
 }
 
 /** `[x] Understand · [~] Sketch · [ ] Report` */

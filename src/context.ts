@@ -11,9 +11,15 @@ export type RequestId = string | number;
  */
 export interface HandlerContext<Peer, AgentCapabilities = unknown, ClientCapabilities = unknown> {
   /**
-   * Aborted when the call is cancelled (`$/cancel_request`, or `session/cancel`
-   * for that session's handlers) or the connection closes. Created on first
-   * read, so handlers that never look at it cost nothing.
+   * Aborted when the call is cancelled or the connection closes. Its `reason`
+   * is a `CancelReason` (an `AbortError` `DOMException`) whose `cause` says
+   * why: `"cancel_request"` (the peer's `$/cancel_request` for this request),
+   * `"session_cancel"` (`session/cancel` for this session; on the client side,
+   * this client sending it), `"session_close"` (`session/close`, or another
+   * row flagged `cancelsSession`, for this session) or `"connection_closed"`.
+   * The first cause wins. (`"timeout"` names only an outbound call's timeout:
+   * acp-router never times out a handler.) Created on first read, so handlers
+   * that never look at it cost nothing.
    */
   readonly signal: AbortSignal;
   /** The request's id (a string or a safe integer); undefined for notifications. */

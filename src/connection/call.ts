@@ -5,6 +5,7 @@
  */
 import type { HandlerContext, RequestId } from "../context.ts";
 import type { Row } from "../row.ts";
+import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
 
 /** Advertised capabilities as the connection holds them: the object `initialize` carried. */
 export type Capabilities = Readonly<Record<string, unknown>>;
@@ -37,8 +38,10 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
   declare readonly batch: BatchSink | undefined;
   /** Lane key for notifications; undefined for requests. */
   declare readonly lane: string | undefined;
-  /** Set when `$/cancel_request` or `session/cancel` targeted this call. */
+  /** Set when `$/cancel_request`, `session/cancel` or `session/close` targeted this call. */
   declare cancelled: boolean;
+  /** Why it was cancelled (the first cause wins); undefined while not cancelled. */
+  declare cancelCause: CancelCause | undefined;
   /** Set when the cancel came from `session/cancel` (the turn is over, whatever the handler answers). */
   declare sessionCancelled: boolean;
   declare answered: boolean;
@@ -54,6 +57,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     this.batch = batch;
     this.lane = lane;
     this.cancelled = false;
+    this.cancelCause = undefined;
     this.sessionCancelled = false;
     this.answered = false;
     this.controller = undefined;
@@ -63,8 +67,8 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     if (!this.controller) {
       this.controller = new AbortController();
       if (this.lane !== undefined && !this.answered) this.host.liveNotifications.add(this);
-      if (this.cancelled) this.controller.abort(cancelReason);
-      else if (this.host.isClosed) this.controller.abort(closeReason);
+      if (this.cancelCause !== undefined) this.controller.abort(cancelReasons[this.cancelCause]);
+      else if (this.host.isClosed) this.controller.abort(cancelReasons.connection_closed);
     }
     return this.controller.signal;
   }
@@ -86,18 +90,16 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     return this.controller !== undefined;
   }
 
-  /** Marks the call cancelled and aborts its signal (if one was handed out). */
-  cancel(): void {
+  /** Marks the call cancelled for `cause` and aborts its signal (if one was handed out) with that cause's reason. */
+  cancel(cause: CancelCause): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.controller?.abort(cancelReason);
+    this.cancelCause = cause;
+    this.controller?.abort(cancelReasons[cause]);
   }
 
   /** Aborts the signal because the connection closed. */
   abortForClose(): void {
-    this.controller?.abort(closeReason);
+    this.controller?.abort(cancelReasons.connection_closed);
   }
 }
-
-const cancelReason = new DOMException("The request was cancelled", "AbortError");
-const closeReason = new DOMException("The connection closed", "AbortError");

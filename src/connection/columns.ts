@@ -7,6 +7,7 @@
  * a wire name, so every table gets the behaviour its rows ask for.
  */
 import type { Row, Router } from "../row.ts";
+import type { CancelCause } from "./cancel-cause.ts";
 import { hasCapability } from "./capabilities.ts";
 
 type AnyRow = Row<unknown, unknown> | Row<never, never>;
@@ -38,7 +39,7 @@ export interface ColumnState {
 
 /** A turn that outlives its answer: the call whose signal it keeps live, and how it ends. */
 interface Turn {
-  readonly call: { cancel(): void; abortForClose(): void };
+  readonly call: { cancel(cause: CancelCause): void; abortForClose(): void };
   readonly end: NonNullable<Row["turnEnd"]>;
 }
 
@@ -69,18 +70,18 @@ export function admitInitialize(core: object, row: AnyRow | undefined, initializ
 }
 
 /** Agent side: keeps the call of a `turnEnd` row open after its answer, as its session's running turn. */
-export function openTurn(core: object, row: AnyRow | undefined, sessionId: string | undefined, call: { cancel(): void; abortForClose(): void }): void {
+export function openTurn(core: object, row: AnyRow | undefined, sessionId: string | undefined, call: { cancel(cause: CancelCause): void; abortForClose(): void }): void {
   if (row?.turnEnd === undefined || sessionId === undefined) return;
   columnState(core).turns.set(sessionId, { call, end: row.turnEnd });
 }
 
 /** Agent side, inbound `session/cancel`: aborts the session's running turn (its handler's `ctx.signal`). */
-export function cancelTurn(core: object, sessionId: string): void {
+export function cancelTurn(core: object, sessionId: string, cause: CancelCause): void {
   const turns = states.get(core)?.turns;
   const turn = turns?.get(sessionId);
   if (turn === undefined) return;
   turns?.delete(sessionId);
-  turn.call.cancel();
+  turn.call.cancel(cause);
 }
 
 /** Agent side, sending `wire`: when it is the notification that ends its session's running turn, forgets that turn. */

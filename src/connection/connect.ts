@@ -88,7 +88,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
 
   const oversized = (length: number) => {
     core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-    core.reject(null, wireError.parse(`line longer than maxMessageBytes (${maxBytes})`), undefined);
+    core.reject(null, wireError.lineTooLong(maxBytes), undefined);
   };
   const handle = (text: string | number, shallow = false) => {
     if (typeof text === "number") return oversized(text);
@@ -128,10 +128,15 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
         if (yielding) queue.push(length);
         else oversized(length);
       },
+      prefixed(prefix) {
+        if (!core.isClosed) core.report("parse_error", `recovered a message after ${prefix.length} characters of non-JSON output before it on the same line: ${JSON.stringify(prefix.slice(0, 80))}`, { prefix });
+      },
     },
     maxBytes,
     // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
     maxDepth ?? DEFAULT_MAX_DEPTH,
+    // Junk before a message is recovered only when reading an agent; the agent side stays strict.
+    side === "client" && (options.recoverPrefixedLines ?? transport.recoverPrefixedLines ?? false),
   );
   transport.start({
     data(chunk) {

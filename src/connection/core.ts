@@ -240,7 +240,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   /** `$/cancel_request` for an inbound request: aborts it; unknown or finished ids are ignored. */
   cancelInbound(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    this.inFlight.get(requestId)?.cancel();
+    this.inFlight.get(requestId)?.cancel("cancel_request");
   }
 
   /**
@@ -248,14 +248,14 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * handlers and the agent's own outstanding requests for it. Only calls in
    * flight now are touched, so a late cancel never reaches the next turn.
    */
-  cancelSession(sessionId: string): void {
-    cancelTurn(this, sessionId);
+  cancelSession(sessionId: string, cause: "session_cancel" | "session_close" = "session_cancel"): void {
+    cancelTurn(this, sessionId, cause);
     for (const call of this.inFlight.values()) {
       if (call.sessionId !== sessionId) continue;
       call.sessionCancelled = true;
-      call.cancel();
+      call.cancel(cause);
     }
-    this.outbound.cancelSession(sessionId);
+    this.outbound.cancelSession(sessionId, cause);
   }
 
   /**
@@ -266,7 +266,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   cancelOwnSession(sessionId: string): void {
     for (const call of [...this.inFlight.values()]) {
       if (call.sessionId !== sessionId || call.row?.onCancel === undefined) continue;
-      call.cancel();
+      call.cancel("session_cancel");
       this.succeed(call, call.row.onCancel);
     }
   }

@@ -36,7 +36,7 @@ export function processLine<P>(core: ConnectionCore<P>, text: string, maxDepth: 
 function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
   if (!core.acceptBatches || items.length === 0) {
     core.report("batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
-    core.reject(null, wireError.invalidRequest(items.length === 0 ? "Invalid request: empty batch" : "Invalid request: batches are not supported"), undefined);
+    core.reject(null, wireError.batchRejected(items.length === 0), undefined);
     return;
   }
   const answers: string[] = [];
@@ -54,7 +54,7 @@ function processBatch<P>(core: ConnectionCore<P>, items: unknown[]): void {
     const kind = classify(item);
     if (answersExpected(kind, item)) open++;
     if (kind === "request" && core.router.inboundRow(core.side, "request", (item as Body).method as string)?.unbatched) {
-      core.reject((item as Body).id as RequestId, wireError.invalidRequest(`Invalid request: "${String((item as Body).method)}" may not be sent in a batch`), sink);
+      core.reject((item as Body).id as RequestId, wireError.unbatched(String((item as Body).method)), sink);
       continue;
     }
     processMessage(core, item, sink, kind);
@@ -81,7 +81,7 @@ export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch
       core.outbound.answerPending(body);
       return;
     case "unidentified_request":
-      core.reject(rejectionId(kind, body), wireError.invalidRequest("Invalid request: id must be a string or an integer"), batch);
+      core.reject(rejectionId(kind, body), wireError.unusableId(), batch);
       return;
     default:
       // Never answered; with both result and error, the pending call it names fails now (JSON-RPC 2.0 §5).
@@ -89,7 +89,7 @@ export function processMessage<P>(core: ConnectionCore<P>, value: unknown, batch
         if (!core.outbound.rejectInvalidResponse(body)) core.report("unknown_response", "response-shaped message without a usable id dropped", { id: (body as { id?: unknown } | null)?.id ?? null });
       } else {
         core.report("unknown_message", "message is neither a request, a notification nor a response");
-        core.reject(null, wireError.invalidRequest("Invalid request: not a JSON-RPC 2.0 message"), batch);
+        core.reject(null, wireError.notJsonRpc(), batch);
       }
   }
 }
@@ -99,10 +99,10 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   const wire = body.method as string;
   const envelope = checkEnvelope(body);
   if (envelope) return core.reject(id, envelope, batch);
-  if (core.inFlight.has(id)) return core.reject(id, wireError.invalidRequest("Invalid request: a request with this id is still in flight"), batch);
+  if (core.inFlight.has(id)) return core.reject(id, wireError.duplicateId(), batch);
   const row = core.router.inboundRow(core.side, "request", wire) as Row<unknown, unknown> | undefined;
-  if (!core.initialized && row?.lifecycle !== "initialize") return core.reject(id, wireError.invalidRequest("Not initialized: the first request must be initialize"), batch);
-  if (core.hasRepeatable && !admitInitialize(core, row, core.initialized)) return core.reject(id, wireError.invalidRequest("Invalid request: initialize may not be repeated after another request"), batch);
+  if (!core.initialized && row?.lifecycle !== "initialize") return core.reject(id, wireError.notInitialized(), batch);
+  if (core.hasRepeatable && !admitInitialize(core, row, core.initialized)) return core.reject(id, wireError.repeatedInitialize(), batch);
   if (row === undefined) {
     const handler = core.handler as { extMethod?: (m: string, p: unknown, c: unknown) => unknown };
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
@@ -125,7 +125,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   }
   if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params);
   const sessionId = sessionOf(params);
-  if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId);
+  if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId, "session_close");
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
   start(core, call, params);
 }
@@ -133,7 +133,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
 function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, params: unknown): void {
   if (core.inFlight.size >= core.maxInFlight) {
     call.answered = true;
-    core.reject(call.requestId as RequestId, { code: -32603, message: `Too many requests in flight (maxInFlight ${core.maxInFlight})`, data: { maxInFlight: core.maxInFlight } }, call.batch);
+    core.reject(call.requestId as RequestId, wireError.tooManyInFlight(core.maxInFlight), call.batch);
     return;
   }
   core.invoke(call, params);

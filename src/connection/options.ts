@@ -70,6 +70,15 @@ export interface ConnectionOptions {
    * `extMethod`/`extNotification`. Default: none.
    */
   readonly extensions?: readonly ExtensionHandler[];
+  /**
+   * Client side: a line that does not start with a message but holds a
+   * JSON-RPC object after other output (a terminal escape such as
+   * `\u001b[1 q`, a shell profile's greeting) is served from that object on,
+   * with a `parse_error` diagnostic naming the junk. Default: the transport's
+   * `recoverPrefixedLines` (true for `spawnAgent`), else false (the line is a
+   * parse error, as JSON-RPC says). Ignored on the agent side, which stays strict.
+   */
+  readonly recoverPrefixedLines?: boolean;
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

@@ -3,7 +3,8 @@
  * the peer capability gate, per-call cancellation and timeouts, and the
  * answers (validated with the result marker chosen at send time).
  */
-import { ConnectionClosedError, RequestTimeoutError, RpcError } from "../errors.ts";
+import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../errors.ts";
+import type { CancelCause } from "./cancel-cause.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
@@ -26,8 +27,8 @@ export class Outbound<Peer> {
   }
 
   /** `$/cancel_request` for every pending call of a session (inbound `session/cancel`). */
-  cancelSession(sessionId: string): void {
-    for (const call of this.pending.values()) if (call.sessionId === sessionId) this.sendCancel(call);
+  cancelSession(sessionId: string, cause: "session_cancel" | "session_close"): void {
+    for (const call of this.pending.values()) if (call.sessionId === sessionId) this.sendCancel(call, cause);
   }
 
 
@@ -74,7 +75,7 @@ export class Outbound<Peer> {
     const refusal = this.columnRefusal(row, params);
     if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
     if (this.pending.size >= this.core.maxPending) {
-      return Promise.reject(new RpcError(-32603, `Too many pending requests (maxPending ${this.core.maxPending}); not sent`));
+      return Promise.reject(RpcError.internal(`Too many pending requests (maxPending ${this.core.maxPending}); not sent`, { maxPending: this.core.maxPending }));
     }
     if (row === undefined && !isExtensionWire(wire)) this.core.report("unknown_message", `sending "${wire}", which the ${this.core.peerSide} does not handle in the method table`);
     let line: string;
@@ -102,6 +103,7 @@ export class Outbound<Peer> {
         signal: undefined,
         onAbort: undefined,
         cancelSent: false,
+        cancelCause: undefined,
       };
       this.pending.add(call);
       this.core.transport.write(line);
@@ -114,12 +116,12 @@ export class Outbound<Peer> {
     const signal = options?.signal;
     if (signal) {
       if (signal.aborted) {
-        if (options?.stopWaitingOnCancel) return this.abandon(call, RpcError.requestCancelled());
-        this.sendCancel(call);
+        if (options?.stopWaitingOnCancel) return this.abandon(call, new RequestCancelledError("cancel_request"));
+        this.sendCancel(call, "cancel_request");
       }
       else {
         call.signal = signal;
-        call.onAbort = options?.stopWaitingOnCancel ? () => this.abandon(call, RpcError.requestCancelled()) : () => this.sendCancel(call);
+        call.onAbort = options?.stopWaitingOnCancel ? () => this.abandon(call, new RequestCancelledError("cancel_request")) : () => this.sendCancel(call, "cancel_request");
         signal.addEventListener("abort", call.onAbort, { once: true });
       }
     }
@@ -133,8 +135,8 @@ export class Outbound<Peer> {
   }
 
   /** Sends `$/cancel_request`, stops waiting and rejects the call with `error`. */
-  private abandon(call: PendingCall, error: RpcError): void {
-    this.sendCancel(call);
+  private abandon(call: PendingCall, error: RequestCancelledError): void {
+    this.sendCancel(call, error.cause);
     if (!this.pending.take(call.id)) return;
     if (this.abandoned.size < this.core.maxPending) this.abandoned.add(call.id);
     call.reject(error);
@@ -146,9 +148,10 @@ export class Outbound<Peer> {
   }
 
   /** Sends `$/cancel_request` for a pending call (once); the call keeps waiting for the peer's answer. */
-  private sendCancel(call: PendingCall): void {
+  private sendCancel(call: PendingCall, cause: CancelCause): void {
     if (call.cancelSent || this.core.closeInfo) return;
     call.cancelSent = true;
+    call.cancelCause = cause;
     this.core.transport.write(encodeNotification("$/cancel_request", { requestId: call.id }));
   }
 
@@ -164,18 +167,19 @@ export class Outbound<Peer> {
     const error = body.error;
     if (error !== undefined) {
       const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? new RpcError(e.code as number, e.message, e.data) : new RpcError(-32603, "Malformed error response from peer", { error });
+      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? peerError(call, e.code as number, e.message, e.data) : RpcError.internal("Malformed error response from peer", { error });
       this.settle(call, false, rpc);
       return true;
     }
     const result = body.result;
     const row = call.row;
     if (row?.result !== undefined) {
-      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency);
+      // Results keep unknown enum values (a newer peer's stopReason) in repair mode: forward compatibility.
+      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency, "keep");
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
-          this.settle(call, false, new RpcError(-32603, `Invalid result for "${call.wire}" from the ${this.core.peerSide}`, { errors: outcome.errors }));
+          this.settle(call, false, RpcError.invalidResult(call.wire, this.core.peerSide, outcome.errors));
           return true;
         }
         this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
@@ -221,7 +225,7 @@ export class Outbound<Peer> {
     this.core.settledResponse = true;
     const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
     this.core.report("invalid_result", message, { id: call.id });
-    this.settle(call, false, new RpcError(-32603, message, { result: body.result, error: body.error }));
+    this.settle(call, false, RpcError.internal(message, { result: body.result, error: body.error }));
     return true;
   }
 
@@ -235,6 +239,12 @@ export class Outbound<Peer> {
     if (s === undefined || this.core.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
     this.core.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
   }
+}
+
+/** The peer's error answer; a `-32800` to a call we cancelled names our cause ({@link RequestCancelledError}). */
+function peerError(call: PendingCall, code: number, message: string, data: unknown): RpcError {
+  if (code === ErrorCode.RequestCancelled && call.cancelCause !== undefined) return new RequestCancelledError(call.cancelCause, message, data);
+  return new RpcError(code, message, data);
 }
 
 /** The longest delay `setTimeout` honours (2^31-1 ms, about 24.8 days); longer ones would fire at once. */

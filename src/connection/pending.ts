@@ -3,6 +3,7 @@
  * response matches only by id AND type: `"1"` never answers `1`.
  */
 import type { Row } from "../row.ts";
+import type { CancelCause } from "./cancel-cause.ts";
 import { requestSettled, type HandlerRun } from "./lanes.ts";
 
 export interface PendingCall {
@@ -19,6 +20,8 @@ export interface PendingCall {
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   cancelSent: boolean;
+  /** Why we sent `$/cancel_request` (set with `cancelSent`): names the cause when the peer then answers `-32800`. */
+  cancelCause: CancelCause | undefined;
 }
 
 /** Slots the ring starts with; it doubles while more than half of them are taken, up to {@link MAX_RING}. */

@@ -26,7 +26,7 @@ export function requestExtension<P>(core: ConnectionCore<P>, ext: ExtensionReque
     afterCheck(runCheck(ext.result, result), (checked) => {
       if (checked.ok) return checked.value;
       core.report("invalid_result", `invalid result for "${ext.wire}"`, { errors: checked.errors });
-      throw new RpcError(-32603, `Invalid result for "${ext.wire}" from the ${core.peerSide}`, { errors: checked.errors });
+      throw RpcError.invalidResult(ext.wire, core.peerSide, checked.errors);
     }),
   );
 }

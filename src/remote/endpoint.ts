@@ -11,6 +11,7 @@ import { errorMessage } from "../jsonrpc/messages.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
 import { HttpConnection } from "./http-connection.ts";
 import { sessionOfParams } from "./peek.ts";
+import { MAX_EARLY_SESSION_STREAMS } from "./session-streams.ts";
 import { acceptsEventStream, EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, isJsonContentType, JSON_TYPE, nullIdErrorBody, oneLine } from "./protocol.ts";
 import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./request.ts";
 import { ConnectionSessions } from "./sessions.ts";
@@ -76,8 +77,9 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
   else if (kind === "response") session = connection.clientRoutes.get(body.id as RequestId) ?? undefined;
   const headerSession = req.header(HEADER_SESSION_ID);
   if (session !== undefined) {
-    if (headerSession === undefined) return reject(400, "Missing Acp-Session-Id: the message is session-scoped");
-    if (headerSession !== session) return reject(400, "Acp-Session-Id does not match the message's session");
+    // An answer to our request is routed by the id we issued: the header is optional there (clients of the earlier variant omit it).
+    if (headerSession === undefined && kind !== "response") return reject(400, "Missing Acp-Session-Id: the message is session-scoped");
+    if (headerSession !== undefined && headerSession !== session) return reject(400, "Acp-Session-Id does not match the message's session");
   }
   if (kind === "response") connection.clientRoutes.delete(body.id as RequestId);
   if (kind === "request" && !connection.sessions.request(body.id as RequestId, state.router.inboundRow("agent", "request", body.method as string), session)) {
@@ -137,13 +139,18 @@ function get(state: ServerState, req: RemoteRequest): RemoteResponse {
   const connection = state.http.get(connectionId);
   if (!(connection instanceof HttpConnection) || connection.isClosed) return reject(404, "Unknown Acp-Connection-Id");
   const sessionId = req.header(HEADER_SESSION_ID);
-  if (sessionId === undefined) {
-    if (connection.hasStream) return reject(409, "the connection's event stream is already open");
-    return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attach(sink) || sink.end() };
+  // A reconnecting reader resumes with the id of the last event it got (and replaces a reader the server still thinks is there).
+  const lastEventId = req.header("last-event-id");
+  if (lastEventId === undefined && (sessionId === undefined ? connection.hasStream : connection.hasSessionStream(sessionId))) {
+    return reject(409, sessionId === undefined ? "the connection's event stream is already open" : "the session's event stream is already open");
   }
-  if (!connection.sessions.open.has(sessionId)) return reject(404, "Unknown Acp-Session-Id");
-  if (connection.hasSessionStream(sessionId)) return reject(409, "the session's event stream is already open");
-  return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attachSession(sessionId, sink) || sink.end() };
+  if (sessionId !== undefined && connection.tooManyEarlyStreams(sessionId)) return reject(404, `Unknown Acp-Session-Id: ${MAX_EARLY_SESSION_STREAMS} streams already wait for sessions this connection has not opened`);
+  const refusal = connection.resumable(sessionId, lastEventId);
+  if (refusal !== undefined) return reject(refusal.status, refusal.message);
+  // A session this connection has not opened is accepted too, and held for its session/load, session/resume or
+  // session/delete (docs/compatibility.md): the SDK's client opens the stream first and waits for its head.
+  if (sessionId === undefined) return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attach(sink, lastEventId) || sink.end() };
+  return { status: 200, headers: SSE_HEADERS, open: (sink) => connection.attachSession(sessionId, sink, lastEventId) || sink.end() };
 }
 
 function del(state: ServerState, req: RemoteRequest): RemoteResponse {

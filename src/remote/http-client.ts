@@ -6,7 +6,9 @@
  * message is one POST. One session's POSTs leave one after another (each
  * waits for the previous one's 202), so the server sees them in the order
  * they were written; a message of no session waits for everything before it
- * and holds back everything after. Cookies are
+ * and holds back everything after. A stream that drops is reopened with
+ * `Last-Event-ID` (bounded retries with backoff) and the server replays
+ * what was missed (`./http-client-stream.ts`). Cookies are
  * kept in a jar for the transport's life (the RFD makes them mandatory).
  * Flow control: while paused, the event streams are not read (their bodies'
  * queues fill and a streaming `fetch` stops reading the socket), so the
@@ -14,12 +16,14 @@
  * Portable: needs only `fetch`.
  */
 import type { RequestId } from "../context.ts";
+import { wireError } from "../errors.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import { createPauseGate, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { createCookieJar, type CookieJar } from "./cookies.ts";
+import { openEventStream, StreamRefusedError, type StreamHost } from "./http-client-stream.ts";
+import { answerFor, createLanes, refusedAnswer } from "./http-client-support.ts";
 import { sessionOfParams } from "./peek.ts";
-import { EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
-import { createSseParser } from "./sse-parser.ts";
+import { HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
 
 /** Options of {@link httpClientTransport}. */
 export interface HttpClientOptions {
@@ -36,9 +40,15 @@ export interface HttpClientOptions {
    * message of each session. Default false: the RFD's single connection-scoped
    * stream carries everything. Needed for servers that deliver a session's
    * messages only on its own stream, such as the SDK's `AcpServer` 2.4
-   * (docs/compatibility.md).
+   * (docs/compatibility.md). A session stream the server refuses fails that
+   * session's requests (a JSON-RPC error naming the refusal), nothing else;
+   * the next request of the session asks again.
    */
   readonly sessionStreams?: boolean;
+  /** Reconnects of an event stream that dropped, each resuming with `Last-Event-ID`. Default 5. */
+  readonly reconnectAttempts?: number;
+  /** Delay before the first reconnect, doubled for each next one. Default 100 ms: 5 tries span about 3 s. */
+  readonly reconnectDelayMs?: number;
 }
 
 /** POST statuses after which the connection is unusable: rejected credentials, or the server no longer knows it. */
@@ -61,24 +71,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const serverRequests = new Map<RequestId, string>();
   let receiver: TransportReceiver | undefined;
   let connectionId: string | undefined;
-  // Ordering: one session's messages leave one after another (each POST waits for the previous
-  // one's answer); a message of no session is a barrier: it waits for everything before it, and
-  // everything after waits for it. Different sessions' messages travel concurrently.
-  let barrier: Promise<void> = Promise.resolve();
-  const lanes = new Map<string, Promise<void>>();
-  const schedule = (lane: string | undefined, run: () => Promise<void>) => {
-    const guarded = () => run().catch(fail);
-    if (lane === undefined) {
-      barrier = Promise.all([barrier, ...lanes.values()]).then(guarded);
-      lanes.clear();
-      return;
-    }
-    const tail = (lanes.get(lane) ?? barrier).then(guarded);
-    lanes.set(lane, tail);
-    void tail.then(() => {
-      if (lanes.get(lane) === tail) lanes.delete(lane);
-    });
-  };
+  const schedule = createLanes((error) => fail(error));
   let closed = false;
   let ended = false;
 
@@ -106,41 +99,19 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
 
   /** Session-scoped streams by session id (option `sessionStreams`), settled once their head arrived. */
   const sessionStreams = new Map<string, Promise<void>>();
-  /** Opens a GET event stream; resolves once the server answered 200, then reads it until it ends. */
-  const openStream = async (id: string, session?: string): Promise<{ read: Promise<void> }> => {
-    const headers: Record<string, string> = { accept: EVENT_STREAM_TYPE, [HEADER_CONNECTION_ID]: id };
-    if (session !== undefined) headers[HEADER_SESSION_ID] = session;
-    const controller = new AbortController();
-    if (ended || closed) controller.abort();
-    streamAborts.add(controller);
-    const response = await request("GET", headers, undefined, controller.signal).catch((error: unknown) => {
-      streamAborts.delete(controller);
-      throw error;
-    });
-    if (response.status !== 200 || !response.body) throw new Error(`the event stream was refused: HTTP ${response.status} ${await response.text()}`);
-    const body = response.body;
-    const parser = createSseParser((data) => {
+  const host: StreamHost = {
+    request,
+    gate,
+    maxBytes,
+    aborts: streamAborts,
+    stopped: () => ended || closed,
+    event(data) {
       // A request of the server for one session: remember which, for the answer's Acp-Session-Id.
       if (data.includes('"method"') && data.includes('"id"')) noteServerRequest(data);
       deliver(data);
-    }, maxBytes);
-    const read = async () => {
-      const decoder = new TextDecoder();
-      const reader = body.getReader();
-      try {
-        for (;;) {
-          if (gate.wait) await gate.wait;
-          if (ended) return void reader.cancel().catch(() => {});
-          const { done, value } = await reader.read();
-          if (done) return;
-          parser.push(decoder.decode(value, { stream: true }));
-        }
-      } catch (error) {
-        // fetch says only "terminated" when the server or the network drops the stream.
-        throw new Error(`the event stream failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-    };
-    return { read: read().finally(() => streamAborts.delete(controller)) };
+    },
+    reconnectAttempts: options.reconnectAttempts ?? 5,
+    reconnectDelayMs: options.reconnectDelayMs ?? 100,
   };
   const fail = (error: unknown) => {
     if (!closed) end(error instanceof Error ? error : new Error(String(error)));
@@ -148,10 +119,20 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   const ensureSessionStream = (id: string, session: string): Promise<void> => {
     let ready = sessionStreams.get(session);
     if (ready === undefined) {
-      ready = openStream(id, session).then(({ read }) => {
-        // A session stream that ends is opened again by that session's next message.
-        void read.catch(() => {}).finally(() => sessionStreams.delete(session));
+      const opening = openEventStream(host, { [HEADER_CONNECTION_ID]: id, [HEADER_SESSION_ID]: session });
+      ready = opening.then(({ read }) => {
+        // A session stream the server ends is opened again by that session's next message; one that
+        // dropped and could not be resumed lost events: the connection fails with the reason.
+        void read.then(
+          () => sessionStreams.delete(session),
+          (error: unknown) => {
+            sessionStreams.delete(session);
+            fail(error);
+          },
+        );
       });
+      // A refused stream is asked for again by the session's next message.
+      ready.catch(() => sessionStreams.delete(session));
       sessionStreams.set(session, ready);
     }
     return ready;
@@ -181,7 +162,15 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     if (ended) return;
     const isRequest = body !== undefined && typeof body.method === "string" && body.id !== undefined;
     if (connectionId === undefined) return initialize(line);
-    if (session !== undefined && options.sessionStreams === true) await ensureSessionStream(connectionId, session);
+    if (session !== undefined && options.sessionStreams === true) {
+      try {
+        await ensureSessionStream(connectionId, session);
+      } catch (error) {
+        if (!(error instanceof StreamRefusedError)) throw error;
+        // Only this session's requests fail: their answers could not arrive. Notifications and answers still go out.
+        if (isRequest) return deliver(refusedAnswer(body?.id, session, error));
+      }
+    }
     const headers: Record<string, string> = { "content-type": JSON_TYPE, [HEADER_CONNECTION_ID]: connectionId };
     if (session !== undefined) headers[HEADER_SESSION_ID] = session;
     const response = await request("POST", headers, line);
@@ -206,7 +195,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }
     connectionId = id;
     deliver(text);
-    openStream(id).then(
+    openEventStream(host, { [HEADER_CONNECTION_ID]: id }).then(
       ({ read }) => read.then(() => fail(new Error("the server closed the event stream")), fail),
       fail,
     );
@@ -238,23 +227,13 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       if (closed) return;
       closed = true;
       // What was written still goes out, then the connection is ended on the server (best effort).
+      // DELETE first: a server that saw the streams end first could end the connection, and answer the DELETE 404.
       schedule(undefined, async () => {
-        abortStreams();
         if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.arrayBuffer()).catch(() => {});
+        abortStreams();
         if (options.cookies === undefined) jar.clear();
         end();
       });
     },
   };
-}
-
-/** The answer for a request whose POST failed: the server's own JSON-RPC error for that id, else a -32603 with the status. */
-function answerFor(id: unknown, status: number, text: string): string {
-  try {
-    const body = JSON.parse(text) as { id?: unknown; error?: unknown };
-    if (body.id === id && body.error !== undefined) return text;
-  } catch {
-    // Not JSON: described below.
-  }
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `HTTP ${status}`, data: { status, body: text.slice(0, 8192) } } });
 }

@@ -4,19 +4,24 @@
  * handed to the connection as NDJSON lines, so they pass through the same
  * pipeline as stdio (classification, gates, validation, cancellation,
  * ordering). Outbound lines go to the session's SSE stream when the client
- * opened one, else to the connection's stream, else to a bounded backlog
- * until the client's GET arrives. Flow control: while the connection is
+ * opened one, else to the connection's stream ({@link EventStream}: event
+ * ids, a bounded backlog while no GET reads it, a bounded replay buffer for
+ * a GET that resumes with `Last-Event-ID`). A dropped stream is waited for
+ * (`resumeMs`) instead of ending the connection. Flow control: while the connection is
  * paused (handlers behind), inbound messages wait in arrival order and their
  * POSTs are not answered, so a client that waits for each 202 (ours does)
  * stops sending.
  */
 import type { RequestId } from "../context.ts";
+import { createFramer, type Framer } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { EventStream, type ResumeRefusal } from "./event-stream.ts";
 import type { Limits, ServedConnection } from "./options.ts";
 import { peekLine, sessionOfLine } from "./peek.ts";
-import { SSE_KEEPALIVE, sseEvent } from "./protocol.ts";
+import { SSE_KEEPALIVE } from "./protocol.ts";
 import type { ConnectionSessions } from "./sessions.ts";
-import { readerFault, type EventSink } from "./sink.ts";
+import { SessionStreams } from "./session-streams.ts";
+import type { EventSink } from "./sink.ts";
 
 /** The answer to the POST that created the connection: the `initialize` answer line and whether it succeeded. */
 export interface InitializeAnswer {
@@ -35,10 +40,13 @@ export class HttpConnection implements Transport {
   private readonly limits: Limits;
   private readonly onClosed: (connection: HttpConnection) => void;
   private receiver: TransportReceiver | undefined;
-  private stream: EventSink | undefined;
-  private readonly sessionStreams = new Map<string, EventSink>();
-  private backlog: string[] = [];
-  private backlogBytes = 0;
+  /** The connection-scoped stream: ids, backlog and replay buffer outlive its GETs. */
+  private readonly main: EventStream;
+  /** When the connection stream's reader dropped (it is waited for `resumeMs`), or undefined. */
+  private lostAt: number | undefined;
+  private readonly sessionStreams: SessionStreams;
+  /** Splits what the agent connection writes into lines (our own output: no length bound). */
+  private readonly framer: Framer;
   /** Inbound requests that named a session, by id: their answer goes to that session's stream. */
   private readonly answerRoutes = new Map<RequestId, string>();
   private init: { readonly id: RequestId; resolve(answer: InitializeAnswer): void; reject(error: Error): void } | undefined;
@@ -53,6 +61,9 @@ export class HttpConnection implements Transport {
     this.sessions = sessions;
     this.limits = limits;
     this.onClosed = onClosed;
+    this.main = new EventStream(limits);
+    this.sessionStreams = new SessionStreams(limits, sessions);
+    this.framer = createFramer({ line: (line) => this.route(line), oversized: () => {} }, Number.MAX_SAFE_INTEGER);
   }
 
   get isClosed(): boolean {
@@ -60,17 +71,30 @@ export class HttpConnection implements Transport {
   }
 
   get hasStream(): boolean {
-    return this.stream !== undefined;
+    return this.main.sink !== undefined;
   }
 
   /** True when `sessionId` has its own event stream open. */
   hasSessionStream(sessionId: string): boolean {
-    return this.sessionStreams.has(sessionId);
+    return this.sessionStreams.stream(sessionId)?.sink !== undefined;
   }
 
   /** Open SSE streams (connection and session scoped). */
   get streamCount(): number {
-    return (this.stream ? 1 : 0) + this.sessionStreams.size;
+    return (this.main.sink ? 1 : 0) + this.sessionStreams.readers;
+  }
+
+  /** True when a GET for `sessionId`, a session this connection has not opened, would hold one early stream too many. */
+  tooManyEarlyStreams(sessionId: string): boolean {
+    return this.sessionStreams.tooManyEarly(sessionId);
+  }
+
+  /** Where a GET of the connection stream (or of `sessionId`'s) with `lastEventId` would start, or why it is refused. */
+  resumable(sessionId: string | undefined, lastEventId: string | undefined): ResumeRefusal | undefined {
+    const stream = sessionId === undefined ? this.main : this.sessionStreams.stream(sessionId);
+    if (stream === undefined) return lastEventId === undefined ? undefined : { status: 410, message: "the session's event stream is no longer held: it cannot be resumed" };
+    const start = stream.start(lastEventId);
+    return typeof start === "number" ? undefined : start;
   }
 
   start(receiver: TransportReceiver): void {
@@ -114,43 +138,41 @@ export class HttpConnection implements Transport {
   initialize(line: string, id: RequestId): Promise<InitializeAnswer> {
     return new Promise((resolve, reject) => {
       this.init = { id, resolve, reject };
-      this.deliver(line, undefined, undefined);
+      // Held while paused, the line is delivered later (true) or dropped by close (false), and
+      // close rejects `init`: the answer arrives through `init` either way, so the result is not needed.
+      void this.deliver(line, undefined, undefined);
     });
   }
 
-  /** Attaches the connection-scoped stream (false when one is open already) and sends the backlog down it. */
-  attach(sink: EventSink): boolean {
-    if (this.stream || this.closed) return false;
-    this.stream = sink;
+  /**
+   * Attaches the connection-scoped stream and sends what waits for it: the
+   * events after `lastEventId`, or without one those no reader had yet.
+   * False (the sink is ended) when the connection closed or cannot resume.
+   */
+  attach(sink: EventSink, lastEventId?: string): boolean {
+    if (this.closed) return false;
     sink.onClose(() => {
-      if (this.stream !== sink) return;
-      this.stream = undefined;
-      // No resumability (RFD): what would be sent while nobody reads is lost, so the connection ends.
-      this.fail("the client closed the event stream");
+      if (!this.main.detach(sink)) return;
+      // Resumable: what is written meanwhile waits (and stays in the replay buffer) for the next GET.
+      this.lostAt = this.lastSeen = Date.now();
     });
-    if (this.backlog.length > 0) {
-      sink.write(this.backlog.join(""));
-      this.backlog = [];
-      this.backlogBytes = 0;
-    }
+    const refusal = this.main.attach(sink, lastEventId);
+    if (refusal !== undefined) return false;
+    this.lostAt = undefined;
     return true;
   }
 
-  /** Attaches a session-scoped stream (false when that session has one open already). */
-  attachSession(sessionId: string, sink: EventSink): boolean {
-    if (this.sessionStreams.has(sessionId) || this.closed) return false;
-    this.sessionStreams.set(sessionId, sink);
-    sink.onClose(() => {
-      if (this.sessionStreams.get(sessionId) === sink) this.sessionStreams.delete(sessionId);
-    });
-    return true;
+  /**
+   * Attaches a session-scoped stream. One for a session this connection has
+   * not opened is held `earlySessionStreamMs` for its `session/load`,
+   * `session/resume` or `session/delete` (the sweep ends it otherwise).
+   */
+  attachSession(sessionId: string, sink: EventSink, lastEventId?: string): boolean {
+    return !this.closed && this.sessionStreams.attach(sessionId, sink, lastEventId);
   }
 
   write(text: string): void {
-    if (this.closed) return;
-    let start = 0;
-    for (let end = text.indexOf("\n"); end !== -1; start = end + 1, end = text.indexOf("\n", start)) if (end > start) this.route(text.slice(start, end));
-    if (start < text.length) this.route(text.slice(start));
+    if (!this.closed) this.framer.push(text);
   }
 
   private route(line: string): void {
@@ -171,38 +193,28 @@ export class HttpConnection implements Transport {
     } else if (peeked.kind === "request") {
       session = sessionOfLine(line);
       if (peeked.id !== undefined && peeked.id !== null) this.clientRoutes.set(peeked.id, session ?? null);
-    } else if (peeked.kind === "notification" && this.sessionStreams.size > 0) session = sessionOfLine(line);
-    const sink = (session !== undefined ? this.sessionStreams.get(session) : undefined) ?? this.stream;
-    const event = sseEvent(line);
-    if (sink) {
-      sink.write(event);
-      const fault = readerFault(sink, this.limits, Date.now());
-      if (fault) this.fail(fault);
-      return;
-    }
-    this.backlog.push(event);
-    this.backlogBytes += event.length;
-    if (this.backlogBytes > this.limits.maxStreamBytes) this.fail(`${this.backlogBytes} bytes wait for an event stream that was never opened (maxStreamBytes ${this.limits.maxStreamBytes})`);
+    } else if (peeked.kind === "notification" && this.sessionStreams.any) session = sessionOfLine(line);
+    const stream = (session !== undefined ? this.sessionStreams.stream(session) : undefined) ?? this.main;
+    const fault = stream.write(line);
+    if (fault) this.fail(fault);
   }
 
-  /** Periodic checks: stalled or overfull readers, idle connections without a stream, keep-alive comments. */
+  /** Periodic checks: stalled or overfull readers, streams not resumed in time, idle connections, keep-alive comments. */
   sweep(now: number): void {
     if (this.closed) return;
-    for (const sink of this.sinks()) {
-      const fault = readerFault(sink, this.limits, now);
-      if (fault) return this.fail(fault);
+    const fault = this.main.fault(now);
+    if (fault) return this.fail(fault);
+    const sessionFault = this.sessionStreams.any ? this.sessionStreams.sweep(now, this.main) : undefined;
+    if (sessionFault) return this.fail(sessionFault);
+    if (this.main.sink === undefined) {
+      if (this.lostAt !== undefined && now - this.lostAt > this.limits.resumeMs) return this.fail(`the event stream dropped ${now - this.lostAt} ms ago and was not resumed (resumeMs ${this.limits.resumeMs})`);
+      if (now - this.lastSeen > this.limits.idleMs) return this.fail(`idle for ${now - this.lastSeen} ms without an event stream (idleMs ${this.limits.idleMs})`);
     }
-    if (!this.stream && now - this.lastSeen > this.limits.idleMs) return this.fail(`idle for ${now - this.lastSeen} ms without an event stream (idleMs ${this.limits.idleMs})`);
     if (now - this.lastKeepAlive >= this.limits.keepAliveMs) {
       this.lastKeepAlive = now;
-      for (const sink of this.sinks()) sink.write(SSE_KEEPALIVE);
+      this.main.comment(SSE_KEEPALIVE);
+      this.sessionStreams.comment(SSE_KEEPALIVE);
     }
-  }
-
-  private sinks(): EventSink[] {
-    const all = [...this.sessionStreams.values()];
-    if (this.stream) all.push(this.stream);
-    return all;
   }
 
   /** Ends the connection's inbound side with `reason`: the agent connection closes, cancelling its turns. */
@@ -219,12 +231,8 @@ export class HttpConnection implements Transport {
     const init = this.init;
     this.init = undefined;
     init?.reject(new Error("the connection closed before initialize was answered"));
-    const sinks = this.sinks();
-    this.stream = undefined;
-    this.sessionStreams.clear();
-    for (const sink of sinks) sink.end();
-    this.backlog = [];
-    this.backlogBytes = 0;
+    this.main.end();
+    this.sessionStreams.end();
     for (const held of this.held.splice(0)) held.resolve(false);
     this.answerRoutes.clear();
     this.clientRoutes.clear();

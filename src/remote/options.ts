@@ -42,14 +42,43 @@ export interface RemoteServerOptions<T extends ProtocolTypes = ProtocolTypes> {
    * (docs/deploying.md). Default none: HAProxy inserts its own.
    */
   readonly affinityCookie?: string;
-  /** Largest POST body. Default 8 MiB: a prompt with an embedded image fits, a runaway upload does not. Over it: 413. */
+  /**
+   * Largest POST body. Default 32 MiB, the same as `maxMessageBytes` over
+   * stdio (and the WebSocket adapter's frame limit): a message that stdio
+   * carries, HTTP carries too. Over it: 413.
+   */
   readonly maxBodyBytes?: number;
   /**
-   * Most bytes held for one reader: an SSE stream, a WebSocket, or the
-   * backlog of a connection whose stream is not open yet. Default 8 MiB,
-   * several seconds of a fast turn; beyond it the connection closes.
+   * Most bytes held for one reader beyond the largest single message its
+   * stream carried: an SSE stream, a WebSocket, or the backlog of a stream
+   * that is not open (yet, or again). Default 8 MiB, several seconds of a
+   * fast turn; beyond it the connection closes. One message, however large
+   * (up to `maxMessageBytes`), goes to a reader that keeps up.
    */
   readonly maxStreamBytes?: number;
+  /**
+   * Bytes of already written events each SSE stream keeps, so a client that
+   * reconnects with `Last-Event-ID` gets what it missed. Default 1 MiB: far
+   * more than the socket buffers lost in a drop plus a few seconds of a
+   * turn's updates, at most 1 MiB per open stream. A client that asks for
+   * more gets 410, never a gap. 0: no resumption.
+   */
+  readonly replayBytes?: number;
+  /**
+   * How long a connection whose event stream dropped waits for the client to
+   * open it again (resuming with `Last-Event-ID`) before it closes, cancelling
+   * its turns. Default 10 s: our client's reconnect retries take about 3 s;
+   * a client that went away does not hold its turns much longer.
+   */
+  readonly resumeMs?: number;
+  /**
+   * How long a session event stream opened before that session's
+   * `session/load`, `session/resume` or `session/delete` on the connection
+   * (the SDK's HTTP client does this on reconnect) waits for that request.
+   * Without one in time, the stream ends. Default 10 s: the client sends the
+   * request right after the stream's head arrives.
+   */
+  readonly earlySessionStreamMs?: number;
   /** A reader that takes no bytes for this long while some wait is dropped, and its connection closed. Default 30 s. */
   readonly stallMs?: number;
   /** An HTTP connection with no event stream open and no request for this long is closed. Default 60 s. */
@@ -62,8 +91,11 @@ export interface RemoteServerOptions<T extends ProtocolTypes = ProtocolTypes> {
   readonly maxSessions?: number;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_MAX_STREAM_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_REPLAY_BYTES = 1024 * 1024;
+export const DEFAULT_RESUME_MS = 10_000;
+export const DEFAULT_EARLY_SESSION_STREAM_MS = 10_000;
 export const DEFAULT_STALL_MS = 30_000;
 export const DEFAULT_IDLE_MS = 60_000;
 export const DEFAULT_KEEPALIVE_MS = 15_000;
@@ -74,6 +106,9 @@ export const DEFAULT_MAX_SESSIONS = 100_000;
 export interface Limits {
   readonly maxBodyBytes: number;
   readonly maxStreamBytes: number;
+  readonly replayBytes: number;
+  readonly resumeMs: number;
+  readonly earlySessionStreamMs: number;
   readonly stallMs: number;
   readonly idleMs: number;
   readonly keepAliveMs: number;
@@ -85,6 +120,9 @@ export function resolveLimits(o: Omit<RemoteServerOptions, "agent" | "protocol">
   return {
     maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBytes: o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
+    replayBytes: o.replayBytes ?? DEFAULT_REPLAY_BYTES,
+    resumeMs: o.resumeMs ?? DEFAULT_RESUME_MS,
+    earlySessionStreamMs: o.earlySessionStreamMs ?? DEFAULT_EARLY_SESSION_STREAM_MS,
     stallMs: o.stallMs ?? DEFAULT_STALL_MS,
     idleMs: o.idleMs ?? DEFAULT_IDLE_MS,
     keepAliveMs: o.keepAliveMs ?? DEFAULT_KEEPALIVE_MS,

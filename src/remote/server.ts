@@ -90,7 +90,7 @@ export function createRemoteServer<T extends ProtocolTypes>(options: RemoteServe
       const deadline = Date.now() + (closeOptions.graceMs ?? 5000);
       const busy = () => state.all().some((c) => (c.served?.stats().inFlightInbound ?? 0) > 0);
       while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-      const closing = state.all().map((c) => c.served?.closed);
+      const closing = state.all().flatMap((c) => (c.served ? [c.served.closed] : []));
       for (const connection of state.all()) connection.fail("the server is shutting down");
       await Promise.all(closing);
     },

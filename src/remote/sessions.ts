@@ -39,6 +39,12 @@ export class ConnectionSessions {
     return this.pending.size > 0;
   }
 
+  /** True while a lifecycle request naming `sessionId` (`session/load`, `session/delete`, …) waits for its answer. */
+  isPending(sessionId: string): boolean {
+    for (const entry of this.pending.values()) if (entry.sessionId === sessionId) return true;
+    return false;
+  }
+
   /** Notes an outbound line that may answer a lifecycle request. */
   answer(peeked: Peeked, line: string): void {
     if (peeked.id === undefined || peeked.id === null || (peeked.kind !== "result" && peeked.kind !== "error")) return;

@@ -26,11 +26,26 @@ export interface ReaderBounds {
   readonly stallMs: number;
 }
 
-/** Why a sink's reader is dropped, or undefined while it is within bounds. */
-export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number): string | undefined {
+/**
+ * Why a sink's reader is dropped, or undefined while it is within bounds.
+ * `allowance` is what may be buffered on top of `maxStreamBytes`: the bound
+ * is on the backlog a slow reader leaves, not on a large message written to
+ * a reader that keeps up (see {@link backlogAllowance}).
+ */
+export function readerFault(sink: EventSink, bounds: ReaderBounds, now: number, allowance = 0): string | undefined {
   const buffered = sink.buffered();
-  if (buffered > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes})`;
+  if (buffered - allowance > bounds.maxStreamBytes) return `the reader is ${buffered} bytes behind (maxStreamBytes ${bounds.maxStreamBytes}) beyond an allowance of ${allowance} bytes for its largest messages`;
   const since = sink.blockedSince();
   if (since !== undefined && now - since > bounds.stallMs) return `the reader took nothing for ${now - since} ms (stallMs ${bounds.stallMs})`;
   return undefined;
+}
+
+/**
+ * What a stream may buffer beyond `maxStreamBytes`, from the largest message
+ * it carried: two such messages (back-to-back large messages of one turn are
+ * written before the reader can take the first, and a reader that parses a
+ * large message takes the next one only after that).
+ */
+export function backlogAllowance(largest: number): number {
+  return 2 * largest;
 }

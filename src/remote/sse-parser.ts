@@ -1,13 +1,15 @@
 /**
  * Parses a `text/event-stream` body (WHATWG HTML §9.2) into the data of its
- * events: `data:` lines joined with `\n`, comments and other fields
- * skipped, lines ending in LF, CRLF or CR. An event longer than `maxBytes`
+ * events: `data:` lines joined with `\n`, with the stream's last event id
+ * (`id:` fields, kept from event to event, for `Last-Event-ID`), comments
+ * and other fields skipped, lines ending in LF, CRLF or CR. An event longer than `maxBytes`
  * (UTF-16 units) fails the stream rather than growing without bound.
  */
 
-/** Feeds decoded text in; calls `onData` with each event's data. */
-export function createSseParser(onData: (data: string) => void, maxBytes: number): { push(text: string): void } {
+/** Feeds decoded text in; calls `onData` with each event's data and the last event id seen (undefined: none yet). */
+export function createSseParser(onData: (data: string, lastEventId: string | undefined) => void, maxBytes: number): { push(text: string): void } {
   let pending = "";
+  let lastEventId: string | undefined;
   let data: string[] = [];
   let size = 0;
   let skipLf = false;
@@ -17,7 +19,16 @@ export function createSseParser(onData: (data: string) => void, maxBytes: number
         const event = data.length === 1 ? (data[0] as string) : data.join("\n");
         data = [];
         size = 0;
-        onData(event);
+        onData(event, lastEventId);
+      }
+      return;
+    }
+    if (text.startsWith("id")) {
+      // WHATWG: an id field sets the last event id (one holding NUL is ignored).
+      if (text.length === 2) lastEventId = "";
+      else if (text.charCodeAt(2) === 58 /* : */) {
+        const value = text.charCodeAt(3) === 32 ? text.slice(4) : text.slice(3);
+        if (!value.includes("\0")) lastEventId = value;
       }
       return;
     }

@@ -47,7 +47,7 @@ export class ServerState {
     this.counter = { count: 0, max: this.limits.maxSessions };
     this.agent = options.agent;
     // Often enough to hold each time bound to about a quarter of itself; at most once a second.
-    this.sweepMs = Math.max(5, Math.min(1000, this.limits.stallMs / 4, this.limits.idleMs / 4, this.limits.keepAliveMs));
+    this.sweepMs = Math.max(5, Math.min(1000, this.limits.stallMs / 4, this.limits.idleMs / 4, this.limits.resumeMs / 4, this.limits.earlySessionStreamMs / 4, this.limits.keepAliveMs));
   }
 
   get connectionCount(): number {

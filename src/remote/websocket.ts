@@ -11,12 +11,13 @@ import { ErrorCode } from "../errors.ts";
 import { classify } from "../jsonrpc/classify.ts";
 import { errorMessage } from "../jsonrpc/messages.ts";
 import { parseLine } from "../jsonrpc/parse.ts";
+import { createFramer, type Framer } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 import type { ServedConnection } from "./options.ts";
 import { peekLine, sessionOfParams } from "./peek.ts";
 import { oneLine } from "./protocol.ts";
 import { ConnectionSessions } from "./sessions.ts";
-import { readerFault, type EventSink } from "./sink.ts";
+import { backlogAllowance, readerFault, type EventSink } from "./sink.ts";
 import { newConnectionId, type ServerState } from "./state.ts";
 
 /** What an adapter drives: frames in, close. */
@@ -72,12 +73,17 @@ class SocketConnection implements Transport {
   private readonly sessions: ConnectionSessions;
   private receiver: TransportReceiver | undefined;
   private closed = false;
+  /** Splits what the agent connection writes into lines, one frame each (our own output: no length bound). */
+  private readonly framer: Framer;
+  /** The largest frame sent: `maxStreamBytes` bounds what waits beyond two such messages. */
+  private largest = 0;
 
   constructor(id: string, state: ServerState, sink: EventSink) {
     this.id = id;
     this.state = state;
     this.sink = sink;
     this.sessions = new ConnectionSessions(state.counter);
+    this.framer = createFramer({ line: (line) => this.send(line), oversized: () => {} }, Number.MAX_SAFE_INTEGER);
     sink.onClose(() => this.fail("the WebSocket closed"));
   }
 
@@ -107,21 +113,20 @@ class SocketConnection implements Transport {
   }
 
   write(text: string): void {
-    if (this.closed) return;
-    let start = 0;
-    for (let end = text.indexOf("\n"); end !== -1; start = end + 1, end = text.indexOf("\n", start)) if (end > start) this.send(text.slice(start, end));
-    if (start < text.length) this.send(text.slice(start));
+    if (!this.closed) this.framer.push(text);
   }
 
   private send(line: string): void {
+    if (this.closed) return;
     if (this.sessions.waiting) this.sessions.answer(peekLine(line), line);
+    if (line.length > this.largest) this.largest = line.length;
     this.sink.write(line);
-    const fault = readerFault(this.sink, this.state.limits, Date.now());
+    const fault = readerFault(this.sink, this.state.limits, Date.now(), backlogAllowance(this.largest));
     if (fault) this.fail(fault);
   }
 
   sweep(now: number): void {
-    const fault = readerFault(this.sink, this.state.limits, now);
+    const fault = readerFault(this.sink, this.state.limits, now, backlogAllowance(this.largest));
     if (fault) this.fail(fault);
   }
 

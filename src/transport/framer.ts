@@ -14,6 +14,12 @@ export interface FrameSink {
   line(text: string, shallow: boolean): void;
   /** A line longer than the limit was skipped; `length` is how much of it was seen. */
   oversized(length: number): void;
+  /**
+   * With `recoverPrefixed`: `prefix` was cut from the front of a line that
+   * did not start with a message, and the JSON-RPC object after it went to
+   * `line`. Optional.
+   */
+  prefixed?(prefix: string): void;
 }
 
 /** Default `maxMessageBytes`: 32 MiB, well above any real ACP message, far below memory trouble. */
@@ -23,19 +29,38 @@ export interface Framer {
   push(chunk: Uint8Array | string): void;
   /** End of stream: a last line without a trailing newline is still delivered. */
   end(): void;
+  /**
+   * Stops framing and returns the text pushed but not yet delivered as a
+   * line: called from {@link FrameSink.line}, the rest of the chunk after
+   * that line (and nothing more of it is delivered); called between pushes,
+   * the incomplete last line. Later `push` and `end` calls do nothing. For
+   * readers that frame only a prefix of a stream and hand the rest on
+   * unchanged (the version router, the client connector's switchboard).
+   * Bytes of a character split across chunks are kept only by pushing text:
+   * such readers decode themselves and push strings.
+   */
+  release(): string;
 }
 
 /**
  * Creates a framer. The limit is checked against the decoded line length
  * (UTF-16 code units), which never exceeds the line's UTF-8 byte length.
  * `bracketLimit` (default 0: never counted) is how many opening brackets a
- * line may have to be delivered as `shallow`.
+ * line may have to be delivered as `shallow`. `recoverPrefixed` (default
+ * false: every line is delivered whole) delivers, for a line that does not
+ * start with `{` or `[` but holds `{"jsonrpc"` further on (a terminal escape
+ * or a shell greeting before the message), the part from that `{` on, and
+ * reports the cut to `sink.prefixed`. Lines starting with a message pay nothing.
  */
-export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, bracketLimit = 0): Framer {
+export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, bracketLimit = 0, recoverPrefixed = false): Framer {
   const decode = createUtf8Decoder();
   let pending = "";
   let skipping = false;
   let skipped = 0;
+  let released = false;
+  // The text being split and where its next line starts: what release() hands back from inside sink.line.
+  let splitting = "";
+  let cursor = 0;
   // The next "{" and "[" of the text being split, at or after the line being counted (text.length:
   // none left). Searching the whole decoded chunk is cheaper than searching each line cut from it.
   let braceAt = -1;
@@ -63,16 +88,26 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
     const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const line = start === 0 && end === text.length ? text : text.slice(start, end);
     if (line.length > maxMessageBytes) sink.oversized(line.length);
-    else if (!isBlank(line)) sink.line(line, shallow);
+    else if (isBlank(line)) return;
+    else if (recoverPrefixed && !startsMessage(line)) {
+      const at = messageStart(line);
+      // Whitespace before a message is JSON's own business, not junk.
+      const cut = at > 0 && !isBlank(line.slice(0, at));
+      if (cut) sink.prefixed?.(line.slice(0, at));
+      sink.line(cut ? line.slice(at) : line, false);
+    } else sink.line(line, shallow);
   };
 
   const pushText = (text: string) => {
     let start = 0;
     braceAt = -1;
     bracketAt = -1;
+    splitting = text;
     for (;;) {
+      if (released) return;
       const nl = text.indexOf("\n", start);
       if (nl === -1) break;
+      cursor = nl + 1;
       if (skipping) {
         skipping = false;
         sink.oversized(skipped + nl - start);
@@ -83,7 +118,8 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
       } else emit(text.slice(start, nl), bracketLimit > 0 && fewBracketsIn(text, start, nl));
       start = nl + 1;
     }
-    if (start >= text.length) return;
+    splitting = "";
+    if (released || start >= text.length) return;
     const rest = text.length - start;
     if (skipping) skipped += rest;
     // One extra unit: a trailing "\r" is not part of the line.
@@ -96,9 +132,18 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 
   return {
     push(chunk) {
-      pushText(typeof chunk === "string" ? chunk : decode(chunk, false));
+      if (!released) pushText(typeof chunk === "string" ? chunk : decode(chunk, false));
+    },
+    release() {
+      if (released) return "";
+      released = true;
+      const rest = splitting === "" ? pending : splitting.slice(cursor);
+      pending = "";
+      splitting = "";
+      return rest;
     },
     end() {
+      if (released) return;
       pushText(decode(EMPTY, true));
       if (skipping) {
         skipping = false;
@@ -116,6 +161,17 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
 function indexOrEnd(text: string, char: string, from: number): number {
   const at = text.indexOf(char, from);
   return at === -1 ? text.length : at;
+}
+
+function startsMessage(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return c === 123 || c === 91;
+}
+
+/** Where a JSON-RPC object (`{`, optional whitespace, `"jsonrpc"`, `:`) starts in `line`, or -1. */
+function messageStart(line: string): number {
+  const match = /\{\s*"jsonrpc"\s*:/.exec(line);
+  return match ? match.index : -1;
 }
 
 function isBlank(line: string): boolean {

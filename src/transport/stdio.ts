@@ -5,12 +5,14 @@
  *
  * @module acp-router/stdio
  */
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
+import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
 
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
+export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
 /**
  * `serveStdio(protocol, handler, options?)`: pass the table's `protocol`
  * (`import { protocol } from "acp-router/v2"`). The default entry `acp-router`
@@ -25,13 +27,16 @@ export class AgentExitedError extends Error {
   readonly signalName: NodeJS.Signals | null;
   /** The last lines the agent wrote to stderr (`forward` and `capture` modes), for the error message. */
   readonly stderrTail: string;
-  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string, options?: { cause?: unknown }) {
-    const how = exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`;
-    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`, options);
+  /** Set when the agent lingered after its stdin closed and was ended: "did not exit within 2 s of stdin closing; terminated". */
+  readonly note: string | undefined;
+  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string, options?: { cause?: unknown; note?: string | undefined }) {
+    const how = options?.note ?? (exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`);
+    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AgentExitedError";
     this.exitCode = exitCode;
     this.signalName = signalName;
     this.stderrTail = stderrTail;
+    this.note = options?.note;
   }
 }
 
@@ -80,26 +85,61 @@ export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly stderr?: "forward" | "capture" | "inherit" | "ignore";
   /** Lines of stderr kept in `forward` and `capture` modes. Default 20: enough for a stack trace's top. */
   readonly stderrLines?: number;
-  /** After closing the agent's stdin, kill it if it has not exited within this many ms. Default 2000. */
+  /**
+   * After the agent's stdin closed (the connection closed, or the agent closed
+   * its stdout), how long it may take to exit before its process group gets
+   * SIGTERM. Default 2000 ms ({@link DEFAULT_GRACE_MS}): a well-behaved agent
+   * exits within milliseconds of EOF; two seconds leave room to flush.
+   */
+  readonly graceMs?: number;
+  /** The earlier name of `graceMs`; `graceMs` wins when both are given. */
   readonly killAfterMs?: number;
+  /** After SIGTERM, how long before SIGKILL to the group. Default 2000 ms. */
+  readonly termMs?: number;
+  /**
+   * Serve a JSON-RPC message that follows junk on its line (a terminal escape,
+   * a shell greeting: agents often run behind shells and profiles), with a
+   * diagnostic. Default true; false makes such a line a parse error, as on
+   * any other transport. Sets the transport's `recoverPrefixedLines`.
+   */
+  readonly recoverPrefixedLines?: boolean;
 }
 
 /** A spawned agent process and the transport over its stdin/stdout. */
 export interface AgentProcess {
   readonly transport: Transport;
   readonly child: ChildProcess;
-  /** Settles when the process exited. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Settles on the process's `'exit'` (after a bounded wait for its last
+   * stderr bytes; a grandchild holding the pipe does not delay it). An agent
+   * ended after lingering past the grace period has `lingered: true` and a
+   * `note` ("did not exit within 2 s of stdin closing; terminated"): that is
+   * not a failure of the run.
+   */
+  readonly exited: Promise<ProcessExit>;
   /** The last lines of the agent's stderr (`forward` and `capture` modes), else "". */
   stderrTail(): string;
 }
 
-/** Starts `command args` as an ACP agent; connect to it with `connectClient(handler, agent.transport)`. */
+/**
+ * Starts `command args` as an ACP agent in its own process group; connect to
+ * it with `connectClient(handler, agent.transport)`. Closing the connection
+ * closes the agent's stdin, then ends the whole group after the grace period
+ * if it is still running (`sh -c`, `npx` and launchers included); if this
+ * process exits or is killed by a signal it does not handle, the group is
+ * ended with it (src/transport/process.ts).
+ */
 export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): AgentProcess {
   const mode = options.stderr ?? "forward";
   const piped = mode === "forward" || mode === "capture";
-  const spawnOptions: SpawnOptions = { stdio: ["pipe", "pipe", piped ? "pipe" : mode], cwd: options.cwd, env: options.env };
-  const child = spawn(command, args, spawnOptions);
+  const managed = startProcess(command, args, {
+    stdio: ["pipe", "pipe", piped ? "pipe" : mode],
+    cwd: options.cwd,
+    env: options.env,
+    graceMs: options.graceMs ?? options.killAfterMs,
+    termMs: options.termMs,
+  });
+  const child = managed.child;
   const tail = createTail(options.stderrLines ?? 20);
   const decoder = new StringDecoder("utf8");
   const agentStderr = child.stderr;
@@ -112,36 +152,31 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     tail.add(decoder.write(chunk));
   });
   const stderrTail = () => tail.text();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("close", (code, signal) => resolve({ code, signal }));
-  });
-  let spawnError: Error | undefined;
-  child.once("error", (error) => {
-    spawnError = error;
-  });
+  const exited = managed.exited;
 
   const inner = nodeStreamTransport(child.stdout as NonNullable<ChildProcess["stdout"]>, child.stdin as NonNullable<ChildProcess["stdin"]>, options);
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  let killedForError = false;
   const transport: Transport = {
+    recoverPrefixedLines: options.recoverPrefixedLines ?? true,
     start(receiver: TransportReceiver) {
       let ended = false;
       inner.start({
-        data: (chunk) => receiver.data(chunk),
+        data: (chunk) => {
+          managed.heard();
+          receiver.data(chunk);
+        },
         end: (error) => {
           if (ended) return;
           ended = true;
           // Wait for the exit status so the error can name it (a write error such as
           // EPIPE from a dying agent becomes the cause, not the message).
-          void exited.then(({ code, signal }) => {
-            if (killTimer) clearTimeout(killTimer);
-            // Our own kill after a stream failure: the failure is the reason.
-            if (killedForError && error) receiver.end(error);
-            else receiver.end(spawnError ?? new AgentExitedError(code, signal, stderrTail(), error ? { cause: error } : undefined));
+          void exited.then((exit) => {
+            // Our own termination after a stream failure: the failure is the reason.
+            if (exit.lingered && error) receiver.end(error);
+            else receiver.end(exit.error ?? new AgentExitedError(exit.code, exit.signal, stderrTail(), { ...(error ? { cause: error } : {}), note: exit.note }));
           });
           // An agent that closed stdout but lives on, or whose stream failed (it stopped
-          // reading, say), is killed after killAfterMs: time for a dying agent to report its exit.
-          if (child.exitCode === null && child.signalCode === null) scheduleKill(error !== undefined);
+          // reading, say), gets EOF, the grace period, then SIGTERM and SIGKILL to its group.
+          void managed.close();
         },
       });
     },
@@ -152,16 +187,8 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     resume: () => inner.resume?.(),
     close() {
       inner.close();
-      scheduleKill();
+      void managed.close();
     },
   };
-  function scheduleKill(forError = false): void {
-    if (killTimer || child.exitCode !== null || child.signalCode !== null) return;
-    killTimer = setTimeout(() => {
-      killedForError = forError;
-      child.kill("SIGKILL");
-    }, options.killAfterMs ?? 2000);
-    killTimer.unref();
-  }
   return { transport, child, exited, stderrTail };
 }

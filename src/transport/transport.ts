@@ -23,6 +23,8 @@ export interface Transport {
   pause?(): void;
   /** Delivers inbound data again after `pause`. */
   resume?(): void;
+  /** The peer's output may carry junk before messages (a spawned process behind a shell); the default of `ConnectionOptions.recoverPrefixedLines`. */
+  readonly recoverPrefixedLines?: boolean;
 }
 
 /** Largest chunk the coalescer builds: 64 KiB, a pipe's usual buffer, and small enough to stay out of V8's large-object space. */

@@ -3,11 +3,20 @@
  * generated validator; the slow path repairs lenient locations (unless
  * strict) and otherwise reports one error per instance location.
  */
-import { repairOnce, type LeniencyGraph, type Repair } from "./leniency.ts";
+import { isLenientAt, repairOnce, type LeniencyGraph, type Repair } from "./leniency.ts";
+import { setAsideUnknownValues } from "./unknown-values.ts";
 import type { Validator, ValidatorError } from "./validator.ts";
 
 /** How a receiver treats the schema's lenient locations. `repair` is the default, as the reference SDKs do. */
 export type Leniency = "repair" | "strict";
+
+/**
+ * What `repair` mode does with an enum value the schema does not know: `keep`
+ * passes it through with a `kept_unknown` entry (results: a newer peer's
+ * `stopReason`); `reject` (the default, used for params) treats it as any
+ * other error. `strict` mode always rejects.
+ */
+export type UnknownValues = "keep" | "reject";
 
 /** One validation error, per instance location. */
 export interface FieldError {
@@ -23,18 +32,32 @@ export type CheckOutcome = { readonly ok: true; readonly repairs: readonly Repai
 export const MAX_FIELD_ERRORS = 20;
 
 /**
- * Validates `data` against `validator`. Returns undefined when valid as it
- * is (the fast path: no allocation); otherwise the repairs made (data is
- * modified in place) or the errors.
+ * Most repair rounds before giving up: 16. Each round re-validates and repairs
+ * at least one location, innermost first, so a round is needed per nesting
+ * level of lenient locations on one path.
  */
-export function check(validator: Validator, data: unknown, root: string, graph: LeniencyGraph, leniency: Leniency): CheckOutcome | undefined {
+export const MAX_REPAIR_ROUNDS = 16;
+
+/**
+ * Validates `data` against `validator`. Returns undefined when valid as it
+ * is (the fast path: one validator call, no allocation); otherwise the
+ * repairs made (data is modified in place; unknown enum values kept when
+ * `unknownValues` is `keep`) or the errors.
+ */
+export function check(validator: Validator, data: unknown, root: string, graph: LeniencyGraph, leniency: Leniency, unknownValues: UnknownValues = "reject"): CheckOutcome | undefined {
   if (validator(data)) return undefined;
   const first = validator.errors ?? [];
   if (leniency === "repair" && typeof data === "object" && data !== null) {
     const done = new Set<string>();
     const repairs: Repair[] = [];
     let errors = first;
-    for (let round = 0; round < 8; round++) {
+    for (let round = 0; round < MAX_REPAIR_ROUNDS; round++) {
+      if (unknownValues === "keep") {
+        // Recomputed each round: a dropped item before a kept value shifts its path.
+        const kept = new Map<string, Repair>();
+        errors = setAsideUnknownValues(data, errors, kept, (pointer) => isLenientAt(graph, root, data, pointer));
+        if (errors.length === 0) return { ok: true, repairs: [...repairs, ...kept.values()] };
+      }
       const made = repairOnce(graph, root, data, errors, done);
       if (!made) break;
       repairs.push(...made);

@@ -43,11 +43,16 @@ export type LeniencyGraph = Readonly<Record<string, LeniencyNode>>;
 export interface Repair {
   /** JSON Pointer of the repaired location. */
   readonly path: string;
-  readonly action: "default" | "removed" | "dropped_item";
+  /**
+   * `default`: replaced by the schema's default; `removed`: an optional field
+   * deleted; `dropped_item`: one array item deleted; `kept_unknown`: an enum
+   * value (or union tag) this schema does not know, passed through unchanged
+   * (results only, see `UnknownValues`).
+   */
+  readonly action: "default" | "removed" | "dropped_item" | "kept_unknown";
 }
 
 interface Candidate {
-  readonly depth: number;
   readonly parent: Record<string, unknown> | unknown[];
   readonly key: string | number;
   readonly path: string;
@@ -58,22 +63,38 @@ interface Candidate {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Repairs `data` in place at the deepest lenient location on the path of each
- * error. Returns the repairs made, or undefined when some error has no lenient
- * location (the value must then be rejected).
+ * Repairs `data` in place at exactly the invalid locations: for each error,
+ * the deepest lenient location on its path that was not already tried (a
+ * dropped item, else the nearest enclosing field defaulted or removed). A
+ * repair that encloses another repair of the same round is deferred: the
+ * caller re-validates, and the enclosing location is repaired in a later
+ * round only if it is still invalid, so an object the inner repair made
+ * valid is kept (an `annotations` whose one unknown `audience` item was
+ * dropped stays). An error with no lenient location of its own is tolerated
+ * when it encloses a repair of this round (a union's summary error above a
+ * repaired field). Returns the repairs made, or undefined when nothing can be
+ * repaired (the value must then be rejected).
  */
 export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, errors: readonly ValidatorError[], done: Set<string>): Repair[] | undefined {
   const chosen = new Map<string, Candidate>();
+  const uncovered: string[] = [];
   for (const error of errors) {
-    const found = locate(graph, root, data, pointerSegments(error.instancePath));
-    if (!found || done.has(found.path)) return undefined;
-    chosen.set(found.path, found);
+    const found = locate(graph, root, data, pointerSegments(error.instancePath), done);
+    if (found) chosen.set(found.path, found);
+    else uncovered.push(error.instancePath);
   }
+  if (chosen.size === 0) return undefined;
+  const outer = enclosingPaths(chosen.keys());
+  for (const at of uncovered) if (!outer.has(at) && !chosen.has(at)) return undefined;
+  const innermost: Candidate[] = [];
+  for (const c of chosen.values()) if (!outer.has(c.path)) innermost.push(c);
   const repairs: Repair[] = [];
   // Items to drop are collected per array and removed in one pass (no splice per item).
   const drops = new Map<unknown[], Set<number>>();
-  for (const c of chosen.values()) {
-    done.add(c.path);
+  for (const c of innermost) {
+    // A dropped item always shrinks its array, so it may recur at the same index;
+    // a default or a removal that did not help must not be tried again.
+    if (c.action !== "dropped_item") done.add(c.path);
     if (c.action === "dropped_item") {
       const array = c.parent as unknown[];
       const set = drops.get(array);
@@ -91,7 +112,29 @@ export function repairOnce(graph: LeniencyGraph, root: string, data: unknown, er
   return repairs;
 }
 
-function locate(graph: LeniencyGraph, root: string, data: unknown, segments: readonly string[]): Candidate | undefined {
+/** Whether the schema marks the location `pointer` itself lenient (a field defaulted or removed on error, an item dropped). */
+export function isLenientAt(graph: LeniencyGraph, root: string, data: unknown, pointer: string): boolean {
+  return locate(graph, root, data, pointerSegments(pointer), noneDone)?.path === pointer;
+}
+
+const noneDone: ReadonlySet<string> = new Set();
+
+/** Every proper ancestor of the given JSON Pointers (`""`, `/a` and `/a/b` for `/a/b/c`), in one set: linear in their total length. */
+function enclosingPaths(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths) {
+    for (let at = path.lastIndexOf("/"); at >= 0; at = path.lastIndexOf("/", at - 1)) {
+      const prefix = path.slice(0, at);
+      if (out.has(prefix)) break;
+      out.add(prefix);
+      if (at === 0) break;
+    }
+  }
+  return out;
+}
+
+/** The deepest lenient location on the path `segments` that is not in `done`. */
+function locate(graph: LeniencyGraph, root: string, data: unknown, segments: readonly string[], done: ReadonlySet<string>): Candidate | undefined {
   let nodes = expand(graph, [root], data);
   let value = data;
   let best: Candidate | undefined;
@@ -104,14 +147,16 @@ function locate(graph: LeniencyGraph, root: string, data: unknown, segments: rea
     const parent = value;
     const child = parent[key];
     const here = `${path}/${escapePointer(key)}`;
-    if (prop.onError) best = prop.default === undefined ? { depth: i, parent, key, path: here, action: "removed" } : { depth: i, parent, key, path: here, action: "default", value: prop.default };
-    else if (prop.onNull && child === null) best = { depth: i, parent, key, path: here, action: prop.default === undefined ? "removed" : "default", value: prop.default };
+    if (!done.has(here)) {
+      if (prop.onError) best = prop.default === undefined ? { parent, key, path: here, action: "removed" } : { parent, key, path: here, action: "default", value: prop.default };
+      else if (prop.onNull && child === null) best = { parent, key, path: here, action: prop.default === undefined ? "removed" : "default", value: prop.default };
+    }
     path = here;
     const index = Array.isArray(child) && i + 1 < segments.length ? Number(segments[i + 1]) : NaN;
     if (Array.isArray(child) && Number.isInteger(index) && index >= 0 && index < child.length) {
       i++;
       path = `${path}/${index}`;
-      if (prop.skipItems) best = { depth: i, parent: child, key: index, path, action: "dropped_item" };
+      if (prop.skipItems) best = { parent: child, key: index, path, action: "dropped_item" };
       value = child[index];
       nodes = expand(graph, prop.items ?? [], value);
     } else {

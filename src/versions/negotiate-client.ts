@@ -56,6 +56,13 @@ export interface NegotiateClientOptions {
    * transport is closed first. Default: none, and such a failure is thrown.
    */
   readonly reconnect?: () => Transport | Promise<Transport>;
+  /**
+   * Longest line read while waiting for the answer to the v2 `initialize`.
+   * Default 32 MiB, the connection's own default; set it to the connections'
+   * `maxMessageBytes`, so a longer line is answered `-32700` and skipped
+   * exactly as they would.
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /** The negotiated connection: its version, the typed proxy of that version's agent, and `initialize`'s answer. */
@@ -88,7 +95,7 @@ export async function negotiateClient<C1 extends AnyClient = AnyClient, C2 exten
   if (!v1 && !v2) throw new TypeError("negotiateClient: configure v1, v2 or both");
   if (!v2) return initializeV1(v1 as ClientVersion<C1, unknown>, transport);
 
-  const board = createSwitchboard(transport);
+  const board = createSwitchboard(transport, options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes });
   const connection = v2.connect(board.leg());
   // The v2 connection sees the answer only when it is its own: a v2 success, or (without v1) an error.
   const decide = (answer: Record<string, unknown>): AnswerDecision => (answersV2(answer) || (!v1 && "error" in answer) ? "pass" : "withhold");

@@ -3,8 +3,9 @@
  * what the agent-side version router does with it (DESIGN §10). Mirrors the
  * observable behaviour of the reference SDK's `agentProtocolRouter` (2.4).
  */
-import { classify } from "../jsonrpc/classify.ts";
-import type { ErrorObject } from "../errors.ts";
+import { wireError, type ErrorObject } from "../errors.ts";
+import { classify, isResponseShaped } from "../jsonrpc/classify.ts";
+import { checkEnvelope } from "../jsonrpc/envelope.ts";
 
 /** The protocol versions acp-router has tables for. */
 export type ProtocolVersion = 1 | 2;
@@ -18,44 +19,57 @@ export type Negotiation =
 /** `{ name: "unknown", version: "unknown" }`: the `info` of a newer client whose own `info` is missing or malformed (as the SDK). */
 export const UNKNOWN_IMPLEMENTATION = { name: "unknown", version: "unknown" } as const;
 
+const IGNORE: Negotiation = { tag: "ignore" };
+
 /**
  * Decides what to do with `message` (parsed JSON) before any version is
- * selected, given the versions configured. Batches get one `-32600` with
- * `id: null`; notifications and responses are ignored; other requests get
- * `-32600`; an `initialize` without a valid `protocolVersion` gets `-32602`; a
- * version below every configured one gets `-32022` with `{requested,
- * supported}`. Otherwise the highest configured version at or below the
- * requested one is selected (a v1-only agent takes every version, the legacy
- * fallback), and the params are rewritten for it when it is lower. With
- * `v1ShapeToV1`, an `initialize` in the v1 shape (see {@link isV1Shaped}) goes
- * to v1, when configured, as sent.
+ * selected, given the versions configured. What a plain connection answers
+ * before `initialize`, it answers with the same error (`wireError`): a batch
+ * one `-32600` with `id: null` (a connection that rejects batches answers
+ * so), an unusable id `-32600` with `id: null`, a bad envelope or another
+ * request `-32600` with the id; notifications and responses are ignored. Its
+ * own answers: an `initialize` without a valid `protocolVersion` `-32602`
+ * (`data.errors` at `/protocolVersion`), a version below every configured one
+ * `-32022` with `{requested, supported}`. Otherwise the highest configured
+ * version at or below the requested one is selected (a v1-only agent takes
+ * every version, the legacy fallback), and the params are rewritten for it
+ * when it is lower. With `v1ShapeToV1`, an `initialize` in the v1 shape (see
+ * {@link isV1Shaped}) goes to v1, when configured, as sent.
  */
 export function negotiate(message: unknown, versions: readonly ProtocolVersion[], v1ShapeToV1 = false): Negotiation {
-  if (Array.isArray(message)) return reject(null, -32600, "Invalid request: JSON-RPC batches are not supported before initialize");
+  if (Array.isArray(message)) return reject(null, wireError.batchRejected(message.length === 0));
   const kind = classify(message);
-  if (kind === "notification" || kind === "response") return { tag: "ignore" };
+  if (kind === "notification" || kind === "response") return IGNORE;
+  // A null, fractional or structured id: never usable (ACP v2 forbids null ids; acp-router's v1 rejects them too).
+  if (kind === "unidentified_request") return reject(null, wireError.unusableId());
+  if (kind !== "request") return isResponseShaped(message) ? IGNORE : reject(null, wireError.notJsonRpc());
   const body = message as Record<string, unknown>;
-  if (kind === "unidentified_request") {
-    // A null, fractional or structured id: never usable (ACP v2 forbids null ids; acp-router's v1 rejects them too).
-    if (body.method === "initialize") return reject(null, -32600, "Invalid request: request ids must be strings or integers");
-    return reject(null, -32600, "Invalid request", "first ACP request must be initialize");
-  }
-  if (kind !== "request") {
-    if (typeof body === "object" && body !== null && ("result" in body || "error" in body)) return { tag: "ignore" };
-    return reject(null, -32600, "Invalid request", "first ACP message must be an initialize request");
-  }
   const id = body.id as string | number;
-  if (body.method !== "initialize") return reject(id, -32600, "Invalid request", "first ACP request must be initialize");
-  const params = body.params;
-  const requested = isObject(params) ? params.protocolVersion : undefined;
-  if (!isObject(params) || typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
-    return reject(id, -32602, "Invalid params", "initialize.protocolVersion must be a valid ACP protocol version");
-  }
+  const envelope = checkEnvelope(body);
+  if (envelope !== undefined) return reject(id, envelope);
+  if (body.method !== "initialize") return reject(id, wireError.notInitialized());
+  const params = isObject(body.params) ? body.params : {};
+  const requested = params.protocolVersion;
+  const problem = versionProblem(requested);
+  if (problem !== undefined) return reject(id, wireError.invalidParams({ errors: [problem] }));
   // A v1 client naming a newer version (v1 says to send its own latest) stays on v1 when asked to.
   if (v1ShapeToV1 && versions.includes(1) && isV1Shaped(params)) return { tag: "route", version: 1, initialize: body };
-  const version = select(requested, versions);
-  if (version === undefined) return { tag: "reject", id, error: { code: -32022, message: "Unsupported protocol version", data: { requested, supported: [...versions].sort() } } };
-  return { tag: "route", version, initialize: { ...body, params: rewrite(params, requested, version) } };
+  const version = select(requested as number, versions);
+  if (version === undefined) return reject(id, wireError.unsupportedProtocolVersion(requested as number, [...versions].sort()));
+  return { tag: "route", version, initialize: { ...body, params: rewrite(params, requested as number, version) } };
+}
+
+/**
+ * Why `value` is not a protocol version (the schema's `ProtocolVersion`: an
+ * integer from 0 to 65535), worded as the tables' validators word it, or
+ * undefined when it is one.
+ */
+function versionProblem(value: unknown): { readonly path: string; readonly message: string } | undefined {
+  if (value === undefined) return { path: "/protocolVersion", message: "is required" };
+  if (typeof value !== "number" || !Number.isInteger(value)) return { path: "/protocolVersion", message: "must be integer" };
+  if (value < 0) return { path: "/protocolVersion", message: "must be >= 0" };
+  if (value > 0xffff) return { path: "/protocolVersion", message: "must be <= 65535" };
+  return undefined;
 }
 
 /** The highest configured version at or below `requested`; a v1-only agent takes any version (the SDK's legacy fallback). */
@@ -96,9 +110,8 @@ export function rewrite(params: Record<string, unknown>, requested: number, vers
   return { protocolVersion: 1, clientCapabilities, ...(info ? { clientInfo: info } : {}), ...(isObject(params._meta) ? { _meta: params._meta } : {}) };
 }
 
-/** A rejection; `data` is the one-line detail, as the SDK's router writes it. */
-function reject(id: string | number | null, code: number, message: string, data?: string): Negotiation {
-  return { tag: "reject", id, error: data === undefined ? { code, message } : { code, message, data } };
+function reject(id: string | number | null, error: ErrorObject): Negotiation {
+  return { tag: "reject", id, error };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

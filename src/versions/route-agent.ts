@@ -14,9 +14,10 @@
  * This module imports no method table: each version's table is loaded by the
  * entry the caller imports its `connect*` from.
  */
+import { wireError, type ErrorObject } from "../errors.ts";
 import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
-import { parseLine } from "../jsonrpc/parse.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import { DEFAULT_MAX_DEPTH, parseLine } from "../jsonrpc/parse.ts";
+import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 import { negotiate, type ProtocolVersion } from "./negotiate.ts";
 
@@ -40,6 +41,13 @@ export interface RouteAgentOptions {
    */
   readonly maxMessageBytes?: number;
   /**
+   * Deepest JSON nesting read before routing. Default {@link DEFAULT_MAX_DEPTH}
+   * (128), the connection's own default: a deeper line is answered `-32700`.
+   * Set both limits to the connection's, so a client sees one answer to the
+   * same line before and after routing.
+   */
+  readonly maxDepth?: number;
+  /**
    * Routes an `initialize` in the v1 shape (`clientCapabilities` or
    * `clientInfo`, and neither `info` nor `capabilities`) to v1, as sent,
    * whatever version it names: a v1 client asking for a newer version still
@@ -52,11 +60,18 @@ export interface RouteAgentOptions {
 /**
  * Routes `transport` to the version its client's `initialize` negotiates.
  * Resolves once routed, or to `undefined` when the client leaves first (the
- * transport is then closed). Before routing: a batch gets one `-32600`
- * (`id: null`), notifications and responses are ignored, other requests get
- * `-32600`, unparsable lines `-32700`, a bad `protocolVersion` `-32602`, an
- * unsupported one `-32022` with `{requested, supported}`; none of these ends
- * the connection, so the client may try `initialize` again.
+ * transport is then closed). Before routing, every line is framed and
+ * answered exactly as a plain connection of the selected version answers it
+ * before `initialize` (the same framer, limits and error constructors):
+ * invalid JSON, a line too deep or too long `-32700`; a batch, a bad id, a
+ * bad envelope or another request `-32600`; notifications and responses are
+ * ignored. Only the router answers an `initialize` with an unusable
+ * `protocolVersion` (`-32602`, `data.errors` at `/protocolVersion`) and one
+ * below every configured version (`-32022` with `{requested, supported}`).
+ * None of these ends the connection, so the client may try `initialize`
+ * again. One difference remains by design: before a version is chosen there
+ * is no table, so a batch gets one `-32600` (as v1 answers it), where a v2
+ * connection, which accepts batches, answers each element.
  */
 export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes: AgentRoutes<C1, C2>, options: RouteAgentOptions = {}): Promise<Routed<C1, C2> | undefined> {
   const versions: ProtocolVersion[] = [];
@@ -64,12 +79,13 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
   if (routes.v2) versions.push(2);
   if (versions.length === 0) throw new TypeError("routeAgent: configure v1, v2 or both");
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  // Decoded here, not by the framer: text the framer releases on routing must not lose a character split across chunks.
   const decoder = new TextDecoder("utf-8", { fatal: false });
   const report = (message: string) => options.onDiagnostic?.({ kind: "before_initialize", message });
+  const answer = (id: string | number | null, error: ErrorObject) => transport.write(encodeLine(errorMessage(id, error)));
 
   return new Promise((resolve) => {
-    let buffer = "";
-    let skipping = false;
     let inner: TransportReceiver | undefined;
     let handOff: string | undefined;
     /** The client's end, when it came after routing but before the connection started reading. */
@@ -89,52 +105,34 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
       resume: () => transport.resume?.(),
     };
 
+    /** Hands the rewritten `initialize` and everything after it to the selected version's connection. */
     const route = (version: ProtocolVersion, initialize: Record<string, unknown>, rest: string) => {
       handOff = encodeLine(initialize as never) + rest;
       const connection = version === 1 ? (routes.v1 as (t: Transport) => C1)(forward) : (routes.v2 as (t: Transport) => C2)(forward);
       resolve({ version, connection } as Routed<C1, C2>);
     };
 
-    /** Handles buffered complete lines; returns true once routed. */
-    const drain = (): boolean => {
-      for (;;) {
-        const nl = buffer.indexOf("\n");
-        if (nl === -1) {
-          if (!skipping && buffer.length > max + 1) {
-            report(`line over ${max} characters before initialize skipped`);
-            transport.write(encodeLine(errorMessage(null, { code: -32700, message: "Parse error: line too long" })));
-            skipping = true;
+    const framer = createFramer(
+      {
+        line(line) {
+          const parsed = parseLine(line, maxDepth);
+          if (!parsed.ok) {
+            report(`unparsable line before initialize: ${parsed.reason}`);
+            return answer(null, wireError.parse(parsed.reason));
           }
-          if (skipping) buffer = "";
-          return false;
-        }
-        const raw = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (skipping) {
-          skipping = false;
-          continue;
-        }
-        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-        if (line.trim() === "") continue;
-        const parsed = parseLine(line);
-        if (!parsed.ok) {
-          report(`unparsable line before initialize: ${parsed.reason}`);
-          transport.write(encodeLine(errorMessage(null, { code: -32700, message: `Parse error: ${parsed.reason}` })));
-          continue;
-        }
-        const outcome = negotiate(parsed.value, versions, options.v1ShapeToV1 === true);
-        if (outcome.tag === "route") {
-          route(outcome.version, outcome.initialize, buffer);
-          buffer = "";
-          return true;
-        }
-        if (outcome.tag === "ignore") report("message before initialize ignored");
-        else {
+          const outcome = negotiate(parsed.value, versions, options.v1ShapeToV1 === true);
+          if (outcome.tag === "route") return route(outcome.version, outcome.initialize, framer.release());
+          if (outcome.tag === "ignore") return report("message before initialize ignored");
           report(`answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
-          transport.write(encodeLine(errorMessage(outcome.id, outcome.error)));
-        }
-      }
-    };
+          answer(outcome.id, outcome.error);
+        },
+        oversized(length) {
+          report(`skipped a line of at least ${length} characters before initialize (maxMessageBytes ${max})`);
+          answer(null, wireError.lineTooLong(max));
+        },
+      },
+      max,
+    );
 
     transport.start({
       data(chunk) {
@@ -144,17 +142,17 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
           handOff += text;
           return;
         }
-        buffer += text;
-        drain();
+        framer.push(text);
       },
       end(error) {
         if (inner) return inner.end(error);
-        buffer += decoder.decode();
-        if (handOff === undefined && buffer.trim() !== "") {
-          buffer += "\n";
-          drain();
+        const tail = decoder.decode();
+        if (handOff !== undefined) handOff += tail;
+        else {
+          if (tail !== "") framer.push(tail);
+          framer.end();
         }
-        // drain() may have routed just now, and the connection may have started reading.
+        // The last line may have routed just now, and the connection may have started reading.
         const started = inner as TransportReceiver | undefined;
         if (started) started.end(error);
         else if (handOff !== undefined) ended = { error };

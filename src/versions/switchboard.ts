@@ -6,6 +6,9 @@
  * response-shaped message), which may be withheld from that leg — then it
  * and every later line wait for the next leg.
  */
+import { wireError } from "../errors.ts";
+import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
+import { createFramer, DEFAULT_MAX_MESSAGE_BYTES, type Framer } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 
 /** What to do with the first answer while probing: hand it to the current leg, or keep it from that leg. */
@@ -25,70 +28,93 @@ export interface Switchboard {
   close(): void;
 }
 
-/** Wraps `transport`; starts reading it at once. */
-export function createSwitchboard(transport: Transport): Switchboard {
+/** Options of {@link createSwitchboard}. */
+export interface SwitchboardOptions {
+  /**
+   * Longest line read while probing. Default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   * (32 MiB), the connection's own default: a longer line is answered
+   * `-32700` and skipped, as the leg's connection would.
+   */
+  readonly maxMessageBytes?: number;
+}
+
+/**
+ * Wraps `transport`; starts reading it at once. While probing, lines are
+ * split by the connection's framer ({@link createFramer}), so they are
+ * delimited, limited and answered as a plain connection does; outside
+ * probing, inbound text is handed on as it came.
+ */
+export function createSwitchboard(transport: Transport, options: SwitchboardOptions = {}): Switchboard {
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  // Decoded here, not by the framer: what the framer releases must not lose a character split across chunks.
   const decoder = new TextDecoder("utf-8", { fatal: false });
   let receiver: TransportReceiver | undefined;
   let current: Transport | undefined;
-  /** Inbound text not yet handed to a leg: while probing, an incomplete line; after a withheld answer, everything. */
+  /** Inbound text not yet handed to a leg: before the leg started reading, or after a withheld answer. */
   let pending = "";
   let held = false;
   let ended: { error: Error | undefined } | undefined;
-  let probe: { decide: (a: Record<string, unknown>) => AnswerDecision; done: (a: Record<string, unknown> | undefined) => void } | undefined;
+  let probe: { decide: (a: Record<string, unknown>) => AnswerDecision; done: (a: Record<string, unknown> | undefined) => void; framer: Framer } | undefined;
 
   const deliver = (text: string) => {
-    if (text !== "") receiver?.data(text);
+    if (text === "") return;
+    if (receiver && !held) receiver.data(text);
+    else pending += text;
   };
 
-  /** While probing: hands complete lines on until the first answer. */
-  const scan = () => {
-    for (;;) {
-      const nl = pending.indexOf("\n");
-      if (nl === -1 || probe === undefined) return;
-      const line = pending.slice(0, nl + 1);
-      const answer = answerIn(line);
-      if (answer === undefined) {
-        pending = pending.slice(nl + 1);
-        deliver(line);
-        continue;
-      }
-      const { decide, done } = probe;
-      probe = undefined;
-      if (decide(answer) === "withhold") {
-        pending = pending.slice(nl + 1);
-        held = true;
-      } else {
-        const rest = pending;
-        pending = "";
-        deliver(rest);
-      }
-      done(answer);
-      return;
-    }
+  /** Ends probing with `answer` (undefined: the stream ended); `rest` is what followed it. */
+  const finish = (answer: Record<string, unknown> | undefined, line: string, rest: string) => {
+    const { decide, done } = probe as NonNullable<typeof probe>;
+    probe = undefined;
+    if (answer !== undefined && decide(answer) === "withhold") {
+      held = true;
+      pending += rest;
+    } else deliver(line + rest);
+    done(answer);
+  };
+
+  const startProbe = (decide: (a: Record<string, unknown>) => AnswerDecision, done: (a: Record<string, unknown> | undefined) => void) => {
+    // Junk before a message (PITFALLS #20) is cut only to recognise the answer; the leg gets the line as it came.
+    let prefix = "";
+    const framer = createFramer(
+      {
+        line(text) {
+          const line = `${prefix}${text}\n`;
+          prefix = "";
+          const answer = answerIn(text);
+          if (answer === undefined) deliver(line);
+          else finish(answer, line, framer.release());
+        },
+        prefixed(cut) {
+          prefix = cut;
+        },
+        oversized() {
+          transport.write(encodeLine(errorMessage(null, wireError.lineTooLong(max))));
+        },
+      },
+      max,
+      0,
+      true,
+    );
+    probe = { decide, done, framer };
+    // Text that waited for this leg is probed first.
+    const waiting = pending;
+    pending = "";
+    framer.push(waiting);
   };
 
   const shared: TransportReceiver = {
     data(chunk) {
       const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-      if (probe === undefined && !held) return receiver ? deliver(text) : void (pending += text);
-      pending += text;
-      if (probe !== undefined) scan();
+      if (probe !== undefined) probe.framer.push(text);
+      else deliver(text);
     },
     end(error) {
       const tail = decoder.decode();
       if (tail !== "") shared.data(tail);
-      if (probe !== undefined && !pending.endsWith("\n") && pending.trim() !== "") {
-        pending += "\n";
-        scan();
-      }
+      probe?.framer.end();
       ended = { error };
-      if (probe !== undefined) {
-        const { done } = probe;
-        probe = undefined;
-        deliver(pending);
-        pending = "";
-        done(undefined);
-      }
+      if (probe !== undefined) finish(undefined, "", probe.framer.release());
       if (!held) receiver?.end(error);
     },
   };
@@ -126,8 +152,7 @@ export function createSwitchboard(transport: Transport): Switchboard {
     firstAnswer(decide) {
       return new Promise((resolve) => {
         if (ended) return resolve(undefined);
-        probe = { decide, done: resolve };
-        scan();
+        startProbe(decide, resolve);
       });
     },
     close: () => transport.close(),

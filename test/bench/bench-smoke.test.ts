@@ -1,10 +1,5 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const run = promisify(execFile);
+import { runOk } from "../support/process.ts";
 
 interface Measurement {
   case: string;
@@ -17,7 +12,7 @@ interface Measurement {
 // Speed is never asserted: only the shape of the report and the peers' verified answers.
 describe("the ingest benchmark in quick mode", () => {
   it("prints one JSON report with a positive rate for each peer and verified answers", async () => {
-    const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", "bench/ingest.ts", "--quick"], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await runOk(process.execPath, ["--expose-gc", "--import", "tsx", "bench/ingest.ts", "--quick"], { timeoutMs: 60_000 });
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     const report = JSON.parse(lines[0] as string) as { figure: string; unit: string; better: string; quick: boolean; results: Measurement[]; verified: Record<string, boolean> };

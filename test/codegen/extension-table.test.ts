@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decode, dispatchDecoded, type Decoded } from "../../src/decode.ts";
 import { connectClient, memoryPair, type Protocol, type Transport } from "../../src/index.ts";
-import { repoRoot, run, tempDirIn, type RunResult } from "./support.ts";
+import { repoRoot, run, tempDirIn, type Ran } from "./support.ts";
 
 /** The runtime's decode and dispatch over the generated folder's protocol value, loaded from a runtime path. */
 interface GeneratedRouter {
@@ -15,11 +15,11 @@ interface GeneratedRouter {
   resultMarker(side: "agent" | "client", wire: string): { result: ((value: unknown) => boolean) | undefined } | undefined;
 }
 
-const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"];
+const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"];
 
 describe("a table with a registered extension row", () => {
   let out: string;
-  let codegen: RunResult;
+  let codegen: Ran;
   let router: GeneratedRouter;
   const read = (name: string) => readFile(join(out, name), "utf8");
 
@@ -37,7 +37,7 @@ describe("a table with a registered extension row", () => {
   });
 
   it("generates every file with `codegen --table --out`", async () => {
-    expect(codegen.stderr).toContain("codegen: wrote 8 files to test/codegen/.out-");
+    expect(codegen.stderr).toContain("codegen: wrote 9 files to test/codegen/.out-");
     expect(codegen.code).toBe(0);
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });

@@ -181,7 +181,7 @@ describe("every generated file", () => {
     const { schema } = realSchema();
     const first = await generate(methods, schema);
     const second = await generate(methods, schema);
-    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
     for (const [name, text] of first) {
       expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
       expect(second.get(name) === text, name).toBe(true);
@@ -196,7 +196,7 @@ describe("emitProtocol and emitIndex", () => {
     const at = text.indexOf("export const protocol = defineProtocol<TableTypes>({");
     expect(text.slice(at + 1, at + 5)).toEqual(["  version: 2,", '  name: "v2",', "  rows,", "  lookup: {"]);
     expect(text).toContain('  capabilityFields: { params: "clientCapabilities", result: "agentCapabilities" },');
-    expect(text).toContain("  errorCodes: { ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603, RequestCancelled: -32800, AuthenticationRequired: -32000, ResourceNotFound: -32002 },");
+    expect(text).toContain("  errorCodes: ErrorCode,");
     expect(text).toContain("  peers: { agent: createAgentPeer, client: createClientPeer },");
   });
 

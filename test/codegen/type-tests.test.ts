@@ -3,12 +3,12 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, run, tempDirIn, type RunResult } from "./support.ts";
+import { repoRoot, run, tempDirIn, type Ran } from "./support.ts";
 
 const typesDir = join(repoRoot, "test/types");
 
 /** Runs tsc on exactly `files` (relative to `dir`) under the repo's compiler options. */
-async function tscOn(dir: string, name: string, files: readonly string[]): Promise<RunResult> {
+async function tscOn(dir: string, name: string, files: readonly string[]): Promise<Ran> {
   const config = join(dir, name);
   await writeFile(config, JSON.stringify({ extends: "../../tsconfig.json", include: [], files }, null, 2));
   return run("npx", ["tsc", "--noEmit", "--pretty", "false", "-p", relative(repoRoot, config)]);
@@ -30,8 +30,8 @@ describe("the type tests (generated code, public API)", () => {
   let files: string[];
   /** One entry per `@ts-expect-error` line: the copy that lacks it and the 0-based line it was on. */
   let directives: { copy: string; at: number }[];
-  let original: Promise<RunResult>;
-  let mutants: Promise<RunResult>;
+  let original: Promise<Ran>;
+  let mutants: Promise<Ran>;
 
   beforeAll(async () => {
     dir = await tempDirIn("test", "types-");

@@ -238,11 +238,17 @@ describe("prompt content every agent accepts", () => {
 });
 
 describe("the prompt answer", () => {
-  it("[ACP-PROMPT-001] rejects a session/prompt result without a valid stopReason", async () => {
-    for (const bad of [{}, { stopReason: "done" }, { stopReason: null }]) {
+  it("[ACP-PROMPT-001] rejects a session/prompt result without a stopReason string; an unknown one passes with a diagnostic (strict: rejected)", async () => {
+    for (const bad of [{}, { stopReason: null }, { stopReason: 3 }]) {
       const { outcome } = await answerWith(bad, (d) => d.conn.agent.prompt(params.prompt("s")));
       expect(outcome).toMatchObject({ ok: false, error: { code: -32603, message: 'Invalid result for "session/prompt" from the agent' } });
     }
+    // A newer agent's stop reason is forward-compatible (issue 21; docs/compatibility.md).
+    const newer = await answerWith({ stopReason: "done" }, (d) => d.conn.agent.prompt(params.prompt("s")));
+    expect(newer.outcome).toEqual({ ok: true, value: { stopReason: "done" } });
+    expect(newer.diagnostics.at(-1)).toMatchObject({ kind: "repaired", data: { repairs: [{ path: "/stopReason", action: "kept_unknown" }] } });
+    const strict = await answerWith({ stopReason: "done" }, (d) => d.conn.agent.prompt(params.prompt("s")), "strict");
+    expect(strict.outcome).toMatchObject({ ok: false, error: { code: -32603, message: 'Invalid result for "session/prompt" from the agent' } });
     for (const stopReason of ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]) {
       expect((await answerWith({ stopReason }, (d) => d.conn.agent.prompt(params.prompt("s")))).outcome).toEqual({ ok: true, value: { stopReason } });
     }

@@ -1,10 +1,9 @@
 // The example client (examples/client.ts) driving an agent written on the official SDK (test/peers/sdk-agent.ts).
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOk } from "../support/process.ts";
 import { runClient, type RunClientResult } from "../../examples/client.ts";
 import { exampleClientPath, repoRoot, sdkAgentPath } from "./support.ts";
 
@@ -79,7 +78,7 @@ describe("the example client driving the official SDK's agent", () => {
 describe("the example client's command line", () => {
   it("takes --agent and --prompt and prints the transcript on stdout", async () => {
     const agent = `${node} --import tsx ${JSON.stringify(sdkAgentPath)}`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", exampleClientPath, "--agent", agent, "--prompt", "echo via the command line", "--permission", "reject", "--prompt", "permission"], { cwd: repoRoot });
+    const { stdout } = await runOk(process.execPath, ["--import", "tsx", exampleClientPath, "--agent", agent, "--prompt", "echo via the command line", "--permission", "reject", "--prompt", "permission"], { cwd: repoRoot });
     expect(stdout).toContain("> echo via the command line\nvia the command line\n[stop: end_turn]");
     expect(stdout).toContain("-> reject (policy reject)");
     expect(stdout).toContain("outcome:selected:reject");
@@ -89,23 +88,26 @@ describe("the example client's command line", () => {
 describe("the example client's tour against the official SDK's agent (no modes, no config options, no list/load/close)", () => {
   it("runs the steps the agent can follow, says which it skipped and why, and exits 0", async () => {
     const agent = `${node} --import tsx ${JSON.stringify(sdkAgentPath)}`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", exampleClientPath, "--tour", "--agent", agent], { cwd: repoRoot });
-    // execFile rejects on a non-zero exit, so reaching here means the client exited 0.
+    const { stdout } = await runOk(process.execPath, ["--import", "tsx", exampleClientPath, "--tour", "--agent", agent], { cwd: repoRoot });
+    // runOk rejects on a non-zero exit, so reaching here means the client exited 0.
     expect(stdout.match(/^== .*$/gm)).toEqual([
-      "== 1. Streaming: the agent echoes a prompt in chunks",
-      "== 2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)",
-      "== 3. A plan whose entries move from pending to completed",
+      "== 1. A first prompt: a greeting, its answer streamed",
+      "== 2. A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)",
+      "== 3. A prompt asking for a plan",
       "== 4. Modes: skipped, the agent advertised no session modes",
       "== 5. Config options: skipped, the agent advertised no config options",
-      "== 6. Cancellation: a ten-second prompt, cancelled after 1 s with session/cancel",
+      "== 6. Cancellation: a long prompt, cancelled after 1 s with session/cancel",
       "== 7. Listing sessions: skipped, the agent does not advertise session/list",
       "== 8. Loading the session: skipped, the agent does not advertise session/load",
-      "== 9. Closing the session: skipped, the agent does not advertise session/close",
+      "== 9. Resuming the session: skipped, the agent does not advertise session/resume",
+      "== 10. Forking the session: skipped, the agent does not advertise session/fork (unstable)",
+      "== 11. Models: skipped, the agent offered no models",
+      "== 12. Closing the session: skipped, the agent does not advertise session/close",
     ]);
     expect(stdout).toContain("> hello from the acp-router tour\nhello from the acp-router tour\n[stop: end_turn]");
     expect(stdout.match(/\[stop: \w+\]/g)).toEqual(["[stop: end_turn]", "[stop: end_turn]", "[stop: end_turn]", "[stop: cancelled]"]);
     expect(stdout).not.toContain("session/set_mode");
-    expect(stdout).toContain("\nTour done: 4 steps ran; skipped: 4, 5, 7, 8, 9.\n");
+    expect(stdout).toContain("\nTour done: 4 steps ran; skipped: 4, 5, 7, 8, 9, 10, 11, 12.\n");
     expect(stdout.trimEnd().endsWith("Agent exited (code 0).")).toBe(true);
   });
 });

@@ -47,24 +47,27 @@ describe("the tour against an agent with one mode, config options, a failing ses
     const report = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions });
 
     expect(report.ran).toEqual([
-      "1. Streaming: the agent echoes a prompt in chunks",
-      "2. A tool call: the agent asks permission, then reads a file through the client (fs/read_text_file)",
-      "3. A plan whose entries move from pending to completed",
+      "1. A first prompt: a greeting, its answer streamed",
+      "2. A prompt about a file in the session's directory (the agent may ask permission and read it through fs/read_text_file)",
+      "3. A prompt asking for a plan",
       "5. Config options: set Model to large",
-      "6. Cancellation: a ten-second prompt, cancelled after 1 s with session/cancel",
+      "6. Cancellation: a long prompt, cancelled after 1 s with session/cancel",
     ]);
     expect(report.skipped).toEqual([
       { step: "4. Modes", why: "the agent advertised only the mode only" },
-      { step: "7. Listing: the agent's sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
+      { step: "7. Listing the sessions in this directory (session/list)", why: "failed (-32000 no session index here)" },
       { step: "8. Loading the session", why: "the agent does not advertise session/load" },
-      { step: "9. Closing the session", why: "the agent does not advertise session/close" },
+      { step: "9. Resuming the session", why: "the agent does not advertise session/resume" },
+      { step: "10. Forking the session", why: "the agent does not advertise session/fork (unstable)" },
+      { step: "11. Models", why: "the agent offered no models" },
+      { step: "12. Closing the session", why: "the agent does not advertise session/close" },
     ]);
     expect(configCalls).toEqual([{ sessionId: "s1", configId: "model", value: "large" }]);
     expect(out).toContain("\n> /config model large\n  Model is now large\n");
     expect(out).toContain("\n== 4. Modes: skipped, the agent advertised only the mode only\n");
     expect(out).toContain("\n> /list\n  failed (-32000 no session index here); going on\n");
-    expect(out).toContain("\n== 9. Closing the session: skipped, the agent does not advertise session/close\n");
-    expect(out.trimEnd().endsWith("Tour done: 5 steps ran; skipped: 4, 7, 8, 9.")).toBe(true);
+    expect(out).toContain("\n== 12. Closing the session: skipped, the agent does not advertise session/close\n");
+    expect(out.trimEnd().endsWith("Tour done: 5 steps ran; skipped: 4, 7, 8, 9, 10, 11, 12.")).toBe(true);
     expect(session.stopReasons).toEqual(["end_turn", "end_turn", "end_turn", "end_turn"]);
     conn.close();
   });

@@ -1,29 +1,19 @@
-// The published shape works without tsx: `tsc -p tsconfig.build.json` emits JavaScript and
-// declarations whose entry points load under plain Node and serve a real turn.
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The published shape works without tsx: the packed tarball (the package tier's one build,
+// `npm pack` in setup.ts, unpacked) holds JavaScript and declarations whose entry points load
+// under plain Node and serve a real turn.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { runOk, runProcess } from "../support/process.ts";
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL("../../", import.meta.url));
+/** The unpacked tarball's dist/ folder. */
+const out = join(inject("packed"), "dist");
+
+const run = (args: readonly string[]) => runOk(process.execPath, args, { timeoutMs: 20_000 });
 
 describe("the built package", () => {
-  let out: string;
-
-  beforeAll(async () => {
-    out = await mkdtemp(join(root, "test/package/.dist-"));
-    await run("npx", ["tsc", "-p", "tsconfig.build.json", "--outDir", relative(root, out)], { cwd: root, timeout: 120_000 });
-  }, 150_000);
-
-  afterAll(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-  });
-
   it("maps every export of package.json to an emitted file", async () => {
-    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { types: string; default: string }> };
+    const pkg = JSON.parse(await readFile(join(inject("packed"), "package.json"), "utf8")) as { exports: Record<string, string | { types: string; default: string }> };
     for (const [key, target] of Object.entries(pkg.exports)) {
       if (typeof target === "string") continue;
       for (const file of [target.types, target.default]) {
@@ -53,26 +43,26 @@ describe("the built package", () => {
       c.close();
       process.stdout.write(JSON.stringify({ r, seen }));
     `;
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: root, timeout: 20_000 });
+    const { stdout } = await run(["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual({ r: { stopReason: "end_turn" }, seen: ["hi"] });
   });
 
   it("declares main and types at the top for older resolution modes, pointing at the main entry", async () => {
-    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { main: string; types: string; exports: { ".": { types: string; default: string } } };
+    const pkg = JSON.parse(await readFile(join(inject("packed"), "package.json"), "utf8")) as { main: string; types: string; exports: { ".": { types: string; default: string } } };
     expect(pkg.main).toBe(pkg.exports["."].default);
     expect(pkg.types).toBe(pkg.exports["."].types);
   });
 
   it("runs the acp-router bin under plain node", async () => {
-    const help = await run(process.execPath, [join(out, "bin/acp-router.js"), "help"], { cwd: root, timeout: 20_000 });
+    const help = await run([join(out, "bin/acp-router.js"), "help"]);
     expect(help.stdout).toBe("");
     expect(help.stderr).toContain("codegen --table FILE --out DIR [--check]");
-    const bad = await run(process.execPath, [join(out, "bin/acp-router.js"), "codegen"], { cwd: root, timeout: 20_000 }).catch((e: { code: number; stderr: string }) => e);
+    const bad = await runProcess(process.execPath, [join(out, "bin/acp-router.js"), "codegen"], { timeoutMs: 20_000 });
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--table and --out are required") });
   });
 
   it("loads the stdio entry under plain node", async () => {
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "src/transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`], { cwd: root, timeout: 20_000 });
+    const { stdout } = await run(["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "src/transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`]);
     expect(stdout).toBe("function function");
   });
 });

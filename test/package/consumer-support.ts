@@ -1,10 +1,7 @@
-/** Helpers of the consumer-workflow test: packing the library once, reading the README's workflow section. */
-import { execFile } from "node:child_process";
+/** Helpers of the package tier: packing the library (once per run, in setup.ts), reading the README's workflow section. */
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { runOk } from "../support/process.ts";
 
 /** A file the README tells the user to write: `<!-- consumer: path -->` before its block. */
 export interface ConsumerFile {
@@ -37,11 +34,20 @@ export function readmeSection(readme: string, heading: string): { files: Consume
   return { files, steps, output };
 }
 
+/** Tools the consumer test adds beyond the README's (it also runs the client under tsx, bundled by esbuild, and an extension validated by zod). */
+export const extraTools = ["tsx@4.23.15", "esbuild@0.28.2", "zod@4.6.7"] as const;
+
+/** Every `name@version` the README's `npm install` lines name (acp-router itself excepted), then `extraTools`. */
+export function consumerToolSpecs(steps: readonly Step[]): string[] {
+  const fromReadme = steps.filter((s) => s.argv[0] === "npm" && s.argv[1] === "install").flatMap((s) => s.argv.slice(2).filter((a) => !a.startsWith("--") && a !== "acp-router"));
+  return [...fromReadme, ...extraTools];
+}
+
 /** Packs the library with `npm pack` (which builds it first) into `.tmp/pack`; resolves to the tarball's path. */
 export async function packLibrary(root: string): Promise<string> {
   const dest = join(root, ".tmp", "pack");
   await mkdir(dest, { recursive: true });
-  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", dest], { cwd: root, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await runOk("npm", ["pack", "--silent", "--pack-destination", dest], { cwd: root, timeoutMs: 900_000 }); // the build under tsc: minutes on a loaded 2-core machine
   const name = stdout.trim().split("\n").pop() ?? "";
   const files = await readdir(dest);
   if (!files.includes(name)) throw new Error(`npm pack wrote no ${name} (found ${files.join(", ")})`);

@@ -1,59 +1,64 @@
 // The consumer workflow, from an installed package: the README's "The workflow" section is
 // run as written in a fresh project outside this repository, once installed with npm and once
-// with pnpm (whose strict layout fails any deep import). The library is packed with `npm pack`
-// first, so what is tested is what would be published.
-import { execFile } from "node:child_process";
+// with pnpm (whose strict layout fails any deep import). The library is the tarball the package
+// tier's global setup packed (setup.ts), so what is tested is what would be published.
+//
+// Only acp-router itself is installed by the package manager (from the tarball, offline: it has
+// no dependencies). The dev tools the README installs next (typescript, ts-morph, …) come from
+// the run's tools cache, linked in (tools-cache.ts): the same pinned versions, with no registry
+// asked and no second install of the same tools for pnpm.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packLibrary, readmeSection, type Step } from "./consumer-support.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runProcess, repoRoot as root, type Ran } from "../support/process.ts";
+import { readmeSection, type Step } from "./consumer-support.ts";
+import { linkTools } from "./tools-cache.ts";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const pnpm = join(root, "node_modules/.bin/pnpm");
 const section = readmeSection(await readFile(join(root, "README.md"), "utf8"), "## The workflow");
+const tarball = inject("tarball");
+const tools = inject("consumerTools");
 
-interface Ran {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** Runs a command in `cwd`; never rejects on a non-zero exit. The deadlines here and on the tests only turn a hang into a failure: `tsc` and codegen take minutes on a loaded 2-core machine. */
+const sh = (cwd: string, command: string, args: readonly string[], timeoutMs = 540_000): Promise<Ran> => runProcess(command, args, { cwd, timeoutMs, env: { ...process.env, npm_config_update_notifier: "false" } });
 
-/** Runs a command in `cwd`; never rejects on a non-zero exit. */
-function sh(cwd: string, command: string, args: readonly string[], timeout = 240_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-/** How each package manager spells the README's npm commands. */
+/** How each package manager spells the README's commands: `install` adds the tarball, offline. */
 const managers = {
   npm: {
-    add: (dev: boolean, specs: string[]) => ["npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-exact", ...(dev ? ["--save-dev"] : []), ...specs]] as const,
+    install: (spec: string) => ["npm", ["install", "--offline", "--no-audit", "--no-fund", "--save-exact", spec]] as const,
     exec: (args: string[]) => ["npx", ["--no-install", ...args]] as const,
   },
   pnpm: {
-    add: (dev: boolean, specs: string[]) => [pnpm, ["add", "--save-exact", ...(dev ? ["--save-dev"] : []), ...specs]] as const,
+    install: (spec: string) => [pnpm, ["add", "--offline", "--save-exact", spec]] as const,
     exec: (args: string[]) => [pnpm, ["exec", ...args]] as const,
   },
 } as const;
 
 type Manager = keyof typeof managers;
 
-/** Translates one README command line into what `manager` runs, with the packed tarball for `acp-router`. */
-function translate(manager: Manager, step: Step, tarball: string): readonly [string, readonly string[]] {
+/** Adds `specs` to the project in `dir` from the tools cache. */
+async function addTools(dir: string, dev: boolean, specs: readonly string[]): Promise<Ran> {
+  await linkTools(tools, dir, specs, dev);
+  return { code: 0, signal: null, killed: false, stdout: "", stdoutBytes: Buffer.alloc(0), stderr: "" };
+}
+
+/** Runs one README command line as `manager` would, in `dir`, with the packed tarball for `acp-router`. */
+function runStep(manager: Manager, dir: string, step: Step): Promise<Ran> {
   const [tool, ...args] = step.argv;
   if (tool === "npm" && args[0] === "install") {
-    const dev = args.includes("--save-dev");
-    const specs = args.slice(1).filter((a) => !a.startsWith("--")).map((a) => (a === "acp-router" ? tarball : a));
-    return managers[manager].add(dev, specs);
+    const specs = args.slice(1).filter((a) => !a.startsWith("--"));
+    if (specs.length === 1 && specs[0] === "acp-router") {
+      const [command, installArgs] = managers[manager].install(tarball);
+      return sh(dir, command, installArgs);
+    }
+    return addTools(dir, args.includes("--save-dev"), specs);
   }
-  if (tool === "npx") return managers[manager].exec(args);
-  return [tool as string, args];
+  if (tool === "npx") {
+    const [command, execArgs] = managers[manager].exec(args);
+    return sh(dir, command, execArgs);
+  }
+  return sh(dir, tool as string, args);
 }
 
 describe("the README's workflow section", () => {
@@ -71,11 +76,6 @@ describe("the README's workflow section", () => {
   });
 });
 
-let tarball: string;
-beforeAll(async () => {
-  tarball = await packLibrary(root);
-}, 240_000);
-
 describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packed tarball with %s", (manager) => {
   let dir: string;
   const results: Ran[] = [];
@@ -88,8 +88,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
       await writeFile(join(dir, file.path), file.body);
     }
     for (const [i, step] of section.steps.entries()) {
-      const [command, args] = translate(manager, step, tarball);
-      const ran = await sh(dir, command, args);
+      const ran = await runStep(manager, dir, step);
       results.push(ran);
       if (ran.code !== 0) throw new Error(`${manager}: "${step.line}" exited ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
       if (i === 0) {
@@ -122,8 +121,8 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
   });
 
   it("runs the shipped generator, whose --check passes on what it wrote", async () => {
-    expect(results[4]?.stderr).toBe("codegen: wrote 8 files to src/acp\n");
-    expect(results[5]?.stderr).toBe("codegen --check: 8 files up to date\n");
+    expect(results[4]?.stderr).toBe("codegen: wrote 9 files to src/acp\n");
+    expect(results[5]?.stderr).toBe("codegen --check: 9 files up to date\n");
     const connect = await readFile(join(dir, "src/acp/connect.ts"), "utf8");
     expect(connect.split("\n").slice(0, 3)).toEqual([
       "// @generated by `acp-router codegen` from acp.table.ts and the pinned ACP schema.",
@@ -138,8 +137,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
   });
 
   it("runs the same client under tsx and bundled by esbuild", async () => {
-    const [add, addArgs] = managers[manager].add(true, ["tsx@4.23.15", "esbuild@0.28.2"]);
-    expect((await sh(dir, add, addArgs)).code).toBe(0);
+    await addTools(dir, true, ["tsx@4.23.15", "esbuild@0.28.2"]);
     const [tsx, tsxArgs] = managers[manager].exec(["tsx", "src/client.ts"]);
     expect((await sh(dir, tsx, tsxArgs)).stdout).toBe(section.output);
     for (const entry of ["agent", "client"]) {
@@ -148,11 +146,10 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
     }
     const bundled = await sh(dir, process.execPath, ["bundle/client.js"]);
     expect(bundled.stdout).toBe(section.output);
-  }, 300_000);
+  }, 600_000);
 
   it("serves a runtime-registered extension validated by zod, without codegen, over stdio", async () => {
-    const [add, addArgs] = managers[manager].add(false, ["zod@4.6.7"]);
-    expect((await sh(dir, add, addArgs)).code).toBe(0);
+    await addTools(dir, false, ["zod@4.6.7"]);
     for (const name of ["shared.ts", "ext-agent.ts", "ext-client.ts"]) await writeFile(join(dir, "src", name), await readFile(join(root, "test/package/consumer-ext", name), "utf8"));
     const [tsc, tscArgs] = managers[manager].exec(["tsc"]);
     expect(await sh(dir, tsc, tscArgs)).toMatchObject({ code: 0, stdout: "" });
@@ -163,7 +160,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
       invalid: { code: -32602, data: { errors: [{ path: "/text", message: expect.stringContaining("string") }] } },
       missing: -32002,
     });
-  }, 180_000);
+  }, 600_000);
 
   it("fails --check after a table edit, naming the stale files, and regenerates", async () => {
     const table = join(dir, "acp.table.ts");
@@ -176,7 +173,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
     expect(stale.stderr).toContain("  router.ts\n");
     await writeFile(table, original);
     expect((await sh(dir, cmd, args)).code).toBe(0);
-  }, 120_000);
+  }, 600_000);
 });
 
 /** Lists what a runtime-only install holds, one path a line: `npm ls --omit=dev`, or pnpm's production list. */

@@ -1,14 +1,9 @@
 // DESIGN §9: the core runs outside Node (browsers, Deno, Bun). Only the stdio adapter and the
 // remote transport's Node server adapters may import `node:` modules at run time, and the framer works without Node's Buffer.
-import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { repoRoot as root, runOk } from "../support/process.ts";
 
 /** The only files allowed runtime `node:` imports: the stdio adapter and the remote transport's Node server adapters. */
 const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts")];
@@ -58,7 +53,7 @@ describe("the portable core", () => {
       framer.end();
       process.stdout.write(JSON.stringify({ hasBuffer: typeof Buffer !== "undefined", lines }));
     `;
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, timeout: 20_000 });
+    const { stdout } = await runOk(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeoutMs: 20_000 });
     expect(JSON.parse(stdout)).toEqual({ hasBuffer: false, lines: ['{"t":"héllo ✓ 😀"}', '{"u":1}'] });
   });
 });

@@ -1,13 +1,12 @@
 // The README cannot drift from the code: every snippet block equals the file it
 // is taken from, and those files run or compile here.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { runOk } from "../support/process.ts";
 
-const run = promisify(execFile);
+const run = (command: string, args: readonly string[], options: { cwd: string; timeout: number }) => runOk(command, args, { cwd: options.cwd, timeoutMs: options.timeout });
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const readme = await readFile(join(root, "README.md"), "utf8");
 

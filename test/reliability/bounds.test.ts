@@ -253,7 +253,7 @@ describe("maxWriteQueueBytes (outbound bytes the peer has not read)", () => {
     const conn = connectClient(countingClient(), agent.transport);
     const calls: Promise<unknown>[] = [];
     // 1 MiB in 16 KiB requests, one per turn. The transport gives up at 256 KiB; the connection
-    // closes once the agent has exited (killed after killAfterMs), so the close can name its exit.
+    // closes once the agent has exited (terminated after killAfterMs), so the close can name its exit.
     for (let i = 0; i < 64; i++) {
       const c = conn.request("_x/big", { pad: pad.slice(0, 16 * 1024) });
       c.catch(() => {});
@@ -262,7 +262,8 @@ describe("maxWriteQueueBytes (outbound bytes the peer has not read)", () => {
     }
     const info = await within(conn.closed, "close on overflow");
     expect(info.reason).toBe(`write queue over ${256 * 1024} bytes: the peer is not reading`);
-    expect(await within(agent.exited, "agent killed")).toEqual({ code: null, signal: "SIGKILL" });
+    // EOF, then killAfterMs (the grace period), then SIGTERM to its process group (src/transport/process.ts).
+    expect(await within(agent.exited, "agent terminated")).toEqual({ code: null, signal: "SIGTERM", lingered: true, note: "did not exit within 100 ms of stdin closing; terminated" });
     for (const c of calls) await expect(c).rejects.toThrow(ConnectionClosedError);
   });
 });

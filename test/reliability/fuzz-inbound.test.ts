@@ -198,7 +198,7 @@ describe("the corpus the mutations start from", () => {
     const requests = agentInbound.filter((m) => m.method !== undefined && m.id !== undefined);
     const byId = (list: unknown[][]) => list.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(byId(answers.map((a) => [a.id, a.error]))).toEqual(byId(requests.map((m) => [m.method, undefined])));
-    expect(calls.get("extNotification _example.com/note")).toBe(1);
+    expect(calls.get("extNotification:_example.com/note")).toBe(1);
 
     const clientCalls = new Map<string, number>();
     const cwire = rawWire();

@@ -105,8 +105,8 @@ describe("a method named like an Object.prototype member", () => {
     await turn();
     expect(wire.take().map((a) => a.result)).toEqual([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
     expect([...calls.keys()].filter((k) => k.startsWith("own "))).toEqual([]);
-    expect(calls.get("extMethod __defineGetter__")).toBe(1);
-    expect(calls.get("extNotification __lookupGetter__")).toBe(1);
+    expect(calls.get("extMethod:__defineGetter__")).toBe(1);
+    expect(calls.get("extNotification:__lookupGetter__")).toBe(1);
   });
 });
 

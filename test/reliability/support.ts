@@ -1,166 +1,24 @@
 /**
- * Shared pieces of the reliability suite: a synchronous raw-bytes transport
- * (the test plays the peer, every write is collected as one line), handlers
- * whose calls are counted, a corpus of valid ACP messages, the expected-answer
- * oracle written from DESIGN §4.3 (not from src/), and small helpers.
+ * Shared pieces of the reliability suite: a corpus of valid ACP messages,
+ * the expected-answer oracle written from DESIGN §4.3 (not from src/),
+ * hostile-input arbitraries, and small helpers. The raw wire, the counting
+ * handlers and the async helpers come from test/support/ (re-exported here).
  */
-import { within as withinShared } from "../support/async.ts";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import type { AgentHandler, ClientHandler, Transport, TransportReceiver } from "../../src/index.ts";
+import { runProcess, type Ran } from "../support/process.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-// ── raw transport ─────────────────────────────────────────────────────
+// ── raw transport: test/support/raw-peer.ts ───────────────────────
 
-/** A transport the test drives by hand: `feed` delivers inbound bytes synchronously, writes are collected. */
-export interface RawWire {
-  readonly transport: Transport;
-  /** Every line the connection wrote, in order (each write is one line, newline included). */
-  readonly writes: string[];
-  /** True once the connection closed the transport. */
-  readonly closed: boolean;
-  /** Delivers one chunk (text or bytes) to the connection, synchronously. */
-  feed(chunk: string | Uint8Array): void;
-  /** Writes one message as a line (objects JSON-encoded, a newline appended). */
-  send(message: string | object): void;
-  /** Signals end-of-stream (optionally with an error). */
-  end(error?: Error): void;
-  /** Parsed lines written since the last `take()`. */
-  take(): Answer[];
-}
+export { rawWire, type RawWire, type WireLine as Answer } from "../support/raw-peer.ts";
+import type { WireLine as Answer } from "../support/raw-peer.ts";
 
-/** One line the connection wrote, loosely typed for assertions. */
-export interface Answer {
-  readonly jsonrpc?: unknown;
-  readonly id?: unknown;
-  readonly method?: unknown;
-  readonly params?: unknown;
-  readonly result?: unknown;
-  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
-}
+// ── handlers: test/support/handlers.ts ─────────────────────────────
 
-export function rawWire(): RawWire {
-  let receiver: TransportReceiver | undefined;
-  let closed = false;
-  let read = 0;
-  const writes: string[] = [];
-  const transport: Transport = {
-    start(r) {
-      receiver = r;
-    },
-    write(text) {
-      writes.push(text);
-    },
-    close() {
-      closed = true;
-    },
-  };
-  const started = (): TransportReceiver => {
-    if (!receiver) throw new Error("the connection has not started the transport");
-    return receiver;
-  };
-  return {
-    transport,
-    writes,
-    get closed() {
-      return closed;
-    },
-    feed: (chunk) => started().data(chunk),
-    send: (message) => started().data(`${typeof message === "string" ? message : JSON.stringify(message)}\n`),
-    end: (error) => started().end(error),
-    take() {
-      const out = writes.slice(read).map((line) => JSON.parse(line) as Answer);
-      read = writes.length;
-      return out;
-    },
-  };
-}
-
-// ── handlers ─────────────────────────────────────────────────────────
-
-/** Counts of handler calls by method name. */
-export type Calls = Map<string, number>;
-
-const count = (calls: Calls, name: string) => calls.set(name, (calls.get(name) ?? 0) + 1);
-
-/** Agent capabilities that open every capability gate. */
-export const allAgentCapabilities = {
-  loadSession: true,
-  promptCapabilities: { image: true, audio: true, embeddedContext: true },
-  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
-  auth: { logout: {} },
-};
-
-/** Client capabilities that open every capability gate. */
-export const allClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: {} };
-
-/**
- * An agent handler answering every method with a minimal valid result,
- * synchronously (or, for `session/prompt`, one microtask later), counting calls.
- */
-export function countingAgent(calls: Calls = new Map()): AgentHandler & { readonly calls: Calls } {
-  const h = (name: string, result: unknown) => () => {
-    count(calls, name);
-    return result as never;
-  };
-  return {
-    calls,
-    initialize: h("initialize", { protocolVersion: 1, agentCapabilities: allAgentCapabilities }),
-    authenticate: h("authenticate", {}),
-    logout: h("logout", {}),
-    newSession: h("newSession", { sessionId: "s1" }),
-    loadSession: h("loadSession", {}),
-    listSessions: h("listSessions", { sessions: [] }),
-    deleteSession: h("deleteSession", {}),
-    resumeSession: h("resumeSession", {}),
-    closeSession: h("closeSession", {}),
-    setSessionMode: h("setSessionMode", {}),
-    setSessionConfigOption: h("setSessionConfigOption", { configOptions: [] }),
-    prompt: () => {
-      count(calls, "prompt");
-      return Promise.resolve({ stopReason: "end_turn" as const });
-    },
-    extMethod: (method) => {
-      count(calls, `extMethod ${method}`);
-      return { ok: true };
-    },
-    extNotification: (method) => {
-      count(calls, `extNotification ${method}`);
-    },
-  };
-}
-
-/** A client handler answering every method with a minimal valid result, counting calls. */
-export function countingClient(calls: Calls = new Map()): ClientHandler & { readonly calls: Calls } {
-  const h = (name: string, result: unknown) => () => {
-    count(calls, name);
-    return result as never;
-  };
-  return {
-    calls,
-    requestPermission: h("requestPermission", { outcome: { outcome: "selected", optionId: "allow" } }),
-    sessionUpdate: h("sessionUpdate", undefined),
-    readTextFile: h("readTextFile", { content: "" }),
-    writeTextFile: h("writeTextFile", {}),
-    createTerminal: h("createTerminal", { terminalId: "t1" }),
-    terminalOutput: h("terminalOutput", { output: "", truncated: false }),
-    releaseTerminal: h("releaseTerminal", {}),
-    waitForTerminalExit: h("waitForTerminalExit", { exitCode: 0 }),
-    killTerminal: h("killTerminal", {}),
-    createElicitation: h("createElicitation", { action: "cancel" }),
-    completeElicitation: h("completeElicitation", undefined),
-    extMethod: (method) => {
-      count(calls, `extMethod ${method}`);
-      return { ok: true };
-    },
-    extNotification: (method) => {
-      count(calls, `extNotification ${method}`);
-    },
-  };
-}
+export { allAgentCapabilities, allClientCapabilities, countingAgent, countingClient, type Calls } from "../support/handlers.ts";
 
 // ── corpus of valid messages ──────────────────────────────────────────
 
@@ -350,33 +208,10 @@ export function rejectionSpy(): { readonly seen: unknown[]; install(): void; uni
   };
 }
 
-/** Runs `node <args>` to completion (killed after `deadlineMs`), returning stdout, stderr and how it ended. */
-export function runNode(args: readonly string[], deadlineMs: number): Promise<{ stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null; killed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let killed = false;
-    child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
-    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill("SIGKILL");
-    }, deadlineMs);
-    child.once("error", reject);
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code, signal, killed });
-    });
-  });
-}
+/** Runs `node <args>` in the repo root to completion (killed after `deadlineMs`): test/support/process.ts. */
+export const runNode = (args: readonly string[], deadlineMs: number): Promise<Ran> => runProcess(process.execPath, args, { timeoutMs: deadlineMs });
 
-/** Settles like `promise`, or rejects after `ms` (default 5000 here: subprocesses are slower) naming `label`. */
-export function within<T>(promise: Promise<T>, label: string, ms = 5000): Promise<T> {
-  return withinShared(promise, label, ms);
-}
-
-export { deferred, type Deferred } from "../support/async.ts";
+export { deferred, within, type Deferred } from "../support/async.ts";
 
 // ── fast-check arbitraries for hostile inbound traffic ─────────────────
 

@@ -123,7 +123,7 @@ describe("readers that fall behind", () => {
     await post(url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/", mcpServers: [] } }, { "acp-connection-id": connectionId });
     await post(url, { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "sess-1", prompt: [{ type: "text", text: "flood" }] } }, { "acp-connection-id": connectionId, "acp-session-id": "sess-1" });
     await until(() => remote.stats().connections === 0, "the connection to close");
-    expect(closes.reasons.join("\n")).toMatch(/bytes wait for an event stream that was never opened \(maxStreamBytes 65536\)/);
+    expect(closes.reasons.join("\n")).toMatch(/bytes wait for an event stream that is not open \(maxStreamBytes 65536\)/);
   });
 });
 
@@ -162,15 +162,17 @@ describe("process limits", () => {
 });
 
 describe("a client that disappears mid-turn", () => {
-  it("over Streamable HTTP: its stream closing cancels the turn and frees everything", async () => {
+  it("over Streamable HTTP: its stream closing and not resumed within resumeMs cancels the turn and frees everything", async () => {
     const probe: AgentProbe = { cancelled: 0 };
-    const { url, remote } = await startServer({ agent: () => remoteAgent(probe) });
+    const closes = closeReasons();
+    const { url, remote } = await startServer({ agent: () => remoteAgent(probe), resumeMs: 200, connection: { onDiagnostic: closes.onDiagnostic } });
     const { connectionId, sessionId, stream } = await withSession(url);
     await post(url, { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "wait" }] } }, { "acp-connection-id": connectionId, "acp-session-id": sessionId });
     await stream.next((m) => m.method === "session/update", "the turn to start");
     expect(remote.stats()).toMatchObject({ inFlightInbound: 1 });
     stream.abort();
     await until(() => remote.stats().connections === 0, "the connection to close");
+    expect(closes.reasons.join("\n")).toMatch(/the event stream dropped \d+ ms ago and was not resumed \(resumeMs 200\)/);
     expect(probe.cancelled).toBe(1);
     expect(remote.stats()).toEqual(ZERO);
   });

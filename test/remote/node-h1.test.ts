@@ -10,8 +10,16 @@ import { deferred } from "../support/async.ts";
 import { onCleanup, until, within } from "./support.ts";
 
 /** A node:http server on 127.0.0.1 running `handle`; closed after the test. */
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handle);
+/** Serves `handle` on 127.0.0.1; a handler that throws or rejects answers 500 (instead of an unhandled rejection). */
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>): Promise<string> {
+  const server = createServer((req, res) => {
+    Promise.resolve()
+      .then(() => handle(req, res))
+      .catch((error: unknown) => {
+        if (!res.headersSent) res.statusCode = 500;
+        res.end(String(error));
+      });
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   onCleanup(async () => {
     server.closeAllConnections();

@@ -97,7 +97,7 @@ export function sdkClient(url: string, choice = "allow") {
     });
   const connection = app.connect(stream);
   onCleanup(async () => {
-    await Promise.race([connection.close?.(), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await Promise.race([Promise.resolve(connection.close?.()), new Promise((resolve) => setTimeout(resolve, 2000))]);
   });
   return { connection, record, agent: connection.agent, methods: acp.methods.agent };
 }

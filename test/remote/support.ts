@@ -9,10 +9,10 @@ import { connectClient, protocol, type ClientConnection, type ClientHandler, typ
 import { listen, type Listening, type ListenOptions } from "../../src/remote/node.ts";
 import type { RemoteServerOptions } from "../../src/remote/options.ts";
 import { createRemoteServer, type RemoteServer } from "../../src/remote/server.ts";
-import { within } from "../support/async.ts";
+import { until, within } from "../support/async.ts";
 import { remoteAgent } from "./agent.ts";
 
-export { within };
+export { until, within };
 
 export { remoteAgent, type AgentProbe } from "./agent.ts";
 
@@ -64,11 +64,3 @@ export async function connectOver(transport: Transport, handler: ClientHandler):
   return conn;
 }
 
-/** Resolves once `condition()` holds; rejects naming `label` after `ms` (default 5000). */
-export async function until(condition: () => boolean, label: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${label}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

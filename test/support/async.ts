@@ -1,6 +1,8 @@
 /**
- * Small async helpers for connection tests: waiting without wall-clock
- * assertions. Timeouts here only turn a hang into a readable failure.
+ * The async helpers of every test folder: waiting without wall-clock
+ * assertions (`delay`, `turn`, `deferred`, `track`) and deadlines (`within`
+ * for a promise, `until` for a condition). Timeouts here only turn a hang
+ * into a readable failure.
  */
 
 /** Resolves after `ms` milliseconds. */
@@ -30,8 +32,12 @@ export function deferred<T = void>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** Settles like `promise`, or rejects with `timed out: <label>` after `ms` (default 3000). */
-export function within<T>(promise: Promise<T>, label: string, ms = 3000): Promise<T> {
+/**
+ * Settles like `promise`, or rejects with `timed out after <ms> ms: <label>`.
+ * Default 5000 ms: long enough for a child process on a loaded 2-core
+ * machine; the deadline only turns a hang into a readable failure.
+ */
+export function within<T>(promise: Promise<T>, label: string, ms = 5000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${label}`)), ms);
@@ -39,8 +45,8 @@ export function within<T>(promise: Promise<T>, label: string, ms = 3000): Promis
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Polls `condition` every few ms until it holds; rejects after `ms` (default 3000). */
-export async function until(condition: () => boolean, label: string, ms = 3000): Promise<void> {
+/** Polls `condition` every 2 ms until it holds; rejects naming `label` after `ms` (default 5000, as `within`). */
+export async function until(condition: () => boolean, label: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${label}`);

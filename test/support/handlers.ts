@@ -5,6 +5,9 @@
  * valid result and record each call by name in `calls` (`"newSession"`,
  * `"extMethod:_sum"`, `"extNotification:_hello"`). Pass `overrides` to
  * replace single methods; overridden calls are recorded too.
+ * `countingAgent()` / `countingClient()` answer every method, optional ones
+ * too, with every capability advertised, and count calls by the same names
+ * in a `Map` (one map can be shared by both sides).
  */
 import type { AgentHandler, ClientHandler, ClientCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest, PromptRequest, RequestPermissionRequest, SessionNotification } from "../../src/index.ts";
 
@@ -63,15 +66,92 @@ export function testClient(overrides: Partial<ClientHandler> = {}): Recorded<Cli
   return record({ ...base, ...overrides });
 }
 
-function record<H extends object>(handler: H): Recorded<H> {
-  const calls: string[] = [];
+/** The name a call is recorded under: the method's, or `extMethod:<wire>` / `extNotification:<wire>` for extensions. */
+function callName(name: string, args: readonly unknown[]): string {
+  return name === "extMethod" || name === "extNotification" ? `${name}:${String(args[0])}` : name;
+}
+
+/** `handler` with each method wrapped to report the call's name to `onCall` before it runs. */
+function observed<H extends object>(handler: H, onCall: (name: string) => void): H {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(handler)) {
     if (typeof fn !== "function") continue;
     wrapped[name] = (...args: unknown[]) => {
-      calls.push(name === "extMethod" || name === "extNotification" ? `${name}:${String(args[0])}` : name);
+      onCall(callName(name, args));
       return (fn as (...a: unknown[]) => unknown).apply(handler, args);
     };
   }
-  return { handler: wrapped as H, calls };
+  return wrapped as H;
+}
+
+function record<H extends object>(handler: H): Recorded<H> {
+  const calls: string[] = [];
+  return { handler: observed(handler, (name) => calls.push(name)), calls };
+}
+
+/** Counts of handler calls by name (as `Recorded.calls` names them). */
+export type Calls = Map<string, number>;
+
+/** Agent capabilities that open every capability gate. */
+export const allAgentCapabilities = {
+  loadSession: true,
+  promptCapabilities: { image: true, audio: true, embeddedContext: true },
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+  auth: { logout: {} },
+};
+
+/** Client capabilities that open every capability gate. */
+export const allClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: {} };
+
+function counted<H extends object>(handler: H, calls: Calls): H & { readonly calls: Calls } {
+  return Object.assign(observed(handler, (name) => calls.set(name, (calls.get(name) ?? 0) + 1)), { calls });
+}
+
+/**
+ * An agent answering every method, optional ones included, with a minimal
+ * valid result (`initialize` advertises every capability; `session/prompt`
+ * answers one microtask later), counting calls into `calls`.
+ */
+export function countingAgent(calls: Calls = new Map()): AgentHandler & { readonly calls: Calls } {
+  return counted<AgentHandler>(
+    {
+      initialize: () => ({ protocolVersion: 1, agentCapabilities: allAgentCapabilities }),
+      authenticate: () => ({}),
+      logout: () => ({}),
+      newSession: () => ({ sessionId: "s1" }),
+      loadSession: () => ({}),
+      listSessions: () => ({ sessions: [] }),
+      deleteSession: () => ({}),
+      resumeSession: () => ({}),
+      closeSession: () => ({}),
+      setSessionMode: () => ({}),
+      setSessionConfigOption: () => ({ configOptions: [] }),
+      prompt: () => Promise.resolve({ stopReason: "end_turn" as const }),
+      extMethod: () => ({ ok: true }),
+      extNotification: () => undefined,
+    },
+    calls,
+  );
+}
+
+/** A client answering every method, optional ones included, with a minimal valid result, counting calls into `calls`. */
+export function countingClient(calls: Calls = new Map()): ClientHandler & { readonly calls: Calls } {
+  return counted<ClientHandler>(
+    {
+      requestPermission: () => ({ outcome: { outcome: "selected", optionId: "allow" } }),
+      sessionUpdate: () => undefined,
+      readTextFile: () => ({ content: "" }),
+      writeTextFile: () => ({}),
+      createTerminal: () => ({ terminalId: "t1" }),
+      terminalOutput: () => ({ output: "", truncated: false }),
+      releaseTerminal: () => ({}),
+      waitForTerminalExit: () => ({ exitCode: 0 }),
+      killTerminal: () => ({}),
+      createElicitation: () => ({ action: "cancel" }),
+      completeElicitation: () => undefined,
+      extMethod: () => ({ ok: true }),
+      extNotification: () => undefined,
+    },
+    calls,
+  );
 }

@@ -17,7 +17,7 @@
  * (or `sync()`) at a time.
  */
 import { connectAgent, connectClient, memoryPair } from "../../src/index.ts";
-import type { AgentCapabilities, AgentConnection, AgentHandler, ClientCapabilities, ClientConnection, ClientHandler, ConnectionOptions, Diagnostic, InitializeRequest, Transport } from "../../src/index.ts";
+import type { AgentCapabilities, AgentConnection, AgentHandler, ClientCapabilities, ClientConnection, ClientHandler, ConnectionOptions, Diagnostic, InitializeRequest, Transport, TransportReceiver } from "../../src/index.ts";
 import { params } from "./handlers.ts";
 
 /** One parsed line as the connection wrote it; fields typed loosely for assertions. */
@@ -190,4 +190,61 @@ export function rawDriver<Conn>(connect: (transport: Transport, options: Connect
     },
   };
   return driver;
+}
+
+// ── the synchronous wire ─────────────────────────────────────────────
+
+/** A transport the test drives by hand: `feed` delivers inbound bytes synchronously, writes are collected. */
+export interface RawWire {
+  readonly transport: Transport;
+  /** Every line the connection wrote, in order (each write is one line, newline included). */
+  readonly writes: string[];
+  /** True once the connection closed the transport. */
+  readonly closed: boolean;
+  /** Delivers one chunk (text or bytes) to the connection, synchronously. */
+  feed(chunk: string | Uint8Array): void;
+  /** Writes one message as a line (objects JSON-encoded, a newline appended). */
+  send(message: string | object): void;
+  /** Signals end-of-stream (optionally with an error). */
+  end(error?: Error): void;
+  /** Parsed lines written since the last `take()`. */
+  take(): WireLine[];
+}
+
+/** The synchronous wire (see the top of this file). */
+export function rawWire(): RawWire {
+  let receiver: TransportReceiver | undefined;
+  let closed = false;
+  let read = 0;
+  const writes: string[] = [];
+  const transport: Transport = {
+    start(r) {
+      receiver = r;
+    },
+    write(text) {
+      writes.push(text);
+    },
+    close() {
+      closed = true;
+    },
+  };
+  const started = (): TransportReceiver => {
+    if (!receiver) throw new Error("the connection has not started the transport");
+    return receiver;
+  };
+  return {
+    transport,
+    writes,
+    get closed() {
+      return closed;
+    },
+    feed: (chunk) => started().data(chunk),
+    send: (message) => started().data(`${typeof message === "string" ? message : JSON.stringify(message)}\n`),
+    end: (error) => started().end(error),
+    take() {
+      const out = writes.slice(read).map((line) => JSON.parse(line) as WireLine);
+      read = writes.length;
+      return out;
+    },
+  };
 }

@@ -1,33 +1,48 @@
-// `acp-router check -- <agent>`: the scorecard of the example agent, the SDK agent and a broken agent.
+// `acp-router check -- <agent>`: the scorecard of the example agent (v2 and v1), the SDK agent and a broken agent.
 import { describe, expect, it } from "vitest";
-import type { ScoreRow } from "../../tools/check/main.ts";
+import type { CheckReport } from "../../tools/check/main.ts";
+import { V1_CHECKLIST, V2_CHECKLIST } from "../../tools/check/checklist.ts";
 import { exampleAgent, fixture, runCommand, scratch, sdkAgent, tsNode } from "./support.ts";
 
-const check = async (agent: readonly string[]) => {
-  const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", "--cwd", scratch(), "--", ...agent), "", 60_000);
-  const card = JSON.parse(run.stdout.toString("utf8")) as { rows: ScoreRow[]; passed: boolean };
-  return { code: run.code, card, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`) };
+const check = async (agent: readonly string[], ...options: string[]) => {
+  const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", "--timeout", "10", "--cwd", scratch(), ...options, "--", ...agent), "", 90_000);
+  const card = JSON.parse(run.stdout.toString("utf8")) as CheckReport;
+  return { code: run.code, card, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`), outcome: (id: string) => card.rows.find((r) => r.id === id)?.outcome };
 };
 
-const PROBED = ["ACP-CANCEL-001", "ACP-CANCEL-102", "ACP-CANCEL-105", "ACP-EXT-001", "ACP-EXT-201", "ACP-INFO-INVALIDREQ-001", "ACP-INFO-PARSE-001", "ACP-INIT-001", "ACP-JSONRPC-003", "ACP-JSONRPC-004", "ACP-JSONRPC-005", "ACP-JSONRPC-101", "ACP-LIST-103", "ACP-PROMPT-001", "ACP-PROMPT-003", "ACP-PROMPT-101", "ACP-SESSION-001", "ACP-SESSION-101", "ACP-SHUTDOWN-001", "ACP-TRANSPORT-203"];
+/** The v1 rows check's probes and the traffic judge (the rest are "not run: no probe"). */
+const V1_JUDGED = ["ACP-AUTH-005", "ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-102", "ACP-CANCEL-105", "ACP-ERROR-101", "ACP-EXT-001", "ACP-EXT-201", "ACP-INFO-INVALIDREQ-001", "ACP-INFO-PARSE-001", "ACP-INIT-001", "ACP-JSONRPC-001", "ACP-JSONRPC-002", "ACP-JSONRPC-003", "ACP-JSONRPC-004", "ACP-JSONRPC-005", "ACP-JSONRPC-101", "ACP-LIST-103", "ACP-PROMPT-001", "ACP-PROMPT-003", "ACP-PROMPT-101", "ACP-SESSION-001", "ACP-SESSION-101", "ACP-SHUTDOWN-001", "ACP-TRANSPORT-001", "ACP-TRANSPORT-203"];
 
 describe("acp-router check --json -- <agent>", () => {
-  it("passes the example agent on every probed requirement and exits 0", async () => {
+  it("negotiates v2 with the example agent and scores it with the v2 catalogue: every v2 agent-side row listed, no fail", async () => {
     const { code, card, failed } = await check(tsNode(exampleAgent));
-    expect({ code, passed: card.passed, failed }).toEqual({ code: 0, passed: true, failed: [] });
-    expect(card.rows.map((r) => r.id)).toEqual(PROBED);
-    expect(card.rows.every((r) => r.outcome === "pass")).toBe(true);
-  }, 70_000);
+    expect({ code, protocol: card.protocol, catalogue: card.catalogue, failed }).toEqual({ code: 0, protocol: 2, catalogue: V2_CHECKLIST.catalogue, failed: [] });
+    expect(card.rows.map((r) => r.id)).toEqual(V2_CHECKLIST.entries.map((e) => e.id));
+    for (const id of ["ACP-INIT-303", "ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-JSONRPC-305", "ACP-JSONRPC-309", "ACP-EXT-302"]) expect(card.rows.find((r) => r.id === id)?.outcome, id).toBe("pass");
+  }, 100_000);
 
-  it("scores the SDK agent: only its documented silence on an id-only message fails (a SHOULD), session/list is not applicable, exit 0", async () => {
+  it("passes the example agent on every v1 row it judges with --protocol 1, and lists every agent-side v1 requirement", async () => {
+    const { code, card, failed } = await check(tsNode(exampleAgent), "--protocol", "1");
+    expect({ code, protocol: card.protocol, passed: card.passed, failed }).toEqual({ code: 0, protocol: 1, passed: true, failed: [] });
+    expect(card.rows.map((r) => r.id)).toEqual(V1_CHECKLIST.entries.map((e) => e.id));
+    expect(card.rows.filter((r) => r.outcome === "pass").map((r) => r.id).sort()).toEqual(V1_JUDGED);
+    expect(card.rows.filter((r) => r.outcome !== "pass").every((r) => r.outcome === "not run" && r.evidence === "check has no probe for this requirement")).toBe(true);
+  }, 100_000);
+
+  it("scores the SDK agent (v1 after asking for v2): its changed int64 id (a MUST), its silence on an id-only message and its answer to id 1.5 (SHOULDs)", async () => {
     const { code, card, failed } = await check(tsNode(sdkAgent));
-    expect({ code, passed: card.passed, failed }).toEqual({ code: 0, passed: true, failed: ['ACP-INFO-INVALIDREQ-001 {"jsonrpc":"2.0","id":77} was answered no answer'] });
+    expect(card.protocol).toBe(1);
+    expect(code).toBe(1);
+    expect(failed.map((f) => f.split(" ")[0])).toEqual(["ACP-JSONRPC-001", "ACP-INFO-INVALIDREQ-001"]);
+    expect(failed[0]).toContain("a request with id 9007199254740993 (an int64) was answered with id 9007199254740992");
+    expect(failed[1]).toContain('{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered)');
+    expect(failed[1]).toContain("a request with id 1.5");
     expect(card.rows.find((r) => r.id === "ACP-LIST-103")).toEqual({ id: "ACP-LIST-103", tier: "MUST", outcome: "n/a", evidence: "sessionCapabilities.list is not advertised" });
-  }, 70_000);
+  }, 100_000);
 
   it("fails an agent that logs on stdout, with the line as evidence, and exits 1", async () => {
     const { code, card, failed } = await check(tsNode(fixture("scripted-agent.ts"), "log-on-stdout"));
     expect({ code, passed: card.passed }).toEqual({ code: 1, passed: false });
     expect(failed).toContain('ACP-TRANSPORT-001 agent wrote a line that is not JSON (Unexpected token \'s\', "scripted a"... is not valid JSON): "scripted agent starting"');
-  }, 70_000);
+  }, 100_000);
 });

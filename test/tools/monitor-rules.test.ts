@@ -24,6 +24,18 @@ function handshake(agentCapabilities: object = {}, clientCapabilities: object = 
   ];
 }
 
+/** The v2 handshake: initialize naming version 2 (v2 field names) and session/new. */
+function handshakeV2(): Line[] {
+  return [
+    ["client", request(0, "initialize", { protocolVersion: 2, info: { name: "c", version: "1" }, capabilities: {} })],
+    ["agent", result(0, { protocolVersion: 2, info: { name: "a", version: "1" }, capabilities: { session: {} } })],
+    ["client", request(1, "session/new", { cwd: "/workspace/demo" })],
+    ["agent", result(1, { sessionId: S })],
+  ];
+}
+const v2Update = (update: object) => notification("session/update", { sessionId: S, update });
+const idle = (stopReason = "end_turn") => v2Update({ sessionUpdate: "state_update", state: "idle", stopReason });
+
 /** Feeds the lines to a fresh monitor, ends it, and lists what it found as `rule requirement by`. */
 function run(lines: readonly Line[]): string[] {
   const monitor = createMonitor();
@@ -55,6 +67,8 @@ const cases: ReadonlyArray<readonly [RuleName, string, readonly Line[], readonly
   ["auth-order", "-32000 after authenticate succeeded", [["client", request(0, "initialize", { protocolVersion: 1 })], ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "key", name: "API key" }] })], ["client", request(1, "authenticate", { methodId: "key" })], ["agent", result(1, {})], ["client", request(2, "session/new", { cwd: "/workspace/demo", mcpServers: [] })], ["agent", failure(2, -32000)]], ["auth-order ACP-AUTH-104 agent"]],
   ["unknown-session", "session/update for a session never introduced", [...handshake(), ["agent", chunk("sess-other")]], ["unknown-session ACP-SESSION-001 agent"]],
   ["update-after-turn", "a message chunk after the prompt's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { stopReason: "end_turn" })], ["agent", chunk()]], ["update-after-turn ACP-PROMPT-001 agent"]],
+  ["user-message-echo", "a v2 turn whose idle state_update comes without the user_message of the acknowledged messageId", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "other", content: [] })], ["agent", idle()]], ["user-message-echo ACP-PROMPT-303 agent"]],
+  ["update-after-turn", "a v2 message chunk after the idle state_update that ended the turn", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "u1", content: [] })], ["agent", idle()], ["agent", v2Update({ sessionUpdate: "agent_message_chunk", messageId: "a1", content: { type: "text", text: "late" } })]], ["update-after-turn ACP-PROMPT-302 agent"]],
   ["update-after-turn", "a message chunk after a cancelled turn's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", chunk()]], ["update-after-turn ACP-CANCEL-002 agent"]],
   ["cancelled-prompt-error", "a prompt cancelled by session/cancel answered -32800", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", failure(2, -32800)]], ["cancelled-prompt-error ACP-CANCEL-102 agent"]],
   ["permission-after-cancel", "a permission request left pending after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["client", request(3, "session/prompt", text("y"))], ["agent", result(3, { stopReason: "end_turn" })]], ["permission-after-cancel ACP-PERM-101 client"]],
@@ -97,12 +111,12 @@ describe("inspect's monitor on scripted conversations", () => {
 
   it("keeps the v1 table and notes it when the agent answers a version with no generated table", () => {
     const monitor = createMonitor();
-    monitor.observe("client", JSON.stringify(request(0, "initialize", { protocolVersion: 2 })), 0);
-    monitor.observe("agent", JSON.stringify(result(0, { protocolVersion: 2 })), 1);
+    monitor.observe("client", JSON.stringify(request(0, "initialize", { protocolVersion: 3 })), 0);
+    monitor.observe("agent", JSON.stringify(result(0, { protocolVersion: 3 })), 1);
     expect({ table: monitor.state.table.name, negotiated: monitor.state.negotiated, notes: monitor.state.notes }).toEqual({
       table: "v1 stable",
-      negotiated: 2,
-      notes: ["the agent answered protocolVersion 2; no table is generated for it, so v1 stable was used"],
+      negotiated: 3,
+      notes: ["the agent answered protocolVersion 3; no table is generated for it, so v1 stable was used"],
     });
   });
 });

@@ -5,18 +5,28 @@ import { buildPlan } from "../../tools/inspect/replay-plan.ts";
 import { compareShape, substituteIds, type IdMap } from "../../tools/inspect/shape.ts";
 
 describe("compareShape", () => {
-  it("compares keys, types, array lengths and protocol tokens, not free text or generated ids", () => {
+  it("compares keys, types, array items and protocol tokens, not free text, generated ids or list lengths", () => {
     const ids: IdMap = new Map();
     const recorded = { sessionId: "a1", stopReason: "end_turn", title: "hello", text: "You said hi", n: 1, list: [1, 2], extra: true, nested: { kind: "read" } };
     const replayed = { sessionId: "b2", stopReason: "max_tokens", title: "bye", text: "Other words", n: 7, list: [1], added: null, nested: { kind: 3 } };
     expect(compareShape(recorded, replayed, "result", ids)).toEqual([
       { path: "result.stopReason", recorded: '"end_turn"', replayed: '"max_tokens"' },
-      { path: "result.list", recorded: "2 items", replayed: "1 items" },
       { path: "result.extra", recorded: "true", replayed: "absent" },
       { path: "result.nested.kind", recorded: '"read"', replayed: "3" },
       { path: "result.added", recorded: "absent", replayed: "null" },
     ]);
     expect([...ids]).toEqual([["a1", "b2"]]);
+  });
+
+  it("compares a list that grew (session/list against an agent that persists sessions) by its items' shape, learning no id from them", () => {
+    const ids: IdMap = new Map();
+    const recorded = { sessions: [{ sessionId: "s1", cwd: "/a", updatedAt: "2026-01-01" }] };
+    const grown = { sessions: [{ sessionId: "t9", cwd: "/b", updatedAt: "2026-01-02" }, { sessionId: "t1", cwd: "/a", updatedAt: "2026-01-01" }, { sessionId: "t2", cwd: "/c", updatedAt: "2026-01-03" }] };
+    expect(compareShape(recorded, grown, "result", ids)).toEqual([]);
+    expect([...ids]).toEqual([]);
+    const changed = { sessions: [{ sessionId: "t1", cwd: "/a", updatedAt: "2026-02-01" }, { sessionId: "t2", cwd: 3, updatedAt: "2026-02-01" }] };
+    expect(compareShape(recorded, changed, "result", ids)).toEqual([{ path: "result.sessions[1].cwd", recorded: "a string", replayed: "3" }]);
+    expect(compareShape({ list: [] }, { list: [1, "two"] }, "result", ids)).toEqual([]);
   });
 
   it("substitutes learnt ids anywhere in a later client message, and says when it did", () => {

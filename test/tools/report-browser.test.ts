@@ -1,24 +1,18 @@
 // `acp-router inspect report`: the HTML page as a person sees it in headless Chromium (system `chromium`, no network).
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemProgram } from "../support/system.ts";
 import { converse, fixture, inspectCommand, runCommand, scratch, tsNode } from "./support.ts";
 
-/** The system Chromium from PATH; the message says how to install it where it is missing. */
-function chromiumPath(): string {
-  try {
-    return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    throw new Error("chromium is not on PATH: install it with `apt-get install -y chromium` (the report test drives the system browser)");
-  }
-}
+/** The system Chromium from PATH: without it the suite is skipped with the install command (a failure under CI=true). */
+const chromiumBin = systemProgram("chromium");
 
 const prompt = { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s1", prompt: [{ type: "text", text: "hi" }] } };
 
-describe("acp-router inspect report <trace.ndjson> -o <report.html>, in a real browser", () => {
+describe("acp-router inspect report <trace.ndjson> -o <report.html>, in a real browser", chromiumBin.suite, () => {
   let browser: Browser;
   let page: Page;
   const outside: string[] = [];
@@ -35,7 +29,7 @@ describe("acp-router inspect report <trace.ndjson> -o <report.html>, in a real b
     const made = await runCommand(tsNode(fixture("run-inspect.ts"), "report", trace, "-o", html));
     expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: `acp-router inspect report: 8 messages, 1 violation → ${html}\n` });
     expect(readFileSync(html, "utf8")).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"] });
+    browser = await chromium.launch({ executablePath: chromiumBin.path as string, args: ["--no-sandbox"] });
     page = await browser.newPage();
     await page.route("**/*", (route) => {
       if (route.request().url().startsWith("file:")) return route.continue();

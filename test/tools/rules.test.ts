@@ -1,11 +1,12 @@
-// The requirement ids inspect reports exist in docs/conformance-catalogue.json, copied without drift.
+// The requirement ids inspect reports exist in docs/conformance-catalogue.json (v2 rules: -v2.json), copied without drift.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { citationUrl, requirement, REQUIREMENT_IDS } from "../../tools/inspect/requirements.ts";
 import { RULES } from "../../tools/inspect/rules.ts";
 
 interface Entry { id: string; tier: string; citation: string; statement: string }
-const catalogue = JSON.parse(readFileSync(new URL("../../docs/conformance-catalogue.json", import.meta.url), "utf8")) as Entry[];
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")) as Entry[];
+const catalogue = [...read("conformance-catalogue.json"), ...read("conformance-catalogue-v2.json")];
 const toolDirs = [new URL("../../tools/inspect/", import.meta.url), new URL("../../tools/check/", import.meta.url)];
 
 describe("inspect's requirement ids", () => {
@@ -29,6 +30,7 @@ describe("inspect's requirement ids", () => {
 
   it("links doc citations to the spec line at the catalogue's commit, and none for schema pointers", () => {
     expect(citationUrl("docs/protocol/v1/transports.mdx:26")).toBe("https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v1/transports.mdx#L26");
+    expect(citationUrl("docs/protocol/v2/prompt-lifecycle.mdx:119; schema.json#/$defs/PromptResponse")).toBe("https://github.com/agentclientprotocol/agent-client-protocol/blob/b7f0005493b98de32fabee3e9540e2b64da68535/docs/protocol/v2/prompt-lifecycle.mdx#L119");
     expect(citationUrl("schema.json#/$defs/Error")).toBeUndefined();
   });
 });

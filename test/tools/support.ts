@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runProcess } from "../support/process.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -29,22 +30,11 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** Runs a command to completion with `input` on stdin; kills it after `ms` (default 20 s). */
-export function runCommand(command: readonly string[], input: Uint8Array | string = "", ms = 20_000, cwd = repoRoot): Promise<Run> {
+/** Runs a command to completion with `input` on stdin; kills it after `ms` (default 20 s). Stdout stays bytes: the tools' output is compared byte for byte. */
+export async function runCommand(command: readonly string[], input: Uint8Array | string = "", ms = 20_000, cwd = repoRoot): Promise<Run> {
   const [file, ...args] = command as [string, ...string[]];
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out), stderr });
-    });
-    child.stdin.end(input);
-  });
+  const ran = await runProcess(file, args, { cwd, input, timeoutMs: ms });
+  return { code: ran.code, stdout: ran.stdoutBytes, stderr: ran.stderr };
 }
 
 /**

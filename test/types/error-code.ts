@@ -4,7 +4,7 @@
  * test/codegen/type-tests.test.ts proves each `@ts-expect-error` line guards a
  * real error.
  */
-import { ErrorCode, RpcError, type Error as SchemaError, type ErrorObject } from "../../src/index.ts";
+import { ErrorCode, type RpcError, type Error as SchemaError, type ErrorObject } from "../../src/index.ts";
 import type { ErrorCode as SchemaErrorCode } from "../../src/generated/types.ts";
 
 /** The constant's members are values of the type of the same name. */

@@ -1,5 +1,7 @@
 // The agent-side version router, side by side with the SDK's agentProtocolRouter on the same inputs:
-// the same answers (id, code, data) before routing, the same version selected, the same initialize handed on.
+// the same answers (id, code; data where the SDK's is an object) before routing, the same version selected,
+// the same initialize handed on. Where the SDK's router writes `data` as a bare string, ours writes an
+// object (one error vocabulary with the connection: test/versions/same-errors.test.ts).
 import { agentProtocolRouter } from "@agentclientprotocol/sdk/experimental/v2";
 import { describe, expect, it } from "vitest";
 import { memoryPair, type Transport } from "../../src/index.ts";
@@ -76,7 +78,12 @@ const cases: [string, string[], (1 | 2)[]][] = [
 describe("routeAgent against the SDK's agentProtocolRouter", () => {
   it.each(cases)("%s", async (_name, lines, versions) => {
     const [a, b] = await Promise.all([ours(lines, versions), sdk(lines, versions)]);
-    expect(a.answers).toEqual(b.answers);
+    expect(a.answers.map(({ id, code }) => ({ id, code }))).toEqual(b.answers.map(({ id, code }) => ({ id, code })));
+    for (const [i, answer] of a.answers.entries()) {
+      if (answer.data !== undefined) expect(typeof answer.data === "object" && answer.data !== null && !Array.isArray(answer.data)).toBe(true);
+      const theirs = b.answers[i]?.data;
+      if (typeof theirs === "object" && theirs !== null) expect(answer.data).toEqual(theirs);
+    }
     expect(a.version).toBe(b.version);
     expect(a.version).toBeDefined();
     const requested = (JSON.parse(lines.at(-1) as string) as { params: { protocolVersion: number } }).params.protocolVersion;

@@ -1,108 +1,166 @@
 /**
- * A raw ACP client for `check`: spawns the agent, writes lines as given
- * (hostile ones included), and reads its stdout through the router's framer
- * and the inspect monitor, so every rule inspect knows is checked on the
- * agent's answers while the probes run.
+ * A raw ACP client for `check` and `replay`: spawns the agent in its own
+ * process group (src/transport/process.ts),
+ * writes lines as given (hostile ones included), and reads its stdout
+ * through the router's framer and the inspect monitor, so every rule inspect
+ * knows is checked on the agent's answers while the probes run. Closing ends
+ * stdin, waits a grace period, then signals the whole group (SIGTERM, then
+ * SIGKILL), so an agent behind `sh -c`, `npx` or a launcher leaves nothing running.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { createFramer } from "../../src/transport/framer.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
+import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
 
-/** One line the agent wrote, parsed when it is JSON. */
+/** One line the agent wrote, parsed when it is JSON, with its arrival in ms since the start. */
 export interface AgentLine {
   readonly text: string;
   readonly body: Record<string, unknown> | undefined;
+  readonly t: number;
+  /** The monitor's index of this message (both directions counted), as its violations name it. */
+  readonly index: number;
+}
+
+/** How the agent process ended, and during which probe. */
+export interface Death {
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly t: number;
+  readonly probe: string;
+}
+
+/** A request that got no answer within its wait; `late` is set if the answer came afterwards. */
+export interface Unanswered {
+  readonly id: number | string;
+  readonly method: string;
+  readonly sent: number;
+  readonly waited: number;
 }
 
 export interface Driver {
   readonly monitor: Monitor;
   /** Every line the agent wrote so far. */
   readonly lines: AgentLine[];
+  /** How long a probe waits for an answer, in ms (`--timeout`). */
+  readonly timeout: number;
+  /** The probe running now (named in the report of an agent that died during it). */
+  probe: string;
+  /** Ms since the agent was started. */
+  now(): number;
   /** Writes text as is (add the newline yourself) and lets the monitor see each complete line. */
   write(text: string): void;
-  /** Sends a request and resolves with its answer, or undefined after `ms` (default 5000). */
+  /** Sends a request and resolves with its answer, or undefined after `ms` (default: the timeout) or when the agent exits. */
   request(method: string, params?: unknown, ms?: number): Promise<Record<string, unknown> | undefined>;
+  /** Sends a request with a caller-chosen id token (written as is, e.g. `1.5`) and resolves with the line answering it. */
+  requestRaw(idToken: string, method: string, params: unknown, match: (line: AgentLine) => boolean, ms?: number): Promise<AgentLine | undefined>;
   notify(method: string, params?: unknown): void;
-  /** Resolves with the first line at or after `from` matching `test`, or undefined after `ms`. */
+  /** Resolves with the first line at or after `from` matching `test`, or undefined after `ms` or when the agent exits. */
   waitFor(test: (line: AgentLine) => boolean, ms?: number, from?: number): Promise<AgentLine | undefined>;
-  /** Closes the agent's stdin and resolves with its exit code, or undefined if it is still running after `ms`. */
-  close(ms?: number): Promise<number | null | undefined>;
-  readonly child: ChildProcess;
+  /** Requests whose wait expired (their late answers are looked up at the end with `answerTo`). */
+  readonly unanswered: Unanswered[];
+  /** The line answering request `id`, if one arrived. */
+  answerTo(id: number | string): AgentLine | undefined;
+  /** Set once the agent process exited. */
+  readonly death: Death | undefined;
+  /** Closes the agent's stdin and waits the grace period for it to exit; then ends its process group. `exited`: it left by itself. */
+  close(): Promise<{ readonly exited: boolean; readonly code: number | null; readonly signal: string | null; readonly note: string | undefined }>;
+  readonly process: ManagedProcess;
+  /** Why the command could not be started (ENOENT, EACCES), once known. */
+  readonly startError: Error | undefined;
   /** The id of the last request sent. */
   readonly lastRequestId: number;
-  /** Why the command could not be started, if it could not. */
-  startError: Error | undefined;
 }
 
-/** How long a probe waits for an answer: 10 s, generous for a real agent on a loaded machine. */
-export const ANSWER_MS = 10_000;
+/** How long a probe waits for an answer unless `--timeout` says otherwise: 30 s, for real agents on a loaded machine. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export function startDriver(command: readonly string[]): Driver {
+const parseBody = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export interface DriverOptions {
+  /** How long a probe waits for an answer, in ms. Default {@link DEFAULT_TIMEOUT_MS}. */
+  readonly timeout?: number;
+  /** How long the agent may take to exit after its stdin closes before its group is terminated, in ms. */
+  readonly graceMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `command` (stdin and stdout piped, stderr inherited) and a driver on it. */
+export function startDriver(command: readonly string[], options: DriverOptions = {}): Driver {
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const [file, ...args] = command as [string, ...string[]];
-  const child = spawn(file, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: options.graceMs });
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
   const lines: AgentLine[] = [];
   const waiters = new Set<() => void>();
+  const unanswered: Unanswered[] = [];
   let nextId = 1000;
-  let exited: number | null | undefined;
-  const exit = new Promise<number | null>((resolve) => {
-    const done = (code: number | null) => {
-      if (exited !== undefined) return;
-      exited = code;
-      for (const w of waiters) w();
-      resolve(code);
-    };
-    child.once("close", done);
-    // The command could not be started (ENOENT, EACCES): no close may follow.
-    child.once("error", (error) => {
-      driver.startError = error;
-      done(null);
-    });
+  let death: Death | undefined;
+  let startError: Error | undefined;
+  void proc.exited.then(({ code, signal, error }) => {
+    startError = error;
+    death = { code, signal, t: now(), probe: driver.probe };
+    for (const w of waiters) w();
   });
-  child.stdin?.on("error", () => undefined);
   const fromAgent = createFramer({
     line(text) {
-      monitor.observe("agent", text, now());
-      let body: Record<string, unknown> | undefined;
-      try {
-        const v = JSON.parse(text) as unknown;
-        body = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-      } catch {
-        body = undefined;
-      }
-      lines.push({ text, body });
+      const { index } = monitor.observe("agent", text, now());
+      lines.push({ text, body: parseBody(text), t: now(), index });
       for (const w of waiters) w();
     },
     oversized: (n) => monitor.oversized("agent", n, now()),
   });
   const fromClient = createFramer({ line: (text) => monitor.observe("client", text, now()), oversized: () => undefined });
-  child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
+  proc.child.stdout?.on("data", (chunk: Uint8Array) => fromAgent.push(chunk));
+  const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, child, startError: undefined,
+    monitor, lines, timeout, unanswered, process: proc, probe: "initialize",
+    now,
+    get death() {
+      return death;
+    },
+    get startError() {
+      return startError;
+    },
     write(text) {
-      if (exited === undefined) child.stdin?.write(text);
+      if (death === undefined && !proc.hasExited && proc.child.stdin?.writable) proc.child.stdin.write(text);
       fromClient.push(text);
     },
     get lastRequestId() {
       return nextId - 1;
     },
-    async request(method, params, ms = ANSWER_MS) {
+    async request(method, params, ms = timeout) {
       const id = nextId++;
       const from = lines.length;
+      const sent = now();
       driver.write(`${JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params })}\n`);
-      return (await driver.waitFor((l) => l.body?.id === id && l.body.method === undefined, ms, from))?.body;
+      const line = await driver.waitFor(isAnswer(id), ms, from);
+      if (line === undefined && death === undefined) unanswered.push({ id, method, sent, waited: ms });
+      return line?.body;
+    },
+    async requestRaw(idToken, method, params, match, ms = timeout) {
+      const from = lines.length;
+      driver.write(`{"jsonrpc":"2.0","id":${idToken},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`);
+      return driver.waitFor(match, ms, from);
     },
     notify(method, params) {
-      driver.write(`${JSON.stringify({ jsonrpc: "2.0", method, params })}\n`);
+      driver.write(`${JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params })}\n`);
     },
-    waitFor(test, ms = ANSWER_MS, from = 0) {
+    waitFor(test, ms = timeout, from = 0) {
       return new Promise((resolve) => {
+        let scanned = from;
         const check = () => {
-          const found = lines.slice(from).find(test);
-          if (found === undefined && exited === undefined) return;
+          let found: AgentLine | undefined;
+          for (; scanned < lines.length && found === undefined; scanned++) if (test(lines[scanned]!)) found = lines[scanned];
+          if (found === undefined && death === undefined) return;
           waiters.delete(check);
           clearTimeout(timer);
           resolve(found);
@@ -115,16 +173,13 @@ export function startDriver(command: readonly string[]): Driver {
         check();
       });
     },
-    async close(ms = ANSWER_MS) {
-      child.stdin?.end();
-      let late: (value: undefined) => void = () => undefined;
-      const timeout = new Promise<undefined>((resolve) => (late = resolve));
-      const timer = setTimeout(() => late(undefined), ms);
-      const code = await Promise.race([exit, timeout]);
-      clearTimeout(timer);
-      if (code === undefined) child.kill("SIGKILL");
+    answerTo(id) {
+      return lines.find(isAnswer(id));
+    },
+    async close() {
+      const end = await proc.close();
       fromAgent.end();
-      return code;
+      return { exited: end.lingered !== true, code: end.code, signal: end.signal, note: end.note };
     },
   };
   return driver;

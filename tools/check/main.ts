@@ -1,63 +1,100 @@
 /**
- * `acp-router check [--json] [--cwd DIR] -- <agent command…>`: black-box
- * conformance of any stdio agent. Runs the probes (probes.ts), adds every
- * violation inspect's monitor found in the agent's traffic as a failure of
- * its requirement, and prints a scorecard by catalogue id: pass, fail (with
- * the evidence) or n/a. `--json` prints the scorecard as JSON for CI. Exit
- * status 1 when any MUST or MUST NOT requirement failed, 2 on usage errors.
- * The scorecard goes to stdout: check is not a proxy, nothing else uses it.
+ * `acp-router check [options] -- <agent command…>`: black-box conformance
+ * of any stdio agent. Negotiates the protocol, runs the probes (probes.ts),
+ * adds every violation inspect's monitor found in the agent's traffic, and
+ * prints a scorecard with one row per agent-side requirement of the
+ * negotiated protocol's catalogue: pass, fail, n/a or not run, each
+ * non-pass with its reason, then notes (the catalogue and table used, late
+ * answers, an agent that died or lingered). Exit status 1 when a MUST or
+ * MUST NOT requirement failed, 0 otherwise, 2 on usage errors (0 for
+ * `--help`). The scorecard goes to stdout: check is not a proxy.
  */
 import { parseArgs } from "node:util";
-import { requirement } from "../inspect/requirements.ts";
-import { startDriver } from "./driver.ts";
-import { runProbes, type Verdict } from "./probes.ts";
+import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
+import { EXIT_GRACE_MS, runCheck } from "./probes.ts";
+import type { ScoreRow } from "./score.ts";
 
-const USAGE = "usage: acp-router check [--json] [--cwd DIR] -- <agent command…>";
+export type { ScoreRow } from "./score.ts";
 
-export interface ScoreRow {
-  readonly id: string;
-  readonly tier: string;
-  readonly outcome: Verdict["outcome"];
-  readonly evidence: string | undefined;
+export const USAGE = `usage: acp-router check [options] -- <agent command...>
+
+Starts the agent, probes it over stdio and prints a scorecard: every agent-side
+requirement of the ACP catalogue for the negotiated version, as pass, fail,
+n/a or not run, each non-pass with its reason.
+
+options:
+  --json            print the scorecard as JSON (for CI)
+  --cwd DIR         the session's cwd (default: the current directory)
+  --timeout SECONDS how long to wait for each answer (default: 30)
+  --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
+  --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
+  -h, --help        show this help
+
+Exit status: 1 when a MUST or MUST NOT requirement failed, 0 otherwise, 2 on usage errors.
+`;
+
+export interface CheckOptions {
+  readonly cwd: string;
+  readonly timeoutMs?: number;
+  readonly auth?: string | undefined;
+  readonly protocol?: 1 | 2 | undefined;
 }
 
-/** Runs the probes against `command` and returns the scorecard rows, sorted by id. */
-export async function scoreAgent(command: readonly string[], cwd: string): Promise<ScoreRow[]> {
-  const verdicts = new Map<string, Verdict>();
-  const score = (id: string, v: Verdict) => {
-    if (verdicts.get(id)?.outcome !== "fail") verdicts.set(id, v);
-  };
-  const driver = startDriver(command);
-  try {
-    await runProbes(driver, score, cwd);
-  } finally {
-    if (driver.child.exitCode === null) await driver.close(1000);
-  }
-  for (const v of driver.monitor.violations) if (v.by === "agent") score(v.requirement, { outcome: "fail", evidence: v.message });
-  return [...verdicts].map(([id, v]) => ({ id, tier: requirement(id)?.tier ?? "?", outcome: v.outcome, evidence: v.outcome === "pass" ? undefined : v.evidence })).sort((a, b) => a.id.localeCompare(b.id));
+/** A finished check: the protocol and catalogue used, the rows, the notes. */
+export interface CheckReport {
+  readonly protocol: number;
+  readonly catalogue: string;
+  readonly rows: ScoreRow[];
+  readonly notes: readonly string[];
+  readonly passed: boolean;
+}
+
+/** Runs the probes against `command` and returns the scorecard. */
+export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
+  const driver = startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
+  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol });
+  if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
+  const rows = card.rows(unprobed);
+  const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
+  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed };
+}
+
+/** Renders a report as text: one row per line, the notes, then the counts. */
+export function renderText(report: CheckReport): string {
+  const out = [`protocol v${report.protocol}; requirements from ${report.catalogue}`, ""];
+  for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
+  if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
+  const count = (o: string) => report.rows.filter((r) => r.outcome === o).length;
+  out.push("", `${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} n/a, ${count("not run")} not run${report.passed ? "" : "; a MUST failed"}`);
+  return `${out.join("\n")}\n`;
 }
 
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; cwd?: string | undefined };
+  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; help?: boolean | undefined };
   try {
-    values = parseArgs({ args: dash === -1 ? [...argv] : argv.slice(0, dash), options: { json: { type: "boolean" }, cwd: { type: "string" } } }).values;
+    values = parseArgs({
+      args: dash === -1 ? [...argv] : argv.slice(0, dash),
+      options: { json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }).values;
   } catch (error) {
-    process.stderr.write(`acp-router check: ${(error as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`acp-router check: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (command.length === 0) {
-    process.stderr.write(`${USAGE}\n`);
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const seconds = values.timeout === undefined ? undefined : Number(values.timeout);
+  const protocol = values.protocol === undefined ? undefined : Number(values.protocol);
+  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}` : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? "no agent command after --" : undefined;
+  if (bad !== undefined) {
+    process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;
   }
-  const rows = await scoreAgent(command, values.cwd ?? process.cwd());
-  const failedMust = rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  if (values.json) process.stdout.write(`${JSON.stringify({ command, rows, passed: !failedMust }, null, 2)}\n`);
-  else {
-    for (const r of rows) process.stdout.write(`${r.outcome.padEnd(5)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}\n`);
-    const count = (o: string) => rows.filter((r) => r.outcome === o).length;
-    process.stdout.write(`\n${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} not applicable${failedMust ? "; a MUST failed" : ""}\n`);
-  }
-  return failedMust ? 1 : 0;
+  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}) });
+  if (values.json) process.stdout.write(`${JSON.stringify({ command, ...report }, null, 2)}\n`);
+  else process.stdout.write(renderText(report));
+  return report.passed ? 0 : 1;
 }

@@ -1,103 +1,120 @@
 /**
- * The probes of `acp-router check`, in order, on one agent process:
- * handshake, a session and prompts (text and resource_link), each advertised
- * capability that can be exercised without side effects (session/list),
- * hostile inputs (unparsable line, invalid request, unknown methods and
- * notifications, a malformed envelope), framing (a request split across
- * writes with CRLF), cancellation (session/cancel and $/cancel_request
- * racing a prompt), then shutdown by closing stdin. Each probe records a
- * verdict per requirement id; inspect's rules run on every answer meanwhile.
+ * The run of `acp-router check` on one agent process: negotiate the
+ * protocol (ask for v2; an agent answering 1 gets a v1 initialize on the
+ * same connection, as the negotiating client does), pick that version's
+ * checklist, run the session-independent probes (always), then the session
+ * probes, then shutdown by closing stdin. inspect's monitor watches the
+ * traffic throughout: its findings about the agent become fails of their
+ * requirements, and its silence passes the rows it is the only judge of
+ * when the traffic exercised them. Requests still pending when check hangs
+ * up are not charged to the agent.
  */
-import { hasCapability } from "../../src/connection/capabilities.ts";
+import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
+import { answerOf, deathReason, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
+import { v2Probes, V2_ROWS } from "./probes-v2.ts";
+import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
+import { createScorecard, fail, notRun, pass, type Scorecard } from "./score.ts";
+import { fromMonitor } from "./traffic.ts";
 
-export type Verdict = { readonly outcome: "pass" } | { readonly outcome: "fail"; readonly evidence: string } | { readonly outcome: "n/a"; readonly evidence: string };
+/** How long shutdown waits for the agent to exit after its stdin closes: 5 s, then its process group is terminated. */
+export const EXIT_GRACE_MS = 5000;
 
-/** Records one verdict per requirement (a later fail replaces a pass; a pass never replaces a fail). */
-export type Score = (id: string, verdict: Verdict) => void;
+const CLIENT_INFO = { name: "acp-router-check", version: "0.1.0" };
 
-const pass: Verdict = { outcome: "pass" };
-const fail = (evidence: string): Verdict => ({ outcome: "fail", evidence });
-const na = (evidence: string): Verdict => ({ outcome: "n/a", evidence });
-const show = (v: unknown) => (v === undefined ? "no answer" : JSON.stringify(v).slice(0, 200));
-const errorCode = (a: Record<string, unknown> | undefined) => (a?.error as { code?: unknown } | undefined)?.code;
-const text = (sessionId: string, t: string) => ({ sessionId, prompt: [{ type: "text", text: t }] });
+type Body = Record<string, unknown> | undefined;
 
-/** Runs every probe; `cwd` is the absolute directory sent as the session's cwd. */
-export async function runProbes(d: Driver, score: Score, cwd: string): Promise<void> {
-  const init = await d.request("initialize", { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: "acp-router-check", version: "0.1.0" } }, 30_000);
-  const result = init?.result as { protocolVersion?: unknown; agentCapabilities?: unknown } | undefined;
-  score("ACP-INIT-001", typeof result?.protocolVersion === "number" ? pass : fail(`initialize answered ${show(init)}`));
-  if (result === undefined) return;
-  const caps = result.agentCapabilities;
+/** How much longer than the timeout a first `initialize` is waited for, to tell a slow start from none: 3 times the timeout. */
+const SLOW_START_FACTOR = 3;
 
-  const created = await d.request("session/new", { cwd, mcpServers: [] });
-  const sessionId = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
-  score("ACP-SESSION-001", typeof sessionId === "string" ? pass : fail(`session/new answered ${show(created)}`));
-  if (typeof sessionId !== "string") return;
+/** Sends `initialize` and waits; an answer after the timeout (a slow start) is waited for longer and noted. */
+async function initialize(run: Run, params: unknown): Promise<{ answer: Body; late: string | undefined }> {
+  const { d } = run;
+  const answer = await d.request("initialize", params);
+  if (answer !== undefined || d.death !== undefined) return { answer, late: undefined };
+  const id = d.lastRequestId;
+  const sent = d.unanswered.find((u) => u.id === id)?.sent ?? 0;
+  const late = await d.waitFor(answerOf(id), d.timeout * SLOW_START_FACTOR, 0);
+  if (late === undefined) return { answer: undefined, late: `no answer within ${seconds(d.timeout)}, nor in the ${seconds(d.timeout * SLOW_START_FACTOR)} after` };
+  return { answer: late.body, late: `no answer within ${seconds(d.timeout)}; answered after ${seconds(late.t - sent)} (a slow start: --timeout ${Math.ceil((late.t - sent) / 1000) + 10} waits for it)` };
+}
 
-  const hello = await d.request("session/prompt", text(sessionId, "hello"), 30_000);
-  const stop = (hello?.result as { stopReason?: unknown } | undefined)?.stopReason;
-  score("ACP-PROMPT-001", typeof stop === "string" ? pass : fail(`session/prompt answered ${show(hello)}`));
-  score("ACP-PROMPT-101", hello?.result !== undefined ? pass : fail(`a text prompt was answered ${show(hello)}`));
-  score("ACP-SESSION-101", hello?.result !== undefined ? pass : fail(`session/prompt answered ${show(hello)}`));
-  const link = await d.request("session/prompt", { sessionId, prompt: [{ type: "resource_link", uri: "file:///README.md", name: "README.md" }] }, 30_000);
-  score("ACP-PROMPT-003", link?.result !== undefined ? pass : fail(`a resource_link prompt was answered ${show(link)}`));
+/** Runs the whole check; resolves with the scorecard (whose checklist says which protocol was used). */
+export async function runCheck(d: Driver, options: RunOptions): Promise<CheckResult> {
+  const run: Run = { d, card: createScorecard(V1_CHECKLIST), options, watched: [], judged: new Set() };
+  const v2Params = { protocolVersion: 2, info: CLIENT_INFO, capabilities: {} };
+  const v1Params = { protocolVersion: 1, clientCapabilities: {}, clientInfo: CLIENT_INFO };
+  let first = await initialize(run, options.protocol === 1 ? v1Params : v2Params);
+  let result = first.answer?.result as Record<string, unknown> | undefined;
+  const v2 = options.protocol !== 1 && result?.protocolVersion === 2;
+  if (v2) run.card = createScorecard(V2_CHECKLIST);
+  else if (options.protocol === undefined && first.answer !== undefined) {
+    run.card.notes.push(`asked for protocol 2, the agent answered ${show(first.answer).slice(0, 120)}; initialized again with protocol 1`);
+    first = { ...(await initialize(run, v1Params)), late: first.late };
+    result = first.answer?.result as Record<string, unknown> | undefined;
+  }
+  const { card } = run;
+  const initRows = v2 ? ["ACP-INIT-303", "ACP-INIT-307"] : ["ACP-INIT-001"];
+  if (d.death !== undefined && first.answer === undefined) card.all(initRows, fail(`${deathReason(d)}, before answering initialize`));
+  else if (first.late !== undefined) card.all(initRows, fail(first.late));
+  if (result === undefined || typeof result.protocolVersion !== "number") {
+    if (first.answer !== undefined) card.all(initRows, fail(`initialize answered ${show(first.answer)}`));
+    await shutdown(run);
+    return finish(run, "initialize was not answered with a result");
+  }
+  if (v2) {
+    card.score("ACP-INIT-303", pass);
+    const info = result.info as { name?: unknown; version?: unknown } | undefined;
+    card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize answered info ${show(result.info)}`));
+    await v2Probes(run, result);
+  } else {
+    card.score("ACP-INIT-001", pass);
+    await wireProbes(run, V1_WIRE);
+    await sessionProbes(run, result);
+  }
+  await shutdown(run);
+  return finish(run, "check has no probe for this requirement");
+}
 
-  if (hasCapability(caps, ["sessionCapabilities", "list"])) {
-    const list = await d.request("session/list", {});
-    const sessions = (list?.result as { sessions?: unknown } | undefined)?.sessions;
-    score("ACP-LIST-103", Array.isArray(sessions) ? pass : fail(`session/list answered ${show(list)}`));
-  } else score("ACP-LIST-103", na("sessionCapabilities.list is not advertised"));
+async function shutdown(run: Run): Promise<void> {
+  const { d, card } = run;
+  const row = run.card.checklist.version === 2 ? undefined : "ACP-SHUTDOWN-001";
+  if (d.death !== undefined) {
+    if (row) card.score(row, notRun(`${deathReason(d)}, before check closed its stdin`));
+    card.notes.push(`${deathReason(d)} at ${seconds(d.death.t)}${d.death.probe === "shutdown" ? "" : "; the probes after it did not run"}`);
+    await d.close();
+    return;
+  }
+  d.probe = "shutdown";
+  const end = await d.close();
+  if (end.exited) {
+    if (row) card.score(row, pass);
+  } else {
+    const note = end.note ?? `did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; terminated`;
+    if (row) card.score(row, fail(`${note} (signalled as a process group)`));
+    card.notes.push(`the agent ${note}; its process group was ended, so nothing it started is left running`);
+  }
+}
 
-  // Hostile inputs: each must be rejected per JSON-RPC, and the connection must stay usable.
-  const before = d.lines.length;
-  d.write("this is not json\n");
-  const parse = await d.waitFor((l) => errorCode(l.body) === -32700, 5000, before);
-  score("ACP-INFO-PARSE-001", parse?.body?.id === null ? pass : fail(`a line that is not JSON was answered ${show(parse?.body)}`));
-  const mark = d.lines.length;
-  d.write('{"jsonrpc":"2.0","id":77}\n');
-  const invalid = await d.waitFor((l) => l.body?.id === null || l.body?.id === 77, 5000, mark);
-  score("ACP-INFO-INVALIDREQ-001", errorCode(invalid?.body) === -32600 ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(invalid?.body)}`));
-  const unknown = await d.request("session/no_such_method", {});
-  score("ACP-JSONRPC-004", errorCode(unknown) === -32601 ? pass : fail(`session/no_such_method was answered ${show(unknown)}`));
-  const ext = await d.request("_acp-router.check/no_such_method", {});
-  score("ACP-EXT-001", ext !== undefined ? pass : fail("an unknown _ request got no answer"));
-  const quiet = d.lines.length;
-  d.notify("_acp-router.check/note", { n: 1 });
-  d.notify("session/no_such_notification", {});
-  const envelope = await d.request("session/prompt", [1]);
-  score("ACP-JSONRPC-003", d.lines.slice(quiet).some((l) => l.body?.id === undefined && l.body?.method === undefined) ? fail("a notification was answered") : pass);
-  score("ACP-EXT-201", pass);
-  score("ACP-JSONRPC-101", errorCode(envelope) === -32600 || errorCode(envelope) === -32602 ? pass : fail(`a request with array params was answered ${show(envelope)}`));
+/** Adds the monitor's findings and the late answers; `unprobed` is the reason shown on rows nothing scored. */
+function finish(run: Run, unprobed: string): CheckResult {
+  const { d, card } = run;
+  fromMonitor(run);
+  if (d.death !== undefined) {
+    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS];
+    for (const id of probed) if (!card.has(id)) card.score(id, notRun(deathReason(d)));
+  }
+  for (const w of run.watched) {
+    const late = d.answerTo(w.id);
+    const u = d.unanswered.find((x) => x.id === w.id);
+    if (late !== undefined && u !== undefined) card.annotate(w.row, `; answered after ${seconds(late.t - u.sent)}`);
+  }
+  return { card, unprobed };
+}
 
-  // Framing: one request split across two writes, ending with CRLF.
-  const split = JSON.stringify({ jsonrpc: "2.0", id: 4242, method: "session/prompt", params: text(sessionId, "split") });
-  const at = d.lines.length;
-  d.write(split.slice(0, 20));
-  await new Promise((r) => setTimeout(r, 50));
-  d.write(`${split.slice(20)}\r\n`);
-  const framed = await d.waitFor((l) => l.body?.id === 4242 && l.body.method === undefined, 30_000, at);
-  score("ACP-TRANSPORT-203", framed?.body?.result !== undefined ? pass : fail(`a request split across writes with CRLF was answered ${show(framed?.body)}`));
-  score("ACP-JSONRPC-005", framed?.body?.result !== undefined ? pass : fail("the connection stopped serving after hostile inputs"));
-
-  // Cancellation races: session/cancel right behind a prompt; $/cancel_request right behind another.
-  const cancelled = d.request("session/prompt", text(sessionId, "slow"), 30_000);
-  d.notify("session/cancel", { sessionId });
-  const answer = await cancelled;
-  score("ACP-CANCEL-102", answer?.result !== undefined ? pass : fail(`a prompt cancelled with session/cancel was answered ${show(answer)}`));
-  const stopped = (answer?.result as { stopReason?: unknown } | undefined)?.stopReason;
-  score("ACP-CANCEL-001", stopped === "cancelled" || stopped === "end_turn" ? pass : fail(`a cancelled prompt ended with ${show(answer)}`));
-  // `$/cancel_request` once the turn is running (its first update, or 5 s): a cancel that reaches
-  // an agent before the request it names may rightly be ignored (unknown id), so sending it
-  // right behind the request would make this probe depend on the agent's scheduling.
-  const from = d.lines.length;
-  const second = d.request("session/prompt", text(sessionId, "slow"), 30_000);
-  const secondId = d.lastRequestId;
-  await d.waitFor((l) => l.body?.method === "session/update", 5_000, from);
-  d.notify("$/cancel_request", { requestId: secondId });
-  score("ACP-CANCEL-105", (await second) !== undefined ? pass : fail("a prompt cancelled with $/cancel_request was never answered"));
-
-  const code = await d.close();
-  score("ACP-SHUTDOWN-001", code !== undefined ? pass : fail("the agent was still running 5 s after its stdin closed"));
+/** A finished run: its scorecard and the reason for rows no probe scored. */
+export interface CheckResult {
+  readonly card: Scorecard;
+  readonly unprobed: string;
 }

@@ -7,6 +7,8 @@ import type { MonitorState, Observed } from "./monitor.ts";
 import { sessionOf } from "./requests.ts";
 import { peerOf, type Sender } from "./rules.ts";
 import { tableFor } from "./tables.ts";
+import { onPromptAnswered } from "./turns.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 type Answer = Observed["answers"];
 
@@ -29,11 +31,7 @@ export function onAnswer(state: MonitorState, from: Sender, m: Record<string, un
   if (error === undefined) onResult(state, call, m.result, report);
   else onError(state, call, error, report);
   const s = call.method === "session/prompt" && call.sessionId !== undefined ? state.sessions.get(call.sessionId) : undefined;
-  if (s !== undefined) {
-    if (s.prompt === key) s.prompt = undefined;
-    s.turnEnded = true;
-    s.lastTurnCancelled = call.cancelledBySession || call.cancelledByRequest;
-  }
+  if (s !== undefined) onPromptAnswered(s, key, call, error === undefined ? m.result ?? {} : undefined);
   if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.sessionId !== undefined) {
     const s = sessionOf(state, call.sessionId);
     s.loading = Math.max(0, s.loading - 1);
@@ -50,19 +48,10 @@ function checkErrorObject(error: unknown, call: Call, report: Found): number {
 }
 
 function onResult(state: MonitorState, call: Call, result: unknown, report: Found): void {
-  if (call.row !== undefined && !call.envelopeInvalid) checkSchema(call.row, "result", result, state.table.router.leniency, report);
   const r = (typeof result === "object" && result !== null ? result : {}) as Record<string, unknown>;
+  if (call.row?.lifecycle === "initialize") onInitialized(state, call, r, result, report);
+  else if (call.row !== undefined && !call.envelopeInvalid) checkSchema(call.table, call.row, "result", result, report);
   switch (call.row?.lifecycle) {
-    case "initialize": {
-      state.initialized = true;
-      state.agentCapabilities = r.agentCapabilities;
-      state.authMethods = Array.isArray(r.authMethods) ? r.authMethods : [];
-      state.negotiated = typeof r.protocolVersion === "number" ? r.protocolVersion : undefined;
-      const table = tableFor(r.protocolVersion);
-      if (table) state.table = table;
-      else state.notes.push(`the agent answered protocolVersion ${JSON.stringify(r.protocolVersion)}; no table is generated for it, so ${state.table.name} was used`);
-      break;
-    }
     case "authenticate":
       state.authenticated = true;
       break;
@@ -83,14 +72,39 @@ function onResult(state: MonitorState, call: Call, result: unknown, report: Foun
   }
 }
 
+/**
+ * A successful initialize answer: the version it names selects the table
+ * (which also judges this result), and the latest answer is the one in
+ * force, so a negotiating client's second initialize moves the connection
+ * to the version answered then. Capabilities are read from that table's
+ * field names.
+ */
+function onInitialized(state: MonitorState, call: Call, r: Record<string, unknown>, result: unknown, report: Found): void {
+  const answered = tableFor(r.protocolVersion);
+  const table = answered ?? state.table;
+  const row = table.router.inboundRow("agent", "request", "initialize") ?? call.row;
+  if (row !== undefined && !call.envelopeInvalid) checkSchema(table, row, "result", result, report);
+  if (answered === undefined) state.notes.push(`the agent answered protocolVersion ${JSON.stringify(r.protocolVersion)}; no table is generated for it, so ${state.table.name} was used`);
+  else if (answered.version !== state.table.version) {
+    if (state.negotiated !== undefined) state.notes.push(`initialize was answered again, with protocolVersion ${answered.version}: the ${answered.name} table judges the rest (the latest initialize is in force)`);
+    state.table = answered;
+  }
+  state.initialized = true;
+  state.negotiated = typeof r.protocolVersion === "number" ? r.protocolVersion : undefined;
+  state.agentCapabilities = r[state.table.capabilityFields.result];
+  const params = (typeof state.initParams === "object" && state.initParams !== null ? state.initParams : {}) as Record<string, unknown>;
+  state.clientCapabilities = params[state.table.capabilityFields.params];
+  state.authMethods = Array.isArray(r.authMethods) ? r.authMethods : [];
+}
+
 function onError(state: MonitorState, call: Call, code: number, report: Found): void {
   const name = `${call.method} #${JSON.stringify(call.id)}`;
-  if (call.unknownMethod && code !== -32601) report("method-not-found-code", `${name} (an unknown method) was answered ${code}, not -32601`);
-  if (code === -32601 && (call.method === "session/new" || call.method === "session/prompt" || call.method === "initialize")) report("required-method", `${name} was answered -32601; every agent supports it`);
+  if (call.unknownMethod && code !== ErrorCode.MethodNotFound) report("method-not-found-code", `${name} (an unknown method) was answered ${code}, not -32601`);
+  if (code === ErrorCode.MethodNotFound && (call.method === "session/new" || call.method === "session/prompt" || call.method === "initialize")) report("required-method", `${name} was answered -32601; every agent supports it`);
   if (call.method === "session/prompt" && call.cancelledBySession) report("cancelled-prompt-error", `${name} was answered with error ${code} after session/cancel; a cancelled turn ends with stopReason "cancelled"`);
-  if (code === -32000 && call.row?.auth === true) {
+  if (code === ErrorCode.AuthRequired && call.row?.auth === true) {
     if (state.authenticated) report("auth-order", `${name} was answered -32000 (authentication required) after authenticate succeeded`);
-    else if (state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
+    else if (call.method === "session/new" && state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
   }
   if (call.method === "session/request_permission") call.reported = true;
 }
@@ -130,7 +144,7 @@ export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<s
     return undefined;
   }
   if (m.id === null) report("rejection-id", `${from} sent a result with id null`, from, "ACP-JSONRPC-001");
-  else if (m.id === undefined) report("envelope", `${from} sent an answer without an id`, from, "ACP-JSONRPC-002");
+  else if (m.id === undefined) report("envelope", `${from} sent an answer without an id`, from, "ACP-JSONRPC-101");
   else report("rejection-id", `${from} answered with id ${JSON.stringify(m.id)}, which is not a request id; an unusable id is answered with id null`, from, "ACP-INFO-INVALIDREQ-001");
   if (book.nullOwed > 0) book.nullOwed--;
   return undefined;

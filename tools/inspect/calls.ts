@@ -6,6 +6,7 @@
 import type { RequestId } from "../../src/context.ts";
 import type { Row } from "../../src/row.ts";
 import type { Sender } from "./rules.ts";
+import type { Table } from "./tables.ts";
 
 /** One request in flight. Flags are set as later messages concern it. */
 export interface Call {
@@ -16,6 +17,8 @@ export interface Call {
   readonly t: number;
   readonly index: number;
   readonly row: Row<never, never> | undefined;
+  /** The table `row` comes from, which judges the answer too. */
+  readonly table: Table;
   readonly sessionId: string | undefined;
   /** The method is neither in the table nor an extension: the answer must be -32601. */
   readonly unknownMethod: boolean;

@@ -2,8 +2,8 @@
 import type { MessageKind } from "../../src/jsonrpc/classify.ts";
 import type { Row } from "../../src/row.ts";
 import { check } from "../../src/validation/check.ts";
-import type { LeniencyGraph } from "../../src/validation/leniency.ts";
 import { requirementForSchema, type RuleName, type Sender } from "./rules.ts";
+import type { Table } from "./tables.ts";
 
 /** Reports one violation; `by` defaults to the sender of the message being observed. */
 export type Found = (rule: RuleName, message: string, by?: Sender, requirement?: string) => void;
@@ -29,17 +29,17 @@ export function checkEnvelope(m: Record<string, unknown>, kind: MessageKind, rep
 }
 
 /**
- * Validates `data` strictly against `row`'s params or result validator and
- * reports one violation listing every failing location. Strict, not
- * repaired: the schema's leniency is for receivers; a sender should still
- * write valid data.
+ * Validates `data` strictly against `row`'s params or result validator (a
+ * row of `table`) and reports one violation listing every failing location.
+ * Strict, not repaired: the schema's leniency is for receivers; a sender
+ * should still write valid data.
  */
-export function checkSchema(row: Row<never, never>, part: "params" | "result", data: unknown, graph: LeniencyGraph, report: Found, by?: Sender): void {
+export function checkSchema(table: Table, row: Row<never, never>, part: "params" | "result", data: unknown, report: Found, by?: Sender): void {
   const validator = part === "params" ? row.params : row.result;
   const root = part === "params" ? row.paramsType : row.resultType;
   if (validator === undefined || root === undefined) return;
-  const outcome = check(validator, data, root, graph, "strict");
+  const outcome = check(validator, data, root, table.router.leniency, "strict");
   if (outcome === undefined || outcome.ok) return;
   const where = outcome.errors.map((e) => `${e.path === "" ? "(root)" : e.path}: ${e.message}`).join("; ");
-  report("schema", `${row.wire} ${part} do not match ${root}: ${where}`, by, requirementForSchema(row.wire, part));
+  report("schema", `${row.wire} ${part} do not match ${table.name} ${root}: ${where}`, by, requirementForSchema(row.wire, part, table.version));
 }

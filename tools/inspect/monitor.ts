@@ -1,9 +1,11 @@
 /**
- * The observer behind `inspect`, `check` and `replay`: fed every line of
- * both directions in wire order, it parses and classifies each one with the
- * router's own code (src/jsonrpc), validates params and results with the
- * generated validators of the negotiated table, and checks the rules that
- * span messages (rules.ts). It never answers anything: it only reports.
+ * The observer behind `inspect`, `check`, `replay` and `report`: fed every
+ * line of both directions in wire order, it parses and classifies each one
+ * with the router's own code (src/jsonrpc), validates params and results
+ * with the generated validators of the negotiated table (v1 stable, v1
+ * unstable or v2, chosen as tables.ts describes), and checks the rules that
+ * span messages (rules.ts, turns.ts). It never answers anything: it only
+ * reports.
  */
 import { classify, isResponseShaped } from "../../src/jsonrpc/classify.ts";
 import { parseLine } from "../../src/jsonrpc/parse.ts";
@@ -31,13 +33,19 @@ export interface Observed {
 
 /** Per-session state the rules need. */
 export interface SessionState {
-  /** Key of the session/prompt in flight, if any. */
+  /** Key of the session/prompt in flight (sent, not yet answered), if any. */
   prompt: string | undefined;
-  /** A turn has been answered and no new one started. */
+  /** A turn has ended (v1: its answer; v2: its idle state_update) and no new one started. */
   turnEnded: boolean;
   lastTurnCancelled: boolean;
   /** session/load or session/resume requests in flight (their replay is not turn content). */
   loading: number;
+  /** v2: prompts acknowledged and waiting for the idle state_update that ends their work, with the answer's `messageId`. */
+  accepted: { readonly messageId: string | undefined; readonly call: string }[];
+  /** v2: `messageId`s of the user_message / user_message_chunk updates seen since the session's work last ended. */
+  readonly userMessages: Set<string>;
+  /** v2: the client sent session/cancel while a prompt was in flight or its work running. */
+  cancelRequested: boolean;
 }
 
 /** Connection-wide state read and changed by the checkers. */
@@ -46,6 +54,8 @@ export interface MonitorState {
   /** The version the agent answered, once initialize is answered. */
   negotiated: number | undefined;
   initialized: boolean;
+  /** The params of the latest initialize request (its capabilities are read once the answer names the table). */
+  initParams: unknown;
   clientCapabilities: unknown;
   agentCapabilities: unknown;
   authMethods: readonly unknown[];
@@ -54,7 +64,7 @@ export interface MonitorState {
   /** Calls by the side that sent them. */
   readonly calls: { readonly client: CallBook; readonly agent: CallBook };
   readonly stats: Stats;
-  /** Notes for the summary (a version without a table, oversized lines). */
+  /** Notes for the summary (a version without a table, a switch of table, oversized lines). */
   readonly notes: string[];
 }
 
@@ -79,6 +89,7 @@ export function createMonitor(): Monitor {
     table: DEFAULT_TABLE,
     negotiated: undefined,
     initialized: false,
+    initParams: undefined,
     clientCapabilities: undefined,
     agentCapabilities: undefined,
     authMethods: [],
@@ -137,7 +148,7 @@ export function createMonitor(): Monitor {
         report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
         break;
       case "notification":
-        onNotification(state, from, m, envelopeOk, report);
+        onNotification(state, from, m, envelopeOk, index, report);
         break;
       case "response":
         answers = onAnswer(state, from, m, t, report);

@@ -6,11 +6,13 @@
  * written on as soon as it is read; framing (the router's own framer) and
  * the monitor run afterwards, off the forwarding path, in the analysis
  * queue (analysis.ts). Nothing but the agent's bytes is ever written to stdout.
+ * The agent runs in its own process group (src/transport/process.ts), so a
+ * wrapper such as `sh -c` or `npx` and what it started end together.
  */
-import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { createFramer } from "../../src/transport/framer.ts";
+import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
 import { createMonitor, type Monitor } from "./monitor.ts";
 import { openOutput, type TextOutput } from "./output.ts";
@@ -27,6 +29,8 @@ export interface ProxyOptions {
   readonly record?: string | undefined;
   /** Where the exit summary goes; default stderr. A `.json` name gets JSON. */
   readonly summary?: string | undefined;
+  /** After the editor's EOF, how long the agent may take to exit before its group gets SIGTERM (then SIGKILL). Default 2000 ms. */
+  readonly exitGraceMs?: number | undefined;
 }
 
 /** The editor-side streams: the proxy's own stdin and stdout by default. */
@@ -35,7 +39,17 @@ export interface ProxyStdio {
   readonly stdout: Writable;
 }
 
-/** Runs the proxy until the agent exits; resolves with the agent's exit code (128 + signal number when killed). */
+/** The signals on which inspect finishes its outputs, ends the agent's group and stops. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Runs the proxy until the agent exits; resolves with the agent's exit code
+ * (128 + signal number when killed; 0 when it lingered after the editor's EOF
+ * and was ended, which the summary notes). On SIGINT, SIGTERM or SIGHUP the
+ * summary, the trace and the recording's `end` record are written
+ * synchronously, the agent's process group is ended, and the process exits
+ * with 128 + that signal's number.
+ */
 export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
   const [command, ...args] = options.command;
   if (command === undefined) throw new Error("no agent command after --");
@@ -46,7 +60,8 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   const record = options.record !== undefined ? openOutput(options.record) : undefined;
   record?.write(startLine(options.command, new Date()));
 
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs });
+  const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };
   const framer = (from: Sender, time: () => number) =>
     createFramer({
       line(text) {
@@ -58,26 +73,42 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
     });
   const analysis = createAnalysisQueue(framer);
 
-  pipe(io.stdin, child.stdin, (chunk) => analysis.push("client", chunk, now()), () => analysis.end("client"));
-  pipe(child.stdout, io.stdout, (chunk) => analysis.push("agent", chunk, now()), () => analysis.end("agent"));
-  child.stdin.on("error", () => undefined); // the agent exited: its exit is reported below
+  // The editor's EOF goes on to the agent; one that lingers after it is ended (grace → SIGTERM → SIGKILL).
+  pipe(io.stdin, child.stdin, (chunk) => analysis.push("client", chunk, now()), () => {
+    analysis.end("client");
+    void agent.close();
+  });
+  pipe(child.stdout, io.stdout, (chunk) => {
+    agent.heard();
+    analysis.push("agent", chunk, now());
+  }, () => analysis.end("agent"));
   io.stdout.on("error", () => undefined); // the editor went away: the agent still gets end of input
 
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on("SIGINT", forward).on("SIGTERM", forward);
-  const exit = await new Promise<number>((resolve) => {
-    child.once("error", (error) => {
-      process.stderr.write(`acp-router inspect: cannot start ${command}: ${error.message}\n`);
-      resolve(127);
-    });
-    child.once("close", (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
-  });
-  process.off("SIGINT", forward).off("SIGTERM", forward);
-  io.stdin.pause();
-  analysis.finish();
-  const { client, agent } = analysis.skipped;
-  if (client + agent > 0) monitor.state.notes.push(`analysis skipped ${client + agent} messages (${client} from the client, ${agent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
-  finish(monitor, now(), exit, options, log, record);
+  let finished = false;
+  const wrapUp = (exit: number) => {
+    finished = true;
+    io.stdin.pause();
+    analysis.finish();
+    const { client, agent: fromAgent } = analysis.skipped;
+    if (client + fromAgent > 0) monitor.state.notes.push(`analysis skipped ${client + fromAgent} messages (${client} from the client, ${fromAgent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
+    finish(monitor, now(), exit, options, log, record);
+  };
+  // Everything here is synchronous: a SIGKILL that follows (as acp-factory's close() and check send) finds the files complete.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (finished) return;
+    const status = 128 + (constants.signals[signal] ?? 0);
+    monitor.state.notes.push(`inspect received ${signal} while the agent was running; the agent's process group was ended`);
+    wrapUp(status);
+    agent.killSync();
+    process.exit(status);
+  };
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  const ended = await agent.exited;
+  for (const s of STOP_SIGNALS) process.off(s, onSignal);
+  if (ended.error) process.stderr.write(`acp-router inspect: cannot start ${command}: ${ended.error.message}\n`);
+  if (ended.note) monitor.state.notes.push(`the agent ${ended.note}`);
+  const exit = ended.lingered ? 0 : exitStatus(ended);
+  wrapUp(exit);
   return exit;
 }
 

@@ -27,6 +27,8 @@ export interface Step {
   readonly method: string | undefined;
   /** For an answer: the agent request it answers. */
   readonly answers: AgentCallRef | undefined;
+  /** For a request with an id: its answer key (`answerKey`), unique even when the client reused the id. */
+  readonly key: string | undefined;
   /** Client request ids (idKey) newly answered in the recording before this line. */
   readonly afterAnswers: readonly string[];
   /** Agent requests newly seen in the recording before this line. */
@@ -40,6 +42,19 @@ export interface RecordedAnswer {
   readonly method: string;
   readonly id: unknown;
   readonly body: Record<string, unknown>;
+  /** Milliseconds between the request and this answer in the recording. */
+  readonly ms: number;
+  /** 0 for the first request with this id, 1 for the next one that reused it, … */
+  readonly use: number;
+}
+
+/**
+ * The key of a client request's answer: its idKey, then `@n` for the n-th
+ * reuse of that id (a negotiating client sends two `initialize` with id 0),
+ * so answers are told apart by request and position.
+ */
+export function answerKey(key: string, use: number): string {
+  return use === 0 ? key : `${key}@${use}`;
 }
 
 /** A recorded request from the agent. */
@@ -50,7 +65,7 @@ export interface RecordedAgentRequest extends AgentCallRef {
 export interface Plan {
   readonly command: readonly string[];
   readonly steps: readonly Step[];
-  /** Recorded answers by the idKey of the client request. */
+  /** Recorded answers by answer key (the idKey of the client request, `@n` for a reused id). */
   readonly answers: ReadonlyMap<string, RecordedAnswer>;
   readonly agentRequests: readonly RecordedAgentRequest[];
   readonly notifications: number;
@@ -65,7 +80,8 @@ export function buildPlan(entries: readonly RecordEntry[]): Plan {
   const answers = new Map<string, RecordedAnswer>();
   const agentRequests: RecordedAgentRequest[] = [];
   const lines: { from: Sender; line: string; t: number }[] = [];
-  const clientPending = new Map<string, string>();
+  const clientPending = new Map<string, { method: string; key: string; use: number; t: number }[]>();
+  const uses = new Map<string, number>();
   const agentPending = new Map<string, AgentCallRef>();
   const ordinals = new Map<string, number>();
   let newAnswers: string[] = [];
@@ -84,11 +100,10 @@ export function buildPlan(entries: readonly RecordEntry[]): Plan {
     const id = body?.id;
     if (e.from === "agent") {
       if (body === undefined) continue;
-      if (method === undefined && isRequestId(id) && clientPending.has(idKey(id))) {
-        const key = idKey(id);
-        answers.set(key, { method: clientPending.get(key) as string, id, body });
-        clientPending.delete(key);
-        newAnswers.push(key);
+      const waiting = method === undefined && isRequestId(id) ? clientPending.get(idKey(id))?.shift() : undefined;
+      if (waiting !== undefined) {
+        answers.set(waiting.key, { method: waiting.method, id, body, ms: e.t - waiting.t, use: waiting.use });
+        newAnswers.push(waiting.key);
       } else if (method !== undefined && isRequestId(id)) {
         const ordinal = ordinals.get(method) ?? 0;
         ordinals.set(method, ordinal + 1);
@@ -101,15 +116,23 @@ export function buildPlan(entries: readonly RecordEntry[]): Plan {
     }
     let kind: Step["kind"] = "other";
     let answersRef: AgentCallRef | undefined;
+    let key: string | undefined;
     if (body !== undefined && method !== undefined) {
       kind = id === undefined ? "notification" : "request";
-      if (isRequestId(id)) clientPending.set(idKey(id), method);
+      if (isRequestId(id)) {
+        const use = uses.get(idKey(id)) ?? 0;
+        uses.set(idKey(id), use + 1);
+        key = answerKey(idKey(id), use);
+        const queue = clientPending.get(idKey(id)) ?? [];
+        clientPending.set(idKey(id), queue);
+        queue.push({ method, key, use, t: e.t });
+      }
     } else if (body !== undefined && isRequestId(id) && agentPending.has(idKey(id))) {
       kind = "answer";
       answersRef = agentPending.get(idKey(id));
       agentPending.delete(idKey(id));
     }
-    steps.push({ position, kind, line: e.line, body, method, answers: answersRef, afterAnswers: newAnswers, afterAgentRequests: newRequests, afterNotifications: notifications });
+    steps.push({ position, kind, line: e.line, body, method, answers: answersRef, key, afterAnswers: newAnswers, afterAgentRequests: newRequests, afterNotifications: notifications });
     newAnswers = [];
     newRequests = [];
   }

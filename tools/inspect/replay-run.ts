@@ -13,11 +13,12 @@ import { idKey } from "./calls.ts";
 import type { Plan, RecordedAnswer, Step } from "./replay-plan.ts";
 import { compareRules } from "./replay-rules.ts";
 import { compareShape, substituteIds, type IdMap } from "./shape.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 /** One way the replay differs from the recording. */
 export interface Difference {
-  /** `answer`: an answer's shape; `missing`/`extra`: an answer or agent request absent on one side; `rule`: a rule fired a different number of times; `exit`: the exit code. */
-  readonly kind: "answer" | "agent-request" | "missing" | "extra" | "rule" | "exit";
+  /** `answer`: an answer's shape; `missing`/`extra`: an answer or agent request absent on one side; `timeout`: a wait expired and the replay went on; `rule`: a rule fired a different number of times; `exit`: the exit code. */
+  readonly kind: "answer" | "agent-request" | "missing" | "extra" | "timeout" | "rule" | "exit";
   /** The message (`session/prompt #2`, `session/request_permission (agent request 1)`) or the rule. */
   readonly at: string;
   /** Where inside the message, when the difference is inside one. */
@@ -35,7 +36,7 @@ export interface ReplayOutcome {
 }
 
 export interface ReplayOptions {
-  /** How long to wait for each answer or agent request the recording had, in ms. */
+  /** How long to wait at least for each answer or agent request the recording had, in ms; an answer the recording shows slower is waited for twice its recorded latency. */
   readonly timeoutMs: number;
   /** How long to wait for the agent's first line (its start-up), in ms. */
   readonly startMs: number;
@@ -46,16 +47,18 @@ export interface ReplayOptions {
 /** Replays `plan` against `command` and returns what differed; throws when the command cannot be started. */
 export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const started = performance.now();
-  const driver = startDriver(command);
-  if (driver.child.pid === undefined) {
-    await new Promise((resolve) => setImmediate(resolve));
-    throw new Error(`cannot start ${command.join(" ")}: ${driver.startError?.message ?? "spawn failed"}`);
+  const driver = startDriver(command, { graceMs: options.timeoutMs });
+  if (driver.process.child.pid === undefined) {
+    const exit = await driver.process.exited;
+    throw new Error(`cannot start ${command.join(" ")}: ${exit.error?.message ?? "spawn failed"}`);
   }
   const ids: IdMap = new Map();
   const differences: Difference[] = [];
   const sent = { requests: 0, notifications: 0, answers: 0, other: 0 };
   const compared = { answers: 0, agentRequests: 0 };
   const sentRequests = new Set<string>();
+  /** Answer keys of the requests sent and not yet answered, by idKey, oldest first (ids may be reused). */
+  const pendingById = new Map<string, string[]>();
   const answered = new Set<string>();
   const agentRequests = new Map<string, Record<string, unknown>[]>();
   const recordedAgent = new Map(plan.agentRequests.map((r) => [`${r.method}#${r.ordinal}`, r]));
@@ -64,7 +67,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
 
   const onAnswer = (recorded: RecordedAnswer, body: Record<string, unknown>) => {
     compared.answers++;
-    const at = `${recorded.method} #${JSON.stringify(recorded.id)}`;
+    const at = label(recorded);
     const [was, now] = [outcomeOf(recorded.body), outcomeOf(body)];
     if (was !== now) differences.push({ kind: "answer", at, recorded: was, replayed: now });
     else if (recorded.body.error !== undefined) {
@@ -81,7 +84,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
     const recorded = recordedAgent.get(`${method}#${ordinal}`);
     if (recorded === undefined) {
       differences.push({ kind: "extra", at, recorded: "not sent", replayed: "sent" });
-      driver.write(`${JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32603, message: "inspect replay: the recording has no answer to this request" } })}\n`);
+      driver.write(`${JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: ErrorCode.InternalError, message: "inspect replay: the recording has no answer to this request" } })}\n`);
       return;
     }
     compared.agentRequests++;
@@ -97,8 +100,8 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
       if (method !== undefined && body.id !== undefined) onAgentRequest(method, body);
       else if (method !== undefined) notifications++;
       else if (isRequestId(body.id)) {
-        const key = idKey(body.id);
-        if (!sentRequests.has(key) || answered.has(key)) continue;
+        const key = pendingById.get(idKey(body.id))?.shift();
+        if (key === undefined) continue;
         answered.add(key);
         const recorded = plan.answers.get(key);
         if (recorded !== undefined) onAnswer(recorded, body);
@@ -113,7 +116,7 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
       sync();
       if (cond()) return true;
       const left = deadline - performance.now();
-      if (left <= 0 || driver.child.exitCode !== null || driver.child.signalCode !== null || driver.startError !== undefined) return false;
+      if (left <= 0 || driver.death !== undefined) return false;
       const next = await driver.waitFor(() => true, Math.min(left, quietMs ?? left), driver.lines.length);
       if (next === undefined && quietMs !== undefined) {
         sync();
@@ -137,25 +140,42 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
     driver.write(`${swapped?.changed ? JSON.stringify(swapped.value) : step.line}\n`);
     if (step.kind === "request") {
       sent.requests++;
-      if (isRequestId(step.body?.id)) sentRequests.add(idKey(step.body.id));
+      if (step.key !== undefined && isRequestId(step.body?.id)) {
+        sentRequests.add(step.key);
+        const queue = pendingById.get(idKey(step.body.id)) ?? [];
+        pendingById.set(idKey(step.body.id), queue);
+        queue.push(step.key);
+      }
     } else if (step.kind === "notification") sent.notifications++;
     else sent.other++;
   };
 
   const expectedAnswered = (keys: readonly string[]) => () => keys.every((k) => answered.has(k) || !sentRequests.has(k));
+  /** The wait for these answers: the timeout, or twice the slowest recorded latency if longer. */
+  const waitFor = (keys: readonly string[]) => Math.max(options.timeoutMs, ...keys.map((k) => 2 * (plan.answers.get(k)?.ms ?? 0)));
+  /** Waits for the answers the recording had before a line; an expired wait is a difference that says so. */
+  const awaitAnswers = async (keys: readonly string[]) => {
+    const ms = waitFor(keys);
+    if (await until(expectedAnswered(keys), ms)) return;
+    for (const k of keys) {
+      const recorded = plan.answers.get(k);
+      if (recorded !== undefined && sentRequests.has(k) && !answered.has(k) && driver.death === undefined) differences.push({ kind: "timeout", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: `no answer within ${Math.round(ms)} ms; the replay went on` });
+    }
+  };
   for (const step of plan.steps) {
-    await until(expectedAnswered(step.afterAnswers), options.timeoutMs);
+    await awaitAnswers(step.afterAnswers);
     await until(() => step.afterAgentRequests.every((r) => (agentRequests.get(r.method)?.length ?? 0) > r.ordinal), options.timeoutMs);
     await until(() => notifications >= step.afterNotifications, options.timeoutMs, options.quietMs);
     send(step);
   }
-  await until(expectedAnswered([...plan.answers.keys()]), options.timeoutMs);
+  await until(expectedAnswered([...plan.answers.keys()]), waitFor([...plan.answers.keys()]));
   await until(() => notifications >= plan.notifications, options.timeoutMs, options.quietMs);
-  const exit = await driver.close(options.timeoutMs);
+  const end = await driver.close();
+  const exit = end.exited ? end.code : undefined;
   sync();
 
   for (const [key, recorded] of plan.answers) {
-    if (sentRequests.has(key) && !answered.has(key)) differences.push({ kind: "missing", at: `${recorded.method} #${JSON.stringify(recorded.id)}`, recorded: outcomeOf(recorded.body), replayed: `no answer within ${options.timeoutMs} ms` });
+    if (sentRequests.has(key) && !answered.has(key)) differences.push({ kind: "missing", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: driver.death !== undefined ? "no answer: the agent exited" : `no answer within ${Math.round(waitFor([key]))} ms` });
   }
   for (const r of plan.agentRequests) {
     if ((agentRequests.get(r.method)?.length ?? 0) <= r.ordinal) differences.push({ kind: "missing", at: `${r.method} (agent request ${r.ordinal + 1})`, recorded: "sent", replayed: "not sent" });
@@ -164,6 +184,11 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
   differences.push(...compareRules(plan, driver.monitor.violations));
   if (plan.exit !== undefined && exit !== plan.exit) differences.push({ kind: "exit", at: "agent exit", recorded: `exit ${plan.exit}`, replayed: exit === undefined ? `still running ${options.timeoutMs} ms after end of input` : `exit ${exit}` });
   return { sent, compared, differences, exit };
+}
+
+/** `session/prompt #2`, and which use of the id when the client reused it (`initialize #0 (2nd use of the id)`). */
+function label(recorded: RecordedAnswer): string {
+  return `${recorded.method} #${JSON.stringify(recorded.id)}${recorded.use > 0 ? ` (use ${recorded.use + 1} of the id)` : ""}`;
 }
 
 /** `a result` or `error <code>`. */

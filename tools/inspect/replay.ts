@@ -16,7 +16,7 @@ import { runReplay, type ReplayOutcome } from "./replay-run.ts";
 
 const USAGE = "usage: acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]";
 
-/** Per answer: 10 s, generous for a real agent on a loaded machine. */
+/** Per answer at least: 10 s, generous for a real agent on a loaded machine; an answer the recording shows slower is waited for twice its recorded latency. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** For the agent's first line: 30 s, as a loaded machine may take that long to start a TypeScript agent. */
 export const START_MS = 30_000;

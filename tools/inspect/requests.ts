@@ -1,21 +1,20 @@
 /** Rules checked when a request or a notification is seen: ids, methods, order, gates, schema, cancellation. */
 import type { RequestId } from "../../src/context.ts";
-import { capabilityName, hasCapability } from "../../src/connection/capabilities.ts";
+import { hasCapability } from "../../src/connection/capabilities.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { isExtensionWire } from "../../src/row.ts";
 import { idKey, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
-
-/** Turn content: updates that belong to a prompt turn (not session-level state such as modes, commands or usage). */
-const TURN_CONTENT = new Set(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+import { tableFor, widerTableFor, type Table } from "./tables.ts";
+import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
 
 /** Session state for `id`, created on first use. */
 export function sessionOf(state: MonitorState, id: string): SessionState {
   let s = state.sessions.get(id);
   if (s === undefined) {
-    s = { prompt: undefined, turnEnded: false, lastTurnCancelled: false, loading: 0 };
+    s = { prompt: undefined, turnEnded: false, lastTurnCancelled: false, loading: 0, accepted: [], userMessages: new Set(), cancelRequested: false };
     state.sessions.set(id, s);
   }
   return s;
@@ -26,26 +25,48 @@ function sessionIdOf(params: unknown): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
+/**
+ * The table that judges a message `handler` receives: for the client's
+ * `initialize`, the table of the version it asks for (the answer decides
+ * the connection's); otherwise the connection's, first widened (and kept
+ * widened) when only the wider table has the method.
+ */
+function tableOf(state: MonitorState, from: Sender, kind: "request" | "notification", method: string, params: unknown, index: number): Table {
+  if (method === "initialize" && from === "client") return tableFor((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
+  const wider = widerTableFor(state.table, peerOf(from), kind, method);
+  if (wider !== undefined) {
+    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has`);
+    state.table = wider;
+  }
+  return state.table;
+}
+
+/** `agentCapabilities.loadSession` (v1), `capabilities.session` (v2): how a violation names a capability path. */
+function capabilityPath(table: Table, handler: Sender, path: readonly string[]): string {
+  return `${handler === "agent" ? table.capabilityFields.result : table.capabilityFields.params}.${path.join(".")}`;
+}
+
 export function onRequest(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, t: number, index: number, report: Found): void {
   const method = m.method as string;
   const id = m.id as RequestId;
   const handler = peerOf(from);
   const book = state.calls[from];
   const key = idKey(id);
-  const row = state.table.router.inboundRow(handler, "request", method);
+  const table = tableOf(state, from, "request", method, m.params, index);
+  const row = table.router.inboundRow(handler, "request", method);
   const unknownMethod = row === undefined && !isExtensionWire(method);
-  if (unknownMethod) report("unknown-method", `${from} sent request ${method}, which the ${handler} does not handle in the ${state.table.name} table and is not an _ extension`);
+  if (unknownMethod) report("unknown-method", `${from} sent request ${method}, which the ${handler} does not handle in the ${table.name} table and is not an _ extension`);
   if (book.pending.has(key)) report("duplicate-request-id", `${from} sent ${method} with id ${JSON.stringify(id)} while ${book.pending.get(key)?.method} with that id is still pending`);
 
   if (!state.initialized && method !== "initialize" && from === "client") {
-    report("init-order", `client sent ${method} before initialize was answered`, from, requirementForInitOrder(method));
+    report("init-order", `client sent ${method} before initialize was answered`, from, requirementForInitOrder(method, table.version));
   } else if (state.initialized && row?.capability !== undefined) {
     const caps = handler === "agent" ? state.agentCapabilities : state.clientCapabilities;
-    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} called ${method} but ${capabilityName(handler, row.capability)} was not advertised`, from, requirementForGate(method));
+    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} called ${method} but ${capabilityPath(table, handler, row.capability)} was not advertised`, from, requirementForGate(method, table.version));
   }
-  if (method === "initialize") state.clientCapabilities = (m.params as { clientCapabilities?: unknown } | undefined)?.clientCapabilities;
+  if (method === "initialize" && from === "client") state.initParams = m.params;
   if (method === "authenticate") checkAuthMethod(state, m.params, report);
-  if (row !== undefined && envelopeOk) checkSchema(row, "params", m.params ?? {}, state.table.router.leniency, report);
+  if (row !== undefined && envelopeOk) checkSchema(table, row, "params", m.params ?? {}, report);
 
   const sessionId = sessionIdOf(m.params);
   if (sessionId !== undefined) {
@@ -53,27 +74,27 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
     const s = state.sessions.get(sessionId);
     if (method === "session/prompt" && s !== undefined) {
       permissionsLeftAfterCancel(state, sessionId, report);
-      s.prompt = key;
-      s.turnEnded = false;
+      onPromptSent(s, key);
     }
   }
   const call: Call = {
-    id, method, from, t, index, row, sessionId, unknownMethod,
+    id, method, from, t, index, row, table, sessionId, unknownMethod,
     envelopeInvalid: !envelopeOk, cancelledByRequest: false, cancelledBySession: false, reported: false,
   };
   book.pending.set(key, call);
 }
 
-export function onNotification(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, report: Found): void {
+export function onNotification(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, index: number, report: Found): void {
   const method = m.method as string;
   const handler = peerOf(from);
-  const row = state.table.router.inboundRow(handler, "notification", method);
-  if (row === undefined && !isExtensionWire(method)) report("unknown-method", `${from} sent notification ${method}, which the ${handler} does not handle in the ${state.table.name} table and is not an _ extension`);
+  const table = tableOf(state, from, "notification", method, m.params, index);
+  const row = table.router.inboundRow(handler, "notification", method);
+  if (row === undefined && !isExtensionWire(method)) report("unknown-method", `${from} sent notification ${method}, which the ${handler} does not handle in the ${table.name} table and is not an _ extension`);
   if (state.initialized && row?.capability !== undefined) {
     const caps = handler === "agent" ? state.agentCapabilities : state.clientCapabilities;
-    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} sent ${method} but ${capabilityName(handler, row.capability)} was not advertised`, from, requirementForGate(method));
+    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} sent ${method} but ${capabilityPath(table, handler, row.capability)} was not advertised`, from, requirementForGate(method, table.version));
   }
-  if (row !== undefined && envelopeOk) checkSchema(row, "params", m.params ?? {}, state.table.router.leniency, report);
+  if (row !== undefined && envelopeOk) checkSchema(table, row, "params", m.params ?? {}, report);
   const params = (m.params ?? {}) as Record<string, unknown>;
   if (method === "$/cancel_request" && isRequestId(params.requestId)) {
     // The caller cancels its own request.
@@ -85,6 +106,7 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
     const s = state.sessions.get(sessionId);
     const prompt = s?.prompt !== undefined ? state.calls.client.pending.get(s.prompt) : undefined;
     if (prompt) prompt.cancelledBySession = true;
+    if (s !== undefined) onSessionCancel(s);
     for (const call of state.calls.agent.pending.values()) {
       if (call.method === "session/request_permission" && call.sessionId === sessionId) call.cancelledBySession = true;
     }
@@ -96,11 +118,7 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
       report("unknown-session", `agent sent session/update for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced`);
       return;
     }
-    const kind = (params.update as { sessionUpdate?: unknown } | undefined)?.sessionUpdate;
-    if (typeof kind === "string" && TURN_CONTENT.has(kind) && s.prompt === undefined && s.turnEnded && s.loading === 0) {
-      const why = s.lastTurnCancelled ? "the cancelled turn was answered" : "the turn was answered";
-      report("update-after-turn", `agent sent a ${kind} update for session ${sessionId} after ${why} and before the next prompt`, "agent", s.lastTurnCancelled ? "ACP-CANCEL-002" : "ACP-PROMPT-001");
-    }
+    onTurnUpdate(state, sessionId, s, params, report);
   }
 }
 

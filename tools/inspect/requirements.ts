@@ -1,8 +1,10 @@
 /**
  * The conformance-catalogue entries (docs/conformance-catalogue.json) that
  * inspect's rules and check's probes report, copied so the tools need no docs at run time;
- * test/tools/rules.test.ts fails when they drift from the catalogue.
+ * test/tools/rules.test.ts fails when they drift from the catalogue. The v2
+ * entries are in requirements-v2.ts.
  */
+import { V2_ENTRIES } from "./requirements-v2.ts";
 
 /** One catalogue entry: its RFC 2119 tier, its first citation and its statement. */
 export interface Requirement {
@@ -12,7 +14,7 @@ export interface Requirement {
 }
 
 /** Entries by id. Look up with `requirement(id)`. */
-const ENTRIES: Readonly<Record<string, Requirement>> = {
+const V1_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-AGENTCAP-103": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:104", statement: "If loadSession is false or absent, the client does not call session/load." },
   "ACP-AGENTCAP-105": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:213", statement: "If sessionCapabilities.resume is absent, the client does not call session/resume." },
   "ACP-AGENTCAP-107": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:278", statement: "If sessionCapabilities.close is absent, the client does not call session/close." },
@@ -65,6 +67,9 @@ const ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-TRANSPORT-203": { tier: "MUST NOT", citation: "docs/protocol/v1/transports.mdx:24", statement: "stdio messages are delimited by \\n and a serialized message never contains a raw newline." },
 };
 
+/** v1 and v2 entries (their ids never collide: v2's are numbered from 301). */
+const ENTRIES: Readonly<Record<string, Requirement>> = { ...V1_ENTRIES, ...V2_ENTRIES };
+
 /** The catalogue entry for `id`, or undefined. Own properties only. */
 export function requirement(id: string): Requirement | undefined {
   return Object.prototype.hasOwnProperty.call(ENTRIES, id) ? ENTRIES[id] : undefined;
@@ -76,8 +81,8 @@ export const REQUIREMENT_IDS: readonly string[] = Object.keys(ENTRIES);
 /** Commit of the ACP docs the catalogue cites. */
 const DOCS_COMMIT = "b7f0005493b98de32fabee3e9540e2b64da68535";
 
-/** A link to the cited spec line (`docs/protocol/v1/x.mdx:12`), or undefined for schema citations. */
+/** A link to the first cited spec line (`docs/protocol/v1/x.mdx:12`, `docs/protocol/v2/…`), or undefined for schema citations. */
 export function citationUrl(citation: string): string | undefined {
-  const m = /^(docs\/protocol\/v1\/[\w-]+\.mdx):(\d+)$/.exec(citation);
+  const m = /^(docs\/protocol\/v[12]\/[\w-]+\.mdx):(\d+)(?:;|$)/.exec(citation);
   return m ? `https://github.com/agentclientprotocol/agent-client-protocol/blob/${DOCS_COMMIT}/${m[1]}#L${m[2]}` : undefined;
 }

@@ -1,8 +1,10 @@
 /**
  * The rules `acp-router inspect` checks, each bound to the closest
- * requirement of docs/conformance-catalogue.json (no id is invented: a rule
- * whose breach can come from several requirements picks one per case, see
- * `requirementFor*` in the checkers). The tier is the catalogue's.
+ * requirement of docs/conformance-catalogue.json, or of
+ * docs/conformance-catalogue-v2.json on a v2 connection (no id is invented:
+ * a rule whose breach can come from several requirements picks one per case
+ * and protocol version, see `requirementFor*` here and in the checkers). The
+ * tier is the catalogue's.
  */
 
 /** Who wrote a message: the editor side (`client`) or the agent. */
@@ -39,7 +41,8 @@ export const RULES = {
   "capability-gate": { title: "a method gated by a capability the handling side did not advertise", requirement: "ACP-AGENTCAP-103" },
   "auth-order": { title: "authentication out of order", requirement: "ACP-AUTH-104" },
   "unknown-session": { title: "session/update for a session no answer introduced", requirement: "ACP-SESSION-001" },
-  "update-after-turn": { title: "turn content sent after the turn's answer", requirement: "ACP-PROMPT-001" },
+  "update-after-turn": { title: "turn content sent after the turn ended (v1: its answer; v2: its idle state_update)", requirement: "ACP-PROMPT-001" },
+  "user-message-echo": { title: "a v2 turn ended without the user_message update carrying the prompt answer's messageId", requirement: "ACP-PROMPT-303" },
   "cancelled-prompt-error": { title: "a prompt cancelled by session/cancel is answered with an error", requirement: "ACP-CANCEL-102" },
   "permission-after-cancel": { title: "a permission request left unanswered, or not answered cancelled, after session/cancel", requirement: "ACP-PERM-101" },
 } as const satisfies Record<string, RuleInfo>;
@@ -61,8 +64,9 @@ export interface Violation {
   readonly index: number;
 }
 
-/** Capability-gate requirement per gated method (the caller's MUST NOT). */
-export function requirementForGate(method: string): string {
+/** Capability-gate requirement per gated method (the caller's MUST NOT); v2 gates every session method by `capabilities.session`. */
+export function requirementForGate(method: string, version: number): string {
+  if (version === 2) return method.startsWith("session/") || method.endsWith("/cancel") ? "ACP-SESSION-301" : "ACP-INIT-306";
   switch (method) {
     case "session/load": return "ACP-AGENTCAP-103";
     case "session/resume": return "ACP-AGENTCAP-105";
@@ -79,7 +83,8 @@ export function requirementForGate(method: string): string {
 }
 
 /** Requirement for a schema failure: the method's own requirement where the catalogue has one, else the JSON-RPC envelope rule. */
-export function requirementForSchema(method: string, part: "params" | "result"): string {
+export function requirementForSchema(method: string, part: "params" | "result", version: number): string {
+  if (version === 2 && method === "session/prompt" && part === "result") return "ACP-PROMPT-301";
   if (part === "result") {
     switch (method) {
       case "initialize": return "ACP-INIT-001";
@@ -98,7 +103,8 @@ export function requirementForSchema(method: string, part: "params" | "result"):
 }
 
 /** Requirement for a client request sent before initialize was answered. */
-export function requirementForInitOrder(method: string): string {
+export function requirementForInitOrder(method: string, version: number): string {
+  if (version === 2) return "ACP-INIT-301";
   switch (method) {
     case "session/new": return "ACP-SESSION-102";
     case "session/list": return "ACP-LIST-101";

@@ -1,7 +1,8 @@
 /**
  * Shape comparison for `inspect replay`: two JSON values are compared by
  * structure, not by free text. Objects must have the same keys, values the
- * same JSON types, arrays the same length; strings are compared only when
+ * same JSON types, array items the same shape (a list's length is data: a
+ * list that grew is compared item by item, not by length); strings are compared only when
  * they look like protocol tokens (`end_turn`, `allow_once`: lower-case
  * snake_case words) and do not sit under a free-text key (`text`, `title`,
  * `message`…). Values under id keys (`id`, `sessionId`, `toolCallId`…) are
@@ -55,11 +56,16 @@ function walk(a: unknown, b: unknown, path: string, key: string, ids: IdMap, out
   if (ta === "array") {
     const xa = a as unknown[];
     const xb = b as unknown[];
-    if (xa.length !== xb.length) {
-      out.push({ path, recorded: `${xa.length} items`, replayed: `${xb.length} items` });
+    if (xa.length === xb.length) {
+      xa.forEach((item, i) => walk(item, xb[i], `${path}[${i}]`, key, ids, out));
       return;
     }
-    xa.forEach((item, i) => walk(item, xb[i], `${path}[${i}]`, key, ids, out));
+    // A list that grew or shrank (an agent that persists sessions lists more each run): its
+    // length is data, not shape. Each replayed item is compared with the recorded item at its
+    // index (the last one past the end), and no id pair is learnt, since items may not correspond.
+    if (xa.length === 0) return;
+    const unpaired: IdMap = new Map();
+    xb.forEach((item, i) => walk(xa[Math.min(i, xa.length - 1)], item, `${path}[${i}]`, key, unpaired, out));
     return;
   }
   if (ta === "object") {

@@ -1,32 +1,82 @@
 /**
- * Which generated router (method table) validates a connection: chosen by
- * the protocol version the agent's `initialize` answer negotiated. Only the
- * v1 stable table exists today; when v1-unstable or v2 tables are generated,
- * they are added to `TABLES` and nothing else in the tools changes. Until
- * `initialize` is answered, and for a version with no table, the default
- * (v1) is used and the summary says so.
+ * Which method table judges a connection's traffic, for `inspect`, `check`,
+ * `replay` and `report` alike: v1 stable, v1 unstable or v2. The only module
+ * of the tools that imports generated code, so moving to another way of
+ * naming a table (one `Protocol` value per generated folder) changes this
+ * file alone.
+ *
+ * How the monitor chooses (monitor.ts, answers.ts, requests.ts):
+ * - until `initialize` is answered, v1 stable judges everything except the
+ *   `initialize` request itself, which is judged by the table of the
+ *   version it asks for (`tableFor(params.protocolVersion)`);
+ * - each successful `initialize` answer selects the table of the
+ *   `protocolVersion` it names; a later answer (a negotiating client that
+ *   offered 2, was answered 1, and initializes again) replaces an earlier
+ *   one, since the latest successful `initialize` is the one in force;
+ * - on a v1 connection, the first message whose method is in the v1
+ *   unstable table but not in v1 stable (`session/fork`, `providers/list`…)
+ *   switches to the unstable table, which holds every stable row too;
+ * - for a version with no table, the current one stays and a note says so.
  */
-import type { Router } from "../../src/row.ts";
+import type { Row, Router } from "../../src/row.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
+import { protocol as v1Unstable } from "../../src/unstable/generated/protocol.ts";
+import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
 /** A method table the tools can validate against. */
 export interface Table {
   /** The protocol version the table describes. */
   readonly version: number;
-  /** Name shown in summaries (`v1 stable`). */
+  /** Name shown in summaries (`v1 stable`, `v1 unstable`, `v2`). */
   readonly name: string;
   readonly router: Router;
+  /** The `initialize` fields carrying each side's capabilities (v1 `clientCapabilities` / `agentCapabilities`, v2 `capabilities` on both). */
+  readonly capabilityFields: { readonly params: string; readonly result: string };
+  /** The `session/prompt` row's turn end: present when the answer only acknowledges and a notification ends the turn (v2). */
+  readonly turnEnd: Row<never, never>["turnEnd"];
+  /** The table holding this one's rows and more, switched to when a method only it has appears (v1 stable → v1 unstable); undefined when none. */
+  readonly wider: Table | undefined;
 }
 
-const V1: Table = { version: 1, name: "v1 stable", router: v1 };
+/** v1's field names, for a table whose `initialize` row does not name them. */
+const V1_CAPABILITY_FIELDS = { params: "clientCapabilities", result: "agentCapabilities" } as const;
 
-/** Tables by protocol version. A Map, never a plain object indexed by untrusted input. */
-const TABLES: ReadonlyMap<number, Table> = new Map([[1, V1]]);
+function table(version: number, name: string, router: Router, wider: Table | undefined): Table {
+  const init = router.inboundRow("agent", "request", "initialize");
+  const turnEnd = router.inboundRow("agent", "request", "session/prompt")?.turnEnd;
+  return { version, name, router, capabilityFields: init?.capabilityFields ?? V1_CAPABILITY_FIELDS, turnEnd, wider };
+}
 
-/** The table used before negotiation and for unknown versions: v1 stable. */
+const V1_UNSTABLE = table(1, "v1 unstable", v1Unstable, undefined);
+const V1 = table(1, "v1 stable", v1, V1_UNSTABLE);
+const V2 = table(2, "v2", v2, undefined);
+
+/** Tables by negotiated protocol version. A Map, never a plain object indexed by untrusted input. */
+const TABLES: ReadonlyMap<number, Table> = new Map([[1, V1], [2, V2]]);
+
+/** The table used before negotiation and for versions without a table: v1 stable (the version every agent serves). */
 export const DEFAULT_TABLE: Table = V1;
+
+/** Every table, for tests and listings. */
+export const ALL_TABLES: readonly Table[] = [V1, V1_UNSTABLE, V2];
 
 /** The table for a negotiated `protocolVersion`, or undefined when none is generated for it. */
 export function tableFor(protocolVersion: unknown): Table | undefined {
   return typeof protocolVersion === "number" ? TABLES.get(protocolVersion) : undefined;
+}
+
+/**
+ * The wider table to switch to when `table` has no row for a message that
+ * `handler` receives but its wider table has (an unstable method on a v1
+ * connection), else undefined.
+ */
+export function widerTableFor(table: Table, handler: "agent" | "client", kind: "request" | "notification", wire: string): Table | undefined {
+  const wider = table.wider;
+  if (wider === undefined || table.router.inboundRow(handler, kind, wire) !== undefined) return undefined;
+  return wider.router.inboundRow(handler, kind, wire) !== undefined ? wider : undefined;
+}
+
+/** What a summary or report says about the table: `table v2, protocol version 2` or `…, initialize not answered`. */
+export function describeTable(state: { readonly table: Table; readonly negotiated: number | undefined }): string {
+  return `table ${state.table.name}${state.negotiated !== undefined ? `, protocol version ${state.negotiated}` : ", initialize not answered"}`;
 }

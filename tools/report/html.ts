@@ -32,7 +32,7 @@ export function renderReport(model: ReportModel): string {
 <title>ACP trace report</title><style>${PAGE_STYLE}</style></head>
 <body>
 <h1>ACP trace report</h1>
-<p class="meta">${escapeHtml(model.title)}${model.started ? ` — recorded ${escapeHtml(model.started)}` : ""} — ${model.messages.length} messages, ${model.violations.length} violations</p>
+<p class="meta">${escapeHtml(model.title)}${model.started ? ` — recorded ${escapeHtml(model.started)}` : ""} — ${model.messages.length} messages, ${model.violations.length} violations — ${escapeHtml(model.table)}</p>${model.notes.map((n) => `<p class="meta">note: ${escapeHtml(n)}</p>`).join("")}
 <section id="violations"><h2>Violations</h2>${model.violations.length === 0 ? "<p>None.</p>" : `<ul>${model.violations.map(violationItem).join("")}</ul>`}</section>
 <section id="filters"><h2>Filters</h2>
 <label>method <select id="f-method"><option value="">all</option>${options(methods)}</select></label>

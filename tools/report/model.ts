@@ -3,12 +3,14 @@
  * its direction, kind, method, session and pairing (a request's answer and
  * duration, an answer's request), and every violation attached to the
  * message it was found on. Pairing and violations come from running the
- * recording through the same monitor `inspect` uses.
+ * recording through the same monitor `inspect` uses, so the same table
+ * (chosen from the negotiated version) judges it.
  */
 import { createMonitor } from "../inspect/monitor.ts";
 import { readRecording } from "../inspect/recording.ts";
 import { citationUrl, requirement } from "../inspect/requirements.ts";
 import type { Sender } from "../inspect/rules.ts";
+import { describeTable } from "../inspect/tables.ts";
 
 export interface ReportMessage {
   readonly index: number;
@@ -41,6 +43,10 @@ export interface ReportViolation {
 export interface ReportModel {
   readonly title: string;
   readonly started: string;
+  /** The table that judged the trace, as inspect's summary says it (`table v2, protocol version 2`). */
+  readonly table: string;
+  /** inspect's notes: a version without a table, a switch to the unstable table. */
+  readonly notes: readonly string[];
   readonly messages: readonly ReportMessage[];
   readonly violations: readonly ReportViolation[];
 }
@@ -92,5 +98,5 @@ export function buildModel(text: string): ReportModel {
   });
   // Answers belong to their request's session.
   for (const m of messages) if (m.session === "" && m.pair !== undefined) (m as { session: string }).session = messages[m.pair]?.session ?? "";
-  return { title, started, messages, violations };
+  return { title, started, table: describeTable(monitor.state), notes: [...monitor.state.notes], messages, violations };
 }

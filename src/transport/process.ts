@@ -1,0 +1,298 @@
+/**
+ * The lifecycle of an agent process, shared by `spawnAgent`, `inspect`,
+ * `check` and `replay` (Node only). The agent runs in its own process group
+ * (`detached: true`), so a wrapper (`sh -c`, `npx`, a launcher) and
+ * everything it starts are ended together. Closing is EOF on stdin → a grace
+ * period → SIGTERM to the group → SIGKILL to the group. `exited` settles on
+ * `'exit'` (not `'close'`: a grandchild may hold the pipes open forever),
+ * after a bounded wait for the last output bytes. When the leader exits,
+ * what is left of its group is ended too. When the owner dies (exit, or a
+ * SIGINT / SIGTERM / SIGHUP nobody else handles), every live group is ended
+ * synchronously: nothing outlives its owner. On Windows there are no process
+ * groups: the child alone is signalled.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { constants } from "node:os";
+
+/** Options of {@link startProcess}. */
+export interface ProcessOptions {
+  readonly cwd?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /** stdin, stdout, stderr. Default all `pipe`. */
+  readonly stdio?: StdioOptions | undefined;
+  /**
+   * How long the agent may take to exit after its stdin closed before its
+   * group gets SIGTERM. Default 2000 ms: a well-behaved agent exits within
+   * milliseconds of EOF; two seconds leave room for flushing logs and
+   * session files on a loaded machine without making the user wait.
+   */
+  readonly graceMs?: number | undefined;
+  /**
+   * An agent that has written nothing yet when its stdin closes is still
+   * starting (an `npx` download, a slow runtime) and has not read its input:
+   * its grace period starts at its first output (see `heard`), or this many
+   * ms after the EOF at the latest. Default 60000 ms: real agents have been
+   * seen to take 35 s to start.
+   */
+  readonly startMs?: number | undefined;
+  /** How long after SIGTERM before SIGKILL. Default 2000 ms, for the same reason. */
+  readonly termMs?: number | undefined;
+  /**
+   * After `'exit'`, how long to wait for the last stdout/stderr bytes before
+   * the pipes are dropped. Default 500 ms: the kernel has the bytes already;
+   * only a grandchild holding the pipe keeps them open longer.
+   */
+  readonly drainMs?: number | undefined;
+}
+
+/** How the process ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /**
+   * Present (true) when it did not exit within the grace period after stdin
+   * closed and was ended by us; absent otherwise, so a plain exit is exactly
+   * `{ code, signal }`.
+   */
+  readonly lingered?: true;
+  /** Set with `lingered`: "did not exit within 2 s of stdin closing; terminated" (or "killed" when SIGTERM was not enough). */
+  readonly note?: string;
+  /** The process could not be started (ENOENT, EACCES); code and signal are null. */
+  readonly error?: Error;
+}
+
+/** A started process and the controls of its lifecycle. */
+export interface ManagedProcess {
+  readonly child: ChildProcess;
+  /** Settles (never rejects) when the process exited, or could not be started. */
+  readonly exited: Promise<ProcessExit>;
+  /** True once `'exit'` (or a start error) was seen. */
+  readonly hasExited: boolean;
+  /** Ends stdin, then grace → SIGTERM → SIGKILL to the group; resolves with `exited`. Idempotent. */
+  close(): Promise<ProcessExit>;
+  /** Tells the lifecycle the agent wrote output (call it on its stdout data): a close waiting for a slow starter's first output starts its grace period. */
+  heard(): void;
+  /** SIGTERM to the group now, SIGKILL after `termMs`; resolves with `exited`. */
+  terminate(): Promise<ProcessExit>;
+  /** Ends the group synchronously: SIGTERM, a bounded wait, SIGKILL. For signal handlers of the owner. */
+  killSync(): void;
+}
+
+/** The default grace period after stdin closes, in ms (see {@link ProcessOptions.graceMs}). */
+export const DEFAULT_GRACE_MS = 2000;
+/** How long an owner's exit waits after SIGTERM before SIGKILL, in ms: 300, short enough not to delay the owner noticeably. */
+export const OWNER_EXIT_WAIT_MS = 300;
+
+const GROUPS = process.platform !== "win32";
+
+/** Starts `command args` in its own process group. */
+export function startProcess(command: string, args: readonly string[], options: ProcessOptions = {}): ManagedProcess {
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const termMs = options.termMs ?? 2000;
+  const drainMs = options.drainMs ?? 500;
+  const startMs = options.startMs ?? 60_000;
+  const child = spawn(command, args, { stdio: options.stdio ?? "pipe", cwd: options.cwd, env: options.env, detached: GROUPS });
+  const pgid = child.pid;
+  let exitedNow = false;
+  let closing = false;
+  let ended: "terminated" | "killed" | undefined;
+  /** The grace period after EOF ran out before the exit. */
+  let lingering = false;
+  let spoke = false;
+  /** Starts the grace period of a close waiting for the agent's first output. */
+  let startGrace: (() => void) | undefined;
+  let termTimer: ReturnType<typeof setTimeout> | undefined;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const signal = (sig: NodeJS.Signals) => {
+    if (pgid === undefined) return;
+    if (GROUPS) signalGroup(pgid, sig);
+    else if (!exitedNow) child.kill(sig);
+  };
+  const exited = new Promise<ProcessExit>((resolve) => {
+    child.on("error", (error) => {
+      // A start failure: no 'exit' follows. (Later errors, such as a failed kill, are not fatal.)
+      if (exitedNow || child.pid !== undefined) return;
+      exitedNow = true;
+      resolve({ code: null, signal: null, error });
+    });
+    child.once("exit", (code, sig) => {
+      exitedNow = true;
+      clearTimeout(graceTimer);
+      // What the leader left behind in its group is ended too.
+      if (GROUPS && pgid !== undefined && groupAlive(pgid)) {
+        signalGroup(pgid, "SIGTERM");
+        setTimeout(() => {
+          if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
+          unregister(handle);
+        }, termMs).unref();
+      } else {
+        clearTimeout(termTimer);
+        unregister(handle);
+      }
+      const exit: ProcessExit = ended !== undefined && lingering ? { code, signal: sig, lingered: true, note: `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` } : { code, signal: sig };
+      void drained(child, drainMs).then(() => resolve(exit));
+    });
+  });
+
+  const terminate = () => {
+    if (!exitedNow && termTimer === undefined) {
+      ended ??= "terminated";
+      signal("SIGTERM");
+      termTimer = setTimeout(() => {
+        if (exitedNow) return;
+        ended = "killed";
+        signal("SIGKILL");
+      }, termMs);
+    }
+    return exited;
+  };
+  const handle: ManagedProcess & { readonly pgid: number | undefined } = {
+    child,
+    exited,
+    pgid,
+    get hasExited() {
+      return exitedNow;
+    },
+    close() {
+      if (closing || exitedNow) return exited;
+      closing = true;
+      if (child.stdin && !child.stdin.writableEnded) child.stdin.end();
+      const grace = () => {
+        startGrace = undefined;
+        clearTimeout(graceTimer);
+        graceTimer = setTimeout(() => {
+          if (exitedNow) return;
+          lingering = true;
+          void terminate();
+        }, graceMs);
+      };
+      if (spoke) grace();
+      else {
+        startGrace = grace;
+        graceTimer = setTimeout(grace, startMs);
+      }
+      return exited;
+    },
+    heard() {
+      spoke = true;
+      startGrace?.();
+    },
+    terminate,
+    killSync: () => killGroupsSync([handle]),
+  };
+  child.stdin?.on("error", () => undefined); // EPIPE from an exiting agent; its exit is reported instead
+  if (pgid !== undefined) register(handle);
+  return handle;
+}
+
+/** The exit status as a shell reports it: the code, or 128 + the signal number. */
+export function exitStatus(exit: ProcessExit): number {
+  if (exit.error) return 127;
+  if (exit.code !== null) return exit.code;
+  return 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
+}
+
+/** Resolves when stdout and stderr (those that are pipes) closed, or after `ms`; then drops them. */
+function drained(child: ChildProcess, ms: number): Promise<void> {
+  const streams = [child.stdout, child.stderr].filter((s): s is NonNullable<typeof s> => s !== null && !s.destroyed && !s.readableEnded);
+  if (streams.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = streams.length;
+    const done = () => {
+      if (--left === 0) finish();
+    };
+    const timer = setTimeout(() => {
+      // A grandchild still holds the pipe: what the agent wrote has been read; stop waiting.
+      for (const s of streams) s.destroy();
+      finish();
+    }, ms);
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const s of streams) s.once("close", done);
+  });
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+  killQuietly(-pgid, sig);
+}
+
+function killQuietly(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // ESRCH: it is gone.
+  }
+}
+
+/** True while any process of the group exists (a zombie leader not yet reaped counts). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Ends groups synchronously: SIGTERM to all, wait up to {@link OWNER_EXIT_WAIT_MS} for them to go, SIGKILL to what is left. */
+function killGroupsSync(list: readonly { readonly pgid: number | undefined }[]): void {
+  const pgids = list.map((e) => e.pgid).filter((p): p is number => p !== undefined);
+  if (!GROUPS) {
+    for (const p of pgids) killQuietly(p, "SIGKILL");
+    return;
+  }
+  for (const p of pgids) signalGroup(p, "SIGTERM");
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + OWNER_EXIT_WAIT_MS;
+  while (pgids.some(groupAlive) && Date.now() < deadline) Atomics.wait(cell, 0, 0, 5);
+  for (const p of pgids) signalGroup(p, "SIGKILL");
+}
+
+// The owner's guard: live groups, and the process listeners installed while there are any.
+const live = new Set<{ readonly pgid: number | undefined; killSync(): void }>();
+const OWNER_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+const onOwnerExit = () => {
+  killGroupsSync([...live]);
+  live.clear();
+};
+/**
+ * A signal the owner does not handle itself would kill it without an
+ * `'exit'` event: end the groups, then die of that signal as it would have.
+ * When the owner has its own listener, it decides (and its `process.exit`
+ * reaches `onOwnerExit`).
+ */
+const onOwnerSignal = (sig: NodeJS.Signals) => {
+  if (process.listenerCount(sig) > 1) return;
+  onOwnerExit();
+  uninstall();
+  process.kill(process.pid, sig);
+};
+
+function register(entry: { readonly pgid: number | undefined; killSync(): void }): void {
+  if (live.size === 0) {
+    process.on("exit", onOwnerExit);
+    for (const s of OWNER_SIGNALS) process.on(s, onOwnerSignal);
+  }
+  live.add(entry);
+}
+
+function unregister(entry: { readonly pgid: number | undefined; killSync(): void }): void {
+  if (!live.delete(entry) || live.size > 0) return;
+  uninstall();
+}
+
+function uninstall(): void {
+  process.off("exit", onOwnerExit);
+  for (const s of OWNER_SIGNALS) process.off(s, onOwnerSignal);
+}

@@ -1,0 +1,134 @@
+// `acp-router check` against scripted stub agents (test/fixtures/check-agent.mjs), one behaviour each:
+// authentication, a prompt error, a slow start, an ignored cancel, an answered notification, death
+// mid-run, an unanswered id-only message, an agent lingering behind `sh -c`, and `--help`.
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { V1_CHECKLIST } from "../../tools/check/checklist.ts";
+import type { CheckReport } from "../../tools/check/main.ts";
+import { fixture, repoRoot, runCommand, scratch, tsNode } from "./support.ts";
+
+const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
+const SESSION_ROWS = ["ACP-SESSION-001", "ACP-LIST-103", "ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003", "ACP-CANCEL-001", "ACP-CANCEL-102", "ACP-CANCEL-105"];
+const WIRE_ROWS = ["ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-JSONRPC-004", "ACP-EXT-001", "ACP-JSONRPC-001", "ACP-JSONRPC-003", "ACP-EXT-201", "ACP-JSONRPC-101", "ACP-TRANSPORT-203", "ACP-JSONRPC-005", "ACP-SHUTDOWN-001"];
+
+/** Runs check (killed after 50 s) with `env`, and parses its JSON scorecard. */
+async function check(args: readonly string[], agent: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--timeout", "2", "--cwd", scratch(), ...args, "--", ...agent) as [string, ...string[]];
+  const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(file, rest, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 50_000);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout });
+    });
+  });
+  const card = JSON.parse(run.stdout) as CheckReport;
+  const row = (id: string) => card.rows.find((r) => r.id === id);
+  const failed = card.rows.filter((r) => r.outcome === "fail").map((r) => r.id);
+  return { code: run.code, card, row, failed };
+}
+const mode = (m: string, arg?: string) => [process.execPath, stub, m, ...(arg === undefined ? [] : [arg])];
+
+describe("check against scripted stub agents", () => {
+  it("auth required, methods in initialize: session rows n/a naming the methods, every session-independent probe still runs, every row listed", async () => {
+    const { code, card, row, failed } = await check([], mode("auth-init"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    expect(card.rows.map((r) => r.id)).toEqual(V1_CHECKLIST.entries.map((e) => e.id));
+    for (const id of SESSION_ROWS) expect(row(id), id).toMatchObject({ outcome: "n/a", evidence: "authentication required (methods: login (agent)); --auth METHOD_ID authenticates first" });
+    for (const id of WIRE_ROWS) expect(row(id)?.outcome, id).toBe("pass");
+    expect(row("ACP-AUTH-005")).toMatchObject({ outcome: "n/a", evidence: "the agent lists authMethods in initialize" });
+  }, 60_000);
+
+  it("--auth login authenticates first: the session rows are judged", async () => {
+    const { code, row, failed } = await check(["--auth", "login"], mode("auth-init"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    for (const id of ["ACP-SESSION-001", "ACP-PROMPT-001", "ACP-CANCEL-001", "ACP-CANCEL-105"]) expect(row(id)?.outcome, id).toBe("pass");
+  }, 60_000);
+
+  it("auth required with the methods only in the error's data: named from there, and ACP-AUTH-005 (a SHOULD) fails on session/new", async () => {
+    const { code, row, failed } = await check([], mode("auth-data"));
+    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-AUTH-005"] });
+    expect(row("ACP-SESSION-001")?.evidence).toBe("authentication required (methods: oauth (agent)); --auth METHOD_ID authenticates first");
+    expect(row("ACP-AUTH-005")?.evidence).toBe('session/new was answered error -32000 "Authentication required" but initialize listed no authMethods (the error\'s data lists oauth (agent))');
+  }, 60_000);
+
+  it("--auth with an env_var method: authenticates when the variable is set, says which one is missing otherwise", async () => {
+    const withKey = await check(["--auth", "stub-key"], mode("env-auth"), { ...process.env, STUB_API_KEY: "k" });
+    expect({ code: withKey.code, failed: withKey.failed, session: withKey.row("ACP-SESSION-001")?.outcome }).toEqual({ code: 0, failed: [], session: "pass" });
+    expect(withKey.card.notes).toContain("authenticated with stub-key (env_var)");
+    const env = { ...process.env };
+    delete env.STUB_API_KEY;
+    const without = await check(["--auth", "stub-key"], mode("env-auth"), env);
+    expect(without.row("ACP-SESSION-001")).toMatchObject({ outcome: "n/a", evidence: 'authenticate with stub-key failed: error -32000 "Authentication required: STUB_API_KEY is not set"' });
+    expect(without.card.notes).toContain("--auth stub-key: STUB_API_KEY not set in check's environment, which the agent inherits");
+  }, 60_000);
+
+  it("an error answer to a prompt: prompt rows n/a with the error; framing and serving still pass", async () => {
+    const { code, row, failed } = await check([], mode("prompt-error"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    for (const id of ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101"]) expect(row(id), id).toMatchObject({ outcome: "n/a", evidence: 'a text prompt was answered error -32000 "model unreachable"' });
+    expect(row("ACP-TRANSPORT-203")?.outcome).toBe("pass");
+    expect(row("ACP-JSONRPC-005")?.outcome).toBe("pass");
+  }, 60_000);
+
+  it("a slow start: past --timeout it is a fail that says how long check waited and when the answer came; a longer --timeout passes", async () => {
+    const short = await check(["--timeout", "1"], mode("slow-start", "1800"));
+    expect(short.row("ACP-INIT-001")?.outcome).toBe("fail");
+    expect(short.row("ACP-INIT-001")?.evidence).toMatch(/^no answer within 1 s; answered after \d+(\.\d)? s \(a slow start: --timeout \d+ waits for it\)$/);
+    const long = await check(["--timeout", "6"], mode("slow-start", "1800"));
+    expect({ init: long.row("ACP-INIT-001")?.outcome, failed: long.failed }).toEqual({ init: "pass", failed: [] });
+  }, 60_000);
+
+  it("an ignored session/cancel answered end_turn later is a MUST fail, judged on a turn shown running", async () => {
+    const { code, row } = await check([], mode("ignore-cancel"));
+    expect(code).toBe(1);
+    expect(row("ACP-CANCEL-001")?.outcome).toBe("fail");
+    expect(row("ACP-CANCEL-001")?.evidence).toMatch(/^a turn shown running \(a session\/update arrived\) was cancelled with session\/cancel and answered stopReason "end_turn" \d+(\.\d)? s later: \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}$/);
+  }, 60_000);
+
+  it("a notification answered: ACP-JSONRPC-003 and ACP-EXT-201 fail with the line from the traffic", async () => {
+    const { row } = await check([], mode("answer-notes"));
+    for (const id of ["ACP-JSONRPC-003", "ACP-EXT-201"]) {
+      expect(row(id)?.outcome, id).toBe("fail");
+      expect(row(id)?.evidence).toContain('the notification _acp-router.check/note was answered: {"jsonrpc":"2.0","id":null,"error":{"code":-32601');
+    }
+  }, 60_000);
+
+  it("an agent that dies mid-run is reported once, with the probe it died in; nothing after it is charged as unanswered", async () => {
+    const { card, row } = await check([], mode("die-on-prompt"));
+    expect(card.notes.filter((n) => n.includes("exited"))).toEqual(['the agent exited (code 3) during the "array params" probe at ' + /\d+(\.\d)? s/.exec(card.notes.find((n) => n.includes("exited")) ?? "")![0] + "; the probes after it did not run"]);
+    expect(card.rows.some((r) => r.evidence?.includes("no answer"))).toBe(false);
+    for (const id of ["ACP-TRANSPORT-203", "ACP-SESSION-001", "ACP-PROMPT-001"]) expect(row(id), id).toMatchObject({ outcome: "not run", evidence: 'the agent exited (code 3) during the "array params" probe' });
+    expect(row("ACP-INFO-PARSE-001")?.outcome).toBe("pass");
+  }, 60_000);
+
+  it("an id-only message left unanswered is a SHOULD fail of ACP-INFO-INVALIDREQ-001, and nothing else", async () => {
+    const { code, row, failed } = await check([], mode("silent-id-only"));
+    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-INFO-INVALIDREQ-001"] });
+    expect(row("ACP-INFO-INVALIDREQ-001")?.evidence).toContain('{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered)');
+  }, 60_000);
+
+  it("an agent lingering behind sh -c after stdin closes: SHOULD fail, and no process of its group is left", async () => {
+    const file = join(scratch(), "pid");
+    const { code, row } = await check([], ["sh", "-c", `"${process.execPath}" "${stub}" stubborn "${file}"; true`]);
+    expect(code).toBe(0);
+    expect(row("ACP-SHUTDOWN-001")).toMatchObject({ outcome: "fail", evidence: "did not exit within 5 s of stdin closing; terminated (signalled as a process group)" });
+    const [pid, pgid] = readFileSync(file, "utf8").trim().split(" ");
+    // Live (not zombie) processes of the agent's group; SIGKILL is delivered asynchronously, so look for up to 2 s.
+    const left = () => execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" }).split("\n").map((l) => l.trim().split(/\s+/)).filter(([p, g, stat]) => (g === pgid || p === pid) && !stat?.startsWith("Z"));
+    for (let i = 0; i < 20 && left().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(left()).toEqual([]);
+  }, 60_000);
+
+  it("--help prints the usage on stdout and exits 0", async () => {
+    const run = await runCommand(tsNode(fixture("run-check.ts"), "--help"));
+    expect(run.code).toBe(0);
+    expect(run.stdout.toString("utf8")).toMatch(/^usage: acp-router check \[options\] -- <agent command\.\.\.>/);
+    expect(run.stdout.toString("utf8")).toContain("--timeout SECONDS how long to wait for each answer (default: 30)");
+  }, 30_000);
+});

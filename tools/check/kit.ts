@@ -1,0 +1,96 @@
+/**
+ * What every probe of `check` shares: the driver and scorecard of the run,
+ * steps that do not run once the agent is gone, and the wording of evidence
+ * (an answer shown short, "no answer within 30 s", an agent that exited).
+ */
+import type { AgentLine, Driver } from "./driver.ts";
+import { fail, notRun, type Scorecard, type Verdict } from "./score.ts";
+
+/** Options of one run, as `check` parsed them. */
+export interface RunOptions {
+  /** The absolute directory sent as the session's cwd. */
+  readonly cwd: string;
+  /** `--auth METHOD_ID`: authenticate with this method before session/new. */
+  readonly auth: string | undefined;
+  /** `--protocol`: the version to ask for; undefined negotiates (v2 first, then v1). */
+  readonly protocol: 1 | 2 | undefined;
+}
+
+export interface Run {
+  readonly d: Driver;
+  card: Scorecard;
+  readonly options: RunOptions;
+  /** Monitor indices of agent lines a probe judged itself (answers to its hostile lines): the monitor's rules are not applied to them again. */
+  readonly judged: Set<number>;
+  /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
+  readonly watched: { readonly row: string; readonly id: number | string }[];
+}
+
+type Body = Record<string, unknown> | undefined;
+
+/** An answer, shown short for evidence. */
+export const show = (v: unknown): string => (v === undefined ? "no answer" : JSON.stringify(v).slice(0, 200));
+export const errorOf = (a: Body): { code?: unknown; message?: unknown; data?: unknown } | undefined =>
+  typeof a?.error === "object" && a.error !== null ? (a.error as { code?: unknown; message?: unknown; data?: unknown }) : undefined;
+export const errorCode = (a: Body): unknown => errorOf(a)?.code;
+/** `error -32000 "Authentication required"`, for evidence. */
+export const describeError = (a: Body): string => {
+  const e = errorOf(a);
+  return `error ${String(e?.code)}${typeof e?.message === "string" ? ` ${JSON.stringify(e.message.slice(0, 120))}` : ""}`;
+};
+export const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+/** Why a probe did not run: the agent exited during an earlier one. */
+export const deathReason = (d: Driver): string => {
+  const x = d.death!;
+  return `the agent exited (${x.signal !== null ? `signal ${x.signal}` : `code ${String(x.code)}`}) during the "${x.probe}" probe`;
+};
+
+/**
+ * The verdict for a request that got no answer: not run if the agent exited
+ * meanwhile, else a fail "no answer within N s" (a late answer is appended at the end).
+ */
+export function silent(run: Run, row: string, id: number | string = run.d.lastRequestId, what = "no answer"): Verdict {
+  if (run.d.death !== undefined) return notRun(deathReason(run.d));
+  run.watched.push({ row, id });
+  return fail(`${what} within ${seconds(run.d.timeout)}`);
+}
+
+/** Runs `probe` unless the agent is gone (then its rows are not run, with the reason). */
+export async function step(run: Run, name: string, ids: readonly string[], probe: () => Promise<void>): Promise<void> {
+  if (run.d.death !== undefined) {
+    run.card.all(ids, notRun(deathReason(run.d)));
+    return;
+  }
+  run.d.probe = name;
+  await probe();
+  if (run.d.death !== undefined) for (const id of ids) if (!run.card.has(id)) run.card.score(id, notRun(deathReason(run.d)));
+}
+
+/** An answer line (no method) with this id. */
+export const answerOf = (id: unknown) => (l: AgentLine): boolean => l.body !== undefined && l.body.id === id && l.body.method === undefined;
+/** A response-shaped line: no method, and an id member (possibly null) or none at all. */
+export const isResponse = (l: AgentLine): boolean => l.body !== undefined && l.body.method === undefined;
+
+/** A session/update notification for `sessionId`. */
+export const updateFor = (sessionId: string) => (l: AgentLine): boolean =>
+  l.body?.method === "session/update" && (l.body.params as { sessionId?: unknown } | undefined)?.sessionId === sessionId;
+
+/**
+ * Sends `write()` (a line expecting no answer or an unusual one), then a
+ * sentinel request that every agent answers; resolves with the lines the
+ * agent wrote in between that `match`. The wait ends when the sentinel is
+ * answered plus 1 s (answers to one line come in order in practice), or at the timeout.
+ */
+export async function withSentinel(run: Run, write: () => void, match: (l: AgentLine) => boolean): Promise<{ found: AgentLine[]; sentinel: Body }> {
+  const from = run.d.lines.length;
+  write();
+  const pending = run.d.request("_acp-router.check/sentinel", {});
+  const sentinelId = run.d.lastRequestId;
+  const sentinel = await pending;
+  const test = (l: AgentLine) => l.body?.id !== sentinelId && match(l);
+  if (sentinel !== undefined) await run.d.waitFor(test, 1000, from);
+  const found = run.d.lines.slice(from).filter(test);
+  for (const l of found) run.judged.add(l.index);
+  return { found, sentinel };
+}

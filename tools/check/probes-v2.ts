@@ -1,0 +1,112 @@
+/**
+ * The v2 probes of `check`, scored with docs/conformance-catalogue-v2.json:
+ * the session-independent wire probes under their v2 ids, batches (an empty
+ * one, two requests, notifications only, an invalid entry), then, with
+ * `--auth` first (`auth/login`), session/new and session/list
+ * (ACP-SESSION-301), a prompt acknowledged by its answer and completed by
+ * an idle state_update (ACP-PROMPT-301/302), session/cancel on a turn shown
+ * running (its idle update must say "cancelled": ACP-CANCEL-302) and
+ * `$/cancel_request` right behind a prompt (it is still answered: ACP-CANCEL-303).
+ */
+import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
+import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
+import { V2_WIRE, wireProbes } from "./probes-wire.ts";
+import { fail, na, pass } from "./score.ts";
+import type { AgentLine } from "./driver.ts";
+import { ErrorCode } from "../../src/errors.ts";
+
+const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"];
+const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
+/** Every row the v2 probes score (besides the wire probes'). */
+export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS];
+
+const array = (l: AgentLine): unknown[] | undefined => {
+  try {
+    const v = JSON.parse(l.text) as unknown;
+    return Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const isIdle = (l: AgentLine) => (l.body?.params as { update?: { sessionUpdate?: unknown; state?: unknown } } | undefined)?.update?.sessionUpdate === "state_update" && (l.body?.params as { update: { state?: unknown } }).update.state === "idle";
+const stopOf = (l: AgentLine) => (l.body?.params as { update: { stopReason?: unknown } }).update.stopReason;
+
+export async function v2Probes(run: Run, init: Record<string, unknown>): Promise<void> {
+  const { d, card } = run;
+  await wireProbes(run, V2_WIRE);
+
+  await step(run, "batches", BATCH_ROWS, async () => {
+    const empty = await withSentinel(run, () => d.write("[]\n"), (l) => array(l) !== undefined || (l.body?.id === null && l.body.method === undefined));
+    const e = empty.found[0];
+    card.score("ACP-JSONRPC-305", e === undefined ? fail("an empty batch [] got no answer") : array(e) !== undefined ? fail(`an empty batch [] was answered with an array: ${e.text.slice(0, 160)}`) : errorCode(e.body) === ErrorCode.InvalidRequest ? pass : fail(`an empty batch [] was answered ${e.text.slice(0, 160)}`));
+    const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]\n`;
+    const at = d.lines.length;
+    d.write(two);
+    const both = await d.waitFor((l) => array(l) !== undefined || answerOf(5001)(l) || answerOf(5002)(l), d.timeout, at);
+    const items = both === undefined ? undefined : array(both);
+    card.score("ACP-JSONRPC-306", both === undefined ? silent(run, "ACP-JSONRPC-306", 5001, "a batch of two requests got no answer") : items?.length === 2 ? pass : fail(`a batch of two requests was answered ${both.text.slice(0, 160)}, not one array of two responses`));
+    const quiet = await withSentinel(run, () => d.write('[{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]\n'), (l) => array(l) !== undefined || (l.body?.method === undefined && (l.body?.id === null || l.body?.id === undefined)));
+    card.score("ACP-JSONRPC-308", quiet.found.length === 0 ? pass : fail(`a batch of notifications only was answered ${quiet.found[0]!.text.slice(0, 160)}`));
+    const mixed = d.lines.length;
+    d.write(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]\n`);
+    const answer = await d.waitFor((l) => array(l) !== undefined || answerOf(5003)(l), d.timeout, mixed);
+    const entries = answer === undefined ? undefined : array(answer);
+    const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === ErrorCode.InvalidRequest);
+    card.score("ACP-JSONRPC-309", answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, "a batch [1, request] got no answer") : invalid === true && entries!.length === 2 ? pass : fail(`a batch [1, request] was answered ${answer.text.slice(0, 200)}`));
+  });
+
+  let methods = mergeMethods([], { authMethods: init.authMethods });
+  if (run.options.auth !== undefined) {
+    const why = await authenticate(run, methods, run.options.auth, "auth/login");
+    if (why !== undefined) return card.all(SESSION_ROWS, na(why));
+  }
+  let sessionId: string | undefined;
+  await step(run, "session/new", ["ACP-SESSION-301"], async () => {
+    if ((init.capabilities as { session?: unknown } | undefined)?.session == null) return card.all(SESSION_ROWS, na("capabilities.session is not advertised"));
+    const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
+    if (created === undefined) return card.score("ACP-SESSION-301", silent(run, "ACP-SESSION-301"));
+    if (errorCode(created) === ErrorCode.AuthRequired) {
+      methods = mergeMethods(methods, (created.error as { data?: unknown }).data);
+      return card.all(SESSION_ROWS, na(`authentication required (methods: ${describeMethods(methods)})`));
+    }
+    if (created.error !== undefined) return card.all(SESSION_ROWS, na(`session/new was answered ${describeError(created)}`));
+    const id = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof id !== "string") return card.all(SESSION_ROWS, fail(`capabilities.session is advertised but session/new answered ${show(created)}`));
+    sessionId = id;
+    const list = await d.request("session/list", {});
+    card.score("ACP-SESSION-301", list === undefined ? silent(run, "ACP-SESSION-301") : Array.isArray((list.result as { sessions?: unknown } | undefined)?.sessions) ? pass : fail(`capabilities.session is advertised but session/list answered ${show(list)}`));
+  });
+  if (sessionId === undefined) return;
+  const sid = sessionId;
+  const prompt = (t: string) => ({ sessionId: sid, prompt: [{ type: "text", text: t }] });
+
+  await step(run, "prompt", ["ACP-PROMPT-301", "ACP-PROMPT-302"], async () => {
+    const from = d.lines.length;
+    const ack = await d.request("session/prompt", prompt("hello"));
+    if (ack === undefined) return card.score("ACP-PROMPT-301", silent(run, "ACP-PROMPT-301"));
+    if (ack.error !== undefined) return card.all(["ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"], na(`session/prompt was answered ${describeError(ack)}`));
+    card.score("ACP-PROMPT-301", typeof (ack.result as { messageId?: unknown } | undefined)?.messageId === "string" ? pass : fail(`session/prompt was acknowledged with ${show(ack)}, no messageId`));
+    const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, from);
+    card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
+  });
+
+  await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
+    const from = d.lines.length;
+    const ack = await d.request("session/prompt", prompt("slow"));
+    if (ack?.result === undefined) return card.score("ACP-CANCEL-302", na(`the prompt to cancel was answered ${show(ack)}`));
+    const first = await d.waitFor((l) => updateFor(sid)(l), d.timeout, from);
+    if (first === undefined || isIdle(first)) return card.score("ACP-CANCEL-302", na(first === undefined ? `the turn sent no session/update within ${seconds(d.timeout)}` : "the turn went idle before it could be cancelled"));
+    const at = d.lines.length;
+    d.notify("session/cancel", { sessionId: sid });
+    const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, at);
+    card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update") : stopOf(idle) === "cancelled" ? pass : fail(`a running turn cancelled with session/cancel went idle with stopReason ${JSON.stringify(stopOf(idle))}`));
+  });
+
+  await step(run, "$/cancel_request", ["ACP-CANCEL-303"], async () => {
+    const answer = d.request("session/prompt", prompt("hello"));
+    d.notify("$/cancel_request", { requestId: d.lastRequestId });
+    const a = await answer;
+    card.score("ACP-CANCEL-303", a === undefined ? silent(run, "ACP-CANCEL-303") : a.result !== undefined || errorCode(a) === ErrorCode.RequestCancelled ? pass : fail(`a request cancelled with $/cancel_request was answered ${describeError(a)}, neither a result nor -32800`));
+    d.notify("session/cancel", { sessionId: sid });
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * The probes of `check` that need no session, so they run whatever the
+ * agent's authentication says: an unparsable line, an id-only message, a
+ * request id the schema does not admit (1.5) and one beyond 2^53 that must
+ * come back digit for digit, an unknown method, a custom `_` request, two
+ * unrecognised notifications (an answer to either is a violation, read from
+ * the traffic), array params, a request split across writes ending in CRLF,
+ * and whether the connection still serves after all of them. The ids each
+ * probe scores come from the protocol's catalogue (`WireIds`); a probe whose
+ * requirement the catalogue lacks still runs for its evidence on other rows.
+ */
+import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
+import { fail, pass } from "./score.ts";
+import { ErrorCode } from "../../src/errors.ts";
+
+/** Catalogue ids for the wire probes; undefined when the catalogue has none. */
+export interface WireIds {
+  readonly parse: string | undefined;
+  readonly invalid: string | undefined;
+  readonly unknownMethod: string | undefined;
+  readonly extAnswered: string;
+  readonly idEcho: string;
+  readonly notificationAnswered: string;
+  readonly notificationIgnored: string;
+  readonly envelope: string | undefined;
+  readonly framing: string;
+  readonly serving: string | undefined;
+}
+
+export const V1_WIRE: WireIds = {
+  parse: "ACP-INFO-PARSE-001", invalid: "ACP-INFO-INVALIDREQ-001", unknownMethod: "ACP-JSONRPC-004", extAnswered: "ACP-EXT-001", idEcho: "ACP-JSONRPC-001",
+  notificationAnswered: "ACP-JSONRPC-003", notificationIgnored: "ACP-EXT-201", envelope: "ACP-JSONRPC-101", framing: "ACP-TRANSPORT-203", serving: "ACP-JSONRPC-005",
+};
+
+export const V2_WIRE: WireIds = {
+  parse: undefined, invalid: undefined, unknownMethod: undefined, extAnswered: "ACP-EXT-302", idEcho: "ACP-JSONRPC-302",
+  notificationAnswered: "ACP-JSONRPC-307", notificationIgnored: "ACP-EXT-303", envelope: undefined, framing: "ACP-TRANSPORT-302", serving: undefined,
+};
+
+/** The ids a set of wire probes scores. */
+export const wireRows = (ids: WireIds): string[] => Object.values(ids).filter((v): v is string => v !== undefined);
+
+/** 2^53 + 1: an int64 request id a double cannot hold; the answer must repeat these digits. */
+const BIG_ID = "9007199254740993";
+
+const rawId = (text: string): string | undefined => /"id"\s*:\s*(-?[\d.eE+-]+|"(?:[^"\\]|\\.)*"|null)/.exec(text)?.[1];
+
+const on = (run: Run, id: string | undefined, v: Parameters<Run["card"]["score"]>[1]) => {
+  if (id !== undefined) run.card.score(id, v);
+};
+
+export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
+  const { d } = run;
+  const own = <T>(x: T | undefined): T[] => (x === undefined ? [] : [x]);
+
+  await step(run, "parse error", own(ids.parse), async () => {
+    const { found, sentinel } = await withSentinel(run, () => d.write("this is not json\n"), (l) => isResponse(l) && errorCode(l.body) === ErrorCode.ParseError);
+    const answer = found[0];
+    if (answer !== undefined) on(run, ids.parse, answer.body?.id === null ? pass : fail(`a line that is not JSON was answered ${show(answer.body)} (id should be null)`));
+    else on(run, ids.parse, sentinel === undefined ? silent(run, ids.parse ?? "", d.lastRequestId, "no -32700 answer, and no answer to the next request,") : fail(`a line that is not JSON got no -32700 answer (the request sent after it was answered)`));
+  });
+
+  await step(run, "id-only message", own(ids.invalid), async () => {
+    const { found, sentinel } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    const answer = found[0];
+    if (answer !== undefined) on(run, ids.invalid, errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(answer.body)}`));
+    else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, "no answer to {\"jsonrpc\":\"2.0\",\"id\":77} nor to the next request") : fail(`{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered); it is not a response (no result, no error), so it is an invalid request`));
+  });
+
+  await step(run, "fractional id", own(ids.invalid), async () => {
+    const line = '{"jsonrpc":"2.0","id":1.5,"method":"_acp-router.check/fractional_id","params":{}}\n';
+    const { found } = await withSentinel(run, () => d.write(line), (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    const answer = found[0];
+    if (answer?.body?.id === 1.5) on(run, ids.invalid, fail(`a request with id 1.5 (the schema's RequestId admits null, an integer or a string) was answered as a request: ${answer.text.slice(0, 200)}`));
+    else if (answer !== undefined) on(run, ids.invalid, pass);
+  });
+
+  await step(run, "unknown method", own(ids.unknownMethod), async () => {
+    const unknown = await d.request("session/no_such_method", {});
+    if (unknown === undefined) on(run, ids.unknownMethod, silent(run, ids.unknownMethod ?? ids.idEcho));
+    else on(run, ids.unknownMethod, errorCode(unknown) === ErrorCode.MethodNotFound ? pass : fail(`session/no_such_method was answered ${show(unknown)}`));
+  });
+
+  await step(run, "custom request", [ids.extAnswered, ids.idEcho], async () => {
+    const ext = await d.request("_acp-router.check/no_such_method", {});
+    run.card.score(ids.extAnswered, ext !== undefined ? pass : silent(run, ids.extAnswered));
+    // An agent may refuse an id it cannot hold (-32600, id null); it must never answer with another id.
+    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Number(rawId(l.text)) === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    if (big !== undefined) run.judged.add(big.index);
+    if (big === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, BIG_ID, `no answer to a request with id ${BIG_ID}`));
+    else run.card.score(ids.idEcho, big.body?.id === null || rawId(big.text) === BIG_ID ? pass : fail(`a request with id ${BIG_ID} (an int64) was answered with id ${String(rawId(big.text))}: ${big.text.slice(0, 160)}`));
+  });
+
+  await step(run, "notifications", [ids.notificationAnswered, ids.notificationIgnored], async () => {
+    for (const method of ["_acp-router.check/note", "session/no_such_notification"]) {
+      const { found, sentinel } = await withSentinel(run, () => d.notify(method, { n: 1 }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
+      if (found.length > 0) {
+        const evidence = `the notification ${method} was answered: ${found[0]!.text.slice(0, 200)}`;
+        run.card.score(ids.notificationAnswered, fail(evidence));
+        run.card.score(ids.notificationIgnored, fail(evidence));
+      } else if (sentinel !== undefined) run.card.all([ids.notificationAnswered, ids.notificationIgnored], pass);
+    }
+  });
+
+  await step(run, "array params", own(ids.envelope), async () => {
+    const envelope = await d.request("session/prompt", [1]);
+    if (envelope === undefined) on(run, ids.envelope, silent(run, ids.envelope ?? ""));
+    else on(run, ids.envelope, envelope.error !== undefined ? pass : fail(`a request with array params (ACP params are objects) was answered with a result: ${show(envelope)}`));
+  });
+
+  await step(run, "framing", [ids.framing, ...own(ids.serving)], async () => {
+    // One request split across two writes, ending with CRLF.
+    const split = JSON.stringify({ jsonrpc: "2.0", id: 4242, method: "session/no_such_method", params: { framing: true } });
+    const at = d.lines.length;
+    d.write(split.slice(0, 20));
+    await new Promise((r) => setTimeout(r, 50));
+    d.write(`${split.slice(20)}\r\n`);
+    const framed = await d.waitFor(answerOf(4242), d.timeout, at);
+    run.card.score(ids.framing, framed !== undefined ? pass : silent(run, ids.framing, 4242, "a request split across two writes, ending in CRLF, got no answer"));
+    // After every hostile line above: does the connection still serve a plain request?
+    const after = await d.request("_acp-router.check/still_serving", {});
+    on(run, ids.serving, after !== undefined ? pass : silent(run, ids.serving ?? "", d.lastRequestId, "after the hostile inputs, no answer to a plain request"));
+    if (after?.error !== undefined && errorCode(after) !== ErrorCode.MethodNotFound) run.card.notes.push(`a plain _ request after the hostile inputs was answered ${describeError(after)}`);
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The scorecard of one `check` run: one row per requirement of the
+ * checklist, each pass, fail, n/a (the probe ran but its precondition did
+ * not hold: authentication required, an error answer, a capability not
+ * advertised) or not run (no probe exercises it, or the run stopped before
+ * it), every non-pass with its reason. Verdicts merge by strength: a fail
+ * beats a pass, a pass beats n/a, n/a beats not run; fail evidence
+ * accumulates. A MAY requirement is never failed: what would break it is
+ * recorded as a note, since a permission cannot be violated.
+ */
+import type { Checklist } from "./checklist.ts";
+
+export type Outcome = "pass" | "fail" | "n/a" | "not run";
+
+export type Verdict = { readonly outcome: "pass"; readonly evidence?: undefined } | { readonly outcome: Exclude<Outcome, "pass">; readonly evidence: string };
+
+export interface ScoreRow {
+  readonly id: string;
+  readonly tier: string;
+  readonly outcome: Outcome;
+  readonly evidence: string | undefined;
+}
+
+export const pass: Verdict = { outcome: "pass" };
+export const fail = (evidence: string): Verdict => ({ outcome: "fail", evidence });
+export const na = (evidence: string): Verdict => ({ outcome: "n/a", evidence });
+export const notRun = (evidence: string): Verdict => ({ outcome: "not run", evidence });
+
+const RANK: Readonly<Record<Outcome, number>> = { fail: 3, pass: 2, "n/a": 1, "not run": 0 };
+
+export interface Scorecard {
+  readonly checklist: Checklist;
+  /** Records a verdict for `id` (merged by strength). */
+  score(id: string, verdict: Verdict): void;
+  /** Records the same verdict for several ids. */
+  all(ids: readonly string[], verdict: Verdict): void;
+  /** True once `id` has a verdict. */
+  has(id: string): boolean;
+  /** Appends `text` to the evidence of `id` (a late answer, a detail). */
+  annotate(id: string, text: string): void;
+  /** Lines for the end of the scorecard: the negotiated table, an agent that died, late answers, notes on MAY ids. */
+  readonly notes: string[];
+  /** The rows: every checklist entry in catalogue order, then ids outside the checklist that got a verdict. */
+  rows(unprobed: string): ScoreRow[];
+}
+
+export function createScorecard(checklist: Checklist): Scorecard {
+  const verdicts = new Map<string, { outcome: Outcome; evidence: string | undefined }>();
+  const notes: string[] = [];
+  const card: Scorecard = {
+    checklist, notes,
+    score(id, v) {
+      if (v.outcome === "fail" && checklist.tier(id) === "MAY") {
+        notes.push(`${id} (MAY) cannot be violated; noted: ${v.evidence}`);
+        return;
+      }
+      const prev = verdicts.get(id);
+      if (prev === undefined || RANK[v.outcome] > RANK[prev.outcome]) verdicts.set(id, { outcome: v.outcome, evidence: v.evidence });
+      else if (v.outcome === "fail" && prev.outcome === "fail" && prev.evidence !== v.evidence && !(prev.evidence ?? "").includes(v.evidence)) prev.evidence = `${prev.evidence}; ${v.evidence}`;
+    },
+    all(ids, v) {
+      for (const id of ids) card.score(id, v);
+    },
+    has: (id) => verdicts.has(id),
+    annotate(id, text) {
+      const v = verdicts.get(id);
+      if (v !== undefined && v.outcome !== "pass") v.evidence = `${v.evidence ?? ""}${text}`;
+    },
+    rows(unprobed) {
+      const out: ScoreRow[] = [];
+      const listed = new Set<string>();
+      for (const e of checklist.entries) {
+        listed.add(e.id);
+        const v = verdicts.get(e.id) ?? { outcome: "not run" as const, evidence: unprobed };
+        out.push({ id: e.id, tier: e.tier, outcome: v.outcome, evidence: v.outcome === "pass" ? undefined : v.evidence });
+      }
+      for (const [id, v] of verdicts) if (!listed.has(id)) out.push({ id, tier: checklist.tier(id), outcome: v.outcome, evidence: v.outcome === "pass" ? undefined : v.evidence });
+      return out;
+    },
+  };
+  return card;
+}
