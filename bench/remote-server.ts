@@ -28,7 +28,7 @@
  *   (BENCH_TRACE=1 prints each step to stderr)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { connectClient, type ClientConnection } from "../src/index.ts";
+import { connectClient, protocol, type ClientConnection } from "../src/index.ts";
 import { httpClientTransport } from "../src/remote/http-client.ts";
 import { listen } from "../src/remote/node.ts";
 import { createHttp1Fetch } from "../src/remote/node-h1.ts";
@@ -61,7 +61,7 @@ const DRIVER_NAMES = Object.keys(DRIVERS) as Driver[];
 
 /** Child mode: serve one peer on HTTP/1.1 and WebSocket; answer each IPC message with this process's CPU usage. */
 async function serve(peer: string): Promise<void> {
-  const url = peer === "ours" ? (await listen(createRemoteServer({ agent: oursAgent() }), { protocol: "http1" })).url : peer === "sdk" ? (await sdkServer("http1")).url : (await floorServer()).url;
+  const url = peer === "ours" ? (await listen(createRemoteServer({ protocol, agent: oursAgent() }), { protocol: "http1" })).url : peer === "sdk" ? (await sdkServer("http1")).url : (await floorServer()).url;
   process.on("message", () => process.send?.(process.cpuUsage()));
   process.send?.({ url });
 }

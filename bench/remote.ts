@@ -18,7 +18,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { WebSocket } from "ws";
-import { connectClient, type ClientConnection, type Transport } from "../src/index.ts";
+import { connectClient, protocol, type ClientConnection, type Transport } from "../src/index.ts";
 import { httpClientTransport } from "../src/remote/http-client.ts";
 import { listen } from "../src/remote/node.ts";
 import { createHttp1Fetch } from "../src/remote/node-h1.ts";
@@ -92,7 +92,7 @@ async function setup(server: "ours" | "sdk", mode: Mode, spec: ClientSpec): Prom
   let url: string;
   let closeServer: () => Promise<void>;
   if (server === "ours") {
-    const remote = createRemoteServer({ agent: oursAgent() });
+    const remote = createRemoteServer({ protocol, agent: oursAgent() });
     const listening = await listen(remote, { protocol: mode === "h2" ? "h2c" : "http1" });
     url = listening.url;
     closeServer = () => listening.close({ graceMs: 0 });
@@ -139,7 +139,7 @@ const ROWS: Row[] = [
 /** Child mode: a memory server for one peer over WebSocket; answers `measure` messages with its heap after GC. */
 async function serve(peer: string): Promise<void> {
   let url: string;
-  if (peer === "ours") url = (await listen(createRemoteServer({ agent: oursAgent(), maxConnections: 100_000 }))).url;
+  if (peer === "ours") url = (await listen(createRemoteServer({ protocol, agent: oursAgent(), maxConnections: 100_000 }))).url;
   else url = (await sdkServer("ws")).url;
   process.on("message", () => {
     collect();

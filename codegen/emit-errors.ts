@@ -5,7 +5,8 @@
  * codes (v1: eight; v2 adds `-32022`). Imports nothing.
  */
 import type { AcpSchema } from "./schema.ts";
-import { HEADER, lit, pascal } from "./names.ts";
+import { lit, pascal } from "./names.ts";
+import { DEFAULT_PRINTER, type Printer } from "./symbols.ts";
 
 /** acp-router's established names where the schema's title would read differently. */
 const NAMES: Readonly<Record<string, string>> = { "Authentication required": "AuthRequired" };
@@ -33,9 +34,9 @@ export function schemaErrorCodes(schema: AcpSchema): SchemaErrorCode[] {
 }
 
 /** The generated `errors.ts` of a table whose schema is `schema`. */
-export function emitErrors(schema: AcpSchema): string {
+export function emitErrors(schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const out = [
-    HEADER,
+    p.header,
     "",
     "/**",
     " * The error codes this table's schema defines (`$defs.ErrorCode`), by name.",

@@ -7,7 +7,7 @@
  * are kept.
  */
 import type { MethodRow } from "../method-table.ts";
-import { HEADER, RUNTIME } from "./names.ts";
+import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 import { validatedTypes } from "./emit-validators.ts";
@@ -174,14 +174,14 @@ function prune(graph: Record<string, GraphNode>, roots: readonly string[]): Reco
   return out;
 }
 
-export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema): string {
+export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const graph = buildLeniencyGraph(rows, schema);
   const lines = Object.keys(graph)
     .sort()
     .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(graph[name])},`);
   return [
-    HEADER,
-    `import type { LeniencyGraph } from "${RUNTIME}";`,
+    p.header,
+    runtimeImport(p, ["LeniencyGraph"]),
     "",
     "/**",
     " * Lenient locations of every params/result type, keyed by definition.",

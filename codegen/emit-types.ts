@@ -7,7 +7,8 @@
 import { compile } from "json-schema-to-typescript";
 import { Project, SyntaxKind, type SourceFile } from "ts-morph";
 import type { MethodRow } from "../method-table.ts";
-import { HEADER, paramsTypeName, resultTypeName } from "./names.ts";
+import { paramsTypeName, resultTypeName } from "./names.ts";
+import { DEFAULT_PRINTER, type Printer } from "./symbols.ts";
 import { isNode, type AcpSchema, type SchemaNode } from "./schema.ts";
 
 const ENVELOPES = new Set(["ClientRequest", "AgentRequest", "ClientNotification", "AgentNotification", "ClientResponse", "AgentResponse"]);
@@ -24,7 +25,7 @@ export function typeDefinitions(rows: readonly MethodRow[], schema: AcpSchema): 
   return defs;
 }
 
-export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema): Promise<string> {
+export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): Promise<string> {
   const source = typeDefinitions(rows, schema);
   const defs: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(source)) defs[name] = { ...(withoutTitles(def) as SchemaNode), title: name };
@@ -43,7 +44,7 @@ export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema): 
     format: false,
     strictIndexSignatures: false,
   });
-  return `${HEADER}\n/* eslint-disable */\n\n${tidy(raw, new Set(Object.keys(defs)))}`;
+  return `${p.header}\n/* eslint-disable */\n\n${tidy(raw, new Set(Object.keys(defs)))}`;
 }
 
 function withoutTitles(value: unknown): unknown {

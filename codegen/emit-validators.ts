@@ -9,7 +9,8 @@
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { MethodRow } from "../method-table.ts";
-import { HEADER, RUNTIME, paramsTypeName, resultTypeName } from "./names.ts";
+import { paramsTypeName, resultTypeName } from "./names.ts";
+import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { stripDocs, type AcpSchema } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 
@@ -77,7 +78,7 @@ function positionalContext(code: string): string {
   return out;
 }
 
-export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): string {
+export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const defs = objectUnions(stripDocs(typeDefinitions(rows, schema)) as Record<string, Record<string, unknown>>);
   const tracksEvaluated = dropTrivialUnevaluated(defs);
   const ajv = new Ajv2020({
@@ -109,8 +110,6 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema): s
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
   code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
-  const imports = [
-    ...(needsLength ? [`import { ucs2length, type Validator } from "${RUNTIME}";`] : [`import type { Validator } from "${RUNTIME}";`]),
-  ];
-  return `${HEADER}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports.join("\n")}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
+  const imports = runtimeImport(p, needsLength ? ["ucs2length", "Validator"] : ["Validator"]);
+  return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
 }

@@ -6,11 +6,14 @@ import type { MethodRow } from "../method-table.ts";
 import { checkTable } from "./check.ts";
 import { emitErrors } from "./emit-errors.ts";
 import { emitLeniency } from "./emit-leniency.ts";
-import { emitConnect, emitHandlers, emitIndex, emitPeers, emitRouter } from "./emit-router.ts";
+import { emitHandlers, emitPeers } from "./emit-handlers.ts";
+import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol, type ProtocolInfo } from "./emit-protocol.ts";
+import { emitRouter } from "./emit-router.ts";
 import { emitTypes } from "./emit-types.ts";
 import { emitValidators } from "./emit-validators.ts";
 import type { AcpSchema } from "./schema.ts";
-import { HEADER, RUNTIME, headerFor } from "./names.ts";
+import { HEADER, headerFor } from "./names.ts";
+import { RUNTIME, type Printer } from "./symbols.ts";
 
 export interface GenerateOptions {
   /**
@@ -27,30 +30,27 @@ export interface GenerateOptions {
   readonly importExtension?: ".js" | ".ts";
   /** The table file and the command named in each file's header. Default `method-table.ts` and `npm run codegen`. */
   readonly header?: { readonly table: string; readonly command: string };
+  /** The table's protocol version and short name. Default version 1, `"v1"` (run.ts reads them off the schema file). */
+  readonly protocol?: ProtocolInfo;
 }
 
 /** Checks the table, then returns every generated file by name. */
 export async function generate(rows: readonly MethodRow[], schema: AcpSchema, options: GenerateOptions = {}): Promise<Map<string, string>> {
   checkTable(rows, schema);
-  const files = new Map<string, string>([
-    ["types.ts", await emitTypes(rows, schema)],
-    ["validators.ts", emitValidators(rows, schema)],
-    ["leniency.ts", emitLeniency(rows, schema)],
-    ["errors.ts", emitErrors(schema)],
-    ["router.ts", emitRouter(rows)],
-    ["handlers.ts", emitHandlers(rows)],
-    ["peers.ts", emitPeers(rows)],
-    ["connect.ts", emitConnect()],
-    ["index.ts", emitIndex()],
+  const p: Printer = {
+    header: options.header === undefined ? HEADER : headerFor(options.header.table, options.header.command),
+    runtime: options.runtimeModule ?? RUNTIME,
+    ext: options.importExtension ?? ".js",
+  };
+  return new Map<string, string>([
+    ["types.ts", await emitTypes(rows, schema, p)],
+    ["validators.ts", emitValidators(rows, schema, p)],
+    ["leniency.ts", emitLeniency(rows, schema, p)],
+    ["errors.ts", emitErrors(schema, p)],
+    ["router.ts", emitRouter(rows, p)],
+    ["handlers.ts", emitHandlers(rows, p)],
+    ["peers.ts", emitPeers(rows, p)],
+    ["protocol.ts", emitProtocol(rows, schema, options.protocol ?? DEFAULT_PROTOCOL_INFO, p)],
+    ["index.ts", emitIndex(p)],
   ]);
-  const runtime = options.runtimeModule ?? RUNTIME;
-  const ext = options.importExtension ?? ".js";
-  const header = options.header === undefined ? HEADER : headerFor(options.header.table, options.header.command);
-  for (const [name, text] of files) {
-    let out = text.replaceAll(`from "${RUNTIME}"`, `from "${runtime}"`);
-    if (ext !== ".ts") out = out.replace(/from "\.\/([\w-]+)\.ts"/g, `from "./$1${ext}"`);
-    if (header !== HEADER) out = header + out.slice(HEADER.length);
-    files.set(name, out);
-  }
-  return files;
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MethodRow, SchemaSource } from "../method-table.ts";
+import { protocolInfoOf } from "./emit-protocol.ts";
 import { generate, type GenerateOptions } from "./generate.ts";
 import { loadSchema } from "./schema.ts";
 
@@ -45,7 +46,7 @@ export async function runCodegen(o: RunOptions): Promise<number> {
     );
     return 2;
   }
-  const files = await generate(methods, schema, o);
+  const files = await generate(methods, schema, { protocol: protocolInfoOf(schemaSource.file), ...o });
   if (o.check) {
     const stale: string[] = [];
     for (const [name, text] of files) {

@@ -19,7 +19,7 @@
  * `session/load` them. Ctrl-C drains running turns (5 s) before exiting.
  */
 import { pathToFileURL } from "node:url";
-import { connectAgent, RpcError, type AgentHandler, type ConnectionOptions, type ContentBlock, type SessionUpdate } from "../src/index.ts";
+import { connectAgent, protocol, RpcError, type AgentHandler, type ConnectionOptions, type ContentBlock, type SessionUpdate } from "../src/index.ts";
 import { listen } from "../src/remote/node.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
 import { nodeStreamTransport } from "../src/transport/stdio.ts";
@@ -141,7 +141,7 @@ export async function serveRemote(hostPort: string, h2: boolean): Promise<string
   const port = Number(colon >= 0 ? hostPort.slice(colon + 1) : hostPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--listen wants HOST:PORT, got ${JSON.stringify(hostPort)}`);
   const agent = createExampleAgent();
-  const remote = createRemoteServer({ agent, connection: { onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) } });
+  const remote = createRemoteServer({ protocol, agent, connection: { onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) } });
   const server = await listen(remote, { host, port, protocol: h2 ? "h2c" : "http1" });
   log(`serving at ${server.url} (${h2 ? "HTTP/2 cleartext" : "HTTP/1.1 and WebSocket"})`);
   const stop = () => {

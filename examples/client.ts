@@ -211,7 +211,8 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     const model = models?.currentModelId ? `, model ${models.currentModelId} of ${(models.availableModels ?? []).map((m) => m.modelId).join("/")}` : "";
     transcript.note(`Session ${created.sessionId} in ${cwd}${modes}${model}`);
     if (created.configOptions && created.configOptions.length > 0) transcript.note(`  config: ${configText(created.configOptions)}`);
-    session = createClientSession(negotiated.connection, created.sessionId, cwd, transcript);
+    // The unstable connection is a superset of the v1 one; the session helper uses its v1 methods only.
+    session = createClientSession(negotiated.connection as unknown as Parameters<typeof createClientSession>[0], created.sessionId, cwd, transcript);
 
     let tour: TourReport | undefined;
     if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions, models, unstable: negotiated.connection });

@@ -1,11 +1,15 @@
 /** The context every handler call receives. */
-import type { AgentCapabilities, ClientCapabilities } from "./generated/types.ts";
 
 /** A JSON-RPC request id as acp-router accepts it: a string or a safe integer. */
 export type RequestId = string | number;
 
-/** What a handler method receives besides its params: cancellation, ids, the peer proxy and negotiated capabilities. */
-export interface HandlerContext<Peer> {
+/**
+ * What a handler method receives besides its params: cancellation, ids, the
+ * peer proxy and the negotiated capabilities, typed by the table (each
+ * generated folder's `AgentContext` / `ClientContext` fills in its peer and
+ * capability types).
+ */
+export interface HandlerContext<Peer, AgentCapabilities = unknown, ClientCapabilities = unknown> {
   /**
    * Aborted when the call is cancelled or the connection closes. Its `reason`
    * is a `CancelReason` (an `AbortError` `DOMException`) whose `cause` says

@@ -2,13 +2,14 @@
  * acp-router: the Agent Client Protocol (v1) for TypeScript, both sides.
  *
  * Agents: implement `AgentHandler`, then `connectAgent(handler, transport)`
- * (or `serveStdio(handler)` from `acp-router/stdio`). Clients: implement
+ * or `serveStdio(handler)` (stdin/stdout, Node). Clients: implement
  * `ClientHandler`, then `connectClient(handler, transport)` and call
- * `conn.agent.*`.
+ * `conn.agent.*`. `protocol` is this table as one value, for whatever takes a
+ * protocol (`acp-router/stdio`, `acp-router/remote`, `acp-router/versions`).
  *
  * @module acp-router
  */
-export { openConnection, type Connection } from "./connection/connect.ts";
+export type { Connection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
 export type { HandlerContext } from "./context.ts";
@@ -16,8 +17,7 @@ export { defineExtension, type ExtensionHandler, type ExtensionNotification, typ
 export type { Check, InputOf, OutputOf } from "./extensions/validate.ts";
 export type { InferInput, InferOutput, StandardIssue, StandardResult, StandardSchemaProps, StandardSchemaV1, StandardTypes } from "./extensions/standard-schema.ts";
 export type { PeerCaller } from "./peer-caller.ts";
-export { isExtensionWire, type Row, type Router } from "./row.ts";
-export type { Decoded } from "./decode.ts";
+export type { Protocol, ProtocolTypes } from "./protocol.ts";
 export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/leniency.ts";
 export type { Validator, ValidatorError } from "./validation/validator.ts";
 export { ConnectionClosedError, RpcError, type ErrorObject } from "./errors.ts";
@@ -33,3 +33,4 @@ export { memoryPair, type MemoryPairOptions } from "./transport/memory.ts";
 export { webStreamTransport, type WebStreamOptions } from "./transport/web.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./transport/framer.ts";
 export * from "./generated/index.ts";
+export { serveStdio } from "./serve-stdio-v1.ts";

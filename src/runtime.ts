@@ -5,11 +5,16 @@
  * one module — never library files by path — so a user's generated router
  * compiles with plain `tsc` and shares the single copy of the library that
  * `acp-router` itself loads (an `RpcError` thrown by a handler keeps its
- * code). It is plumbing for generated code, not an API to call by hand: its
- * exports may change between minor versions together with the generator.
+ * code). It exports exactly the symbols the generator's list names
+ * (`codegen/symbols.ts`, checked by a test), plus the generic entry points
+ * over a protocol value (`createAgentConnection`, `decode`, `dispatch`, …)
+ * for code that works with any table. Plumbing, not an API to call by hand:
+ * its exports may change between minor versions together with the generator.
  *
  * @module
  */
+export { bindProtocol, createAgentConnection, createClientConnection, type AgentConnection as AgentConnectionOf, type BoundProtocol, type ClientConnection as ClientConnectionOf, type RequiredMethods } from "./bind.ts";
+export { defineProtocol, type Protocol, type ProtocolSpec, type ProtocolTypes, type RowLookups, type TypesOf } from "./protocol.ts";
 export { openConnection, type Connection } from "./connection/connect.ts";
 export type { ConnectionOptions } from "./connection/options.ts";
 export type { Transport } from "./transport/transport.ts";
@@ -17,7 +22,7 @@ export type { HandlerContext } from "./context.ts";
 export type { PeerCaller, RequestOptions } from "./peer-caller.ts";
 export { check, type Leniency } from "./validation/check.ts";
 export { isExtensionWire, notImplemented, type Row, type Router } from "./row.ts";
-export type { Decoded } from "./decode.ts";
+export { decode, decodeParams, dispatch, dispatchDecoded, type Decoded } from "./decode.ts";
 export type { LeniencyGraph } from "./validation/leniency.ts";
 export type { Validator } from "./validation/validator.ts";
 export { ucs2length } from "./validation/runtime.ts";

@@ -11,7 +11,7 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { floorLines } from "./floor.ts";
-import { oursStdio } from "./ours.ts";
+import { ours } from "./ours.ts";
 import { oursAgentHandler, sdkAgentApp } from "./peers.ts";
 
 const peer = process.argv[2];
@@ -25,7 +25,7 @@ if (peer === "floor") {
     out = "";
   });
 } else if (peer === "ours") {
-  oursStdio.serveStdio(oursAgentHandler());
+  ours.serveStdio(oursAgentHandler());
 } else if (peer === "sdk") {
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const conn = sdkAgentApp().connect(stream);

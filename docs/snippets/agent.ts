@@ -1,6 +1,5 @@
 // A complete ACP agent: echo every prompt back as two streamed chunks.
-import type { AgentHandler } from "../../src/index.ts";
-import { serveStdio } from "../../src/transport/stdio.ts";
+import { serveStdio, type AgentHandler } from "../../src/index.ts";
 
 let sessions = 0;
 

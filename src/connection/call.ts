@@ -4,16 +4,19 @@
  * `signal` is created only if a handler reads it.
  */
 import type { HandlerContext, RequestId } from "../context.ts";
-import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import type { Row } from "../row.ts";
 import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
+
+/** Advertised capabilities as the connection holds them: the object `initialize` carried. */
+export type Capabilities = Readonly<Record<string, unknown>>;
 
 /** What a call needs from its connection. */
 export interface CallHost<Peer> {
   readonly peer: Peer;
   readonly isClosed: boolean;
-  readonly agentCapabilities: AgentCapabilities | undefined;
-  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** The capabilities each side advertised in `initialize`, as sent (the protocol's types are the handler's view of them). */
+  readonly agentCapabilities: Capabilities | undefined;
+  readonly clientCapabilities: Capabilities | undefined;
   /** Notification calls that handed out a signal, so close can abort it. */
   readonly liveNotifications: Set<InboundCall<Peer>>;
 }
@@ -24,7 +27,7 @@ export interface BatchSink {
   done(): void;
 }
 
-export class InboundCall<Peer> implements HandlerContext<Peer> {
+export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Capabilities> {
   // One per inbound message: the fields are `declare`d and set in the constructor, since
   // initialised class fields are defined one by one (slower than plain assignments).
   /** The wire method, as received (`_` included for extensions). */
@@ -74,11 +77,11 @@ export class InboundCall<Peer> implements HandlerContext<Peer> {
     return this.host.peer;
   }
 
-  get agentCapabilities(): AgentCapabilities | undefined {
+  get agentCapabilities(): Capabilities | undefined {
     return this.host.agentCapabilities;
   }
 
-  get clientCapabilities(): ClientCapabilities | undefined {
+  get clientCapabilities(): Capabilities | undefined {
     return this.host.clientCapabilities;
   }
 

@@ -1,16 +1,14 @@
 /**
  * Opens a connection over a transport: wires framing to the inbound
- * pipeline, end-of-stream to close, and builds the public object. Table
- * agnostic: the generated `connect.ts` of each method table binds its router,
- * peers and types (`connectAgent`, `connectClient`).
+ * pipeline, end-of-stream to close, and builds the public object. Generic
+ * over the protocol it is given (`src/protocol.ts`); imports no table.
  */
 import { wireError } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
 import { withExtensions } from "../extensions/registry.ts";
 import { notifyExtension, requestExtension } from "../extensions/send.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
-import type { Router } from "../row.ts";
+import type { Protocol } from "../protocol.ts";
 import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -18,8 +16,8 @@ import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from 
 import { processLine } from "./inbound.ts";
 import type { ConnectionOptions } from "./options.ts";
 
-/** What both sides' connections offer, typed by the peer's method maps. */
-export interface Connection<Methods, Notifications> {
+/** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
+export interface Connection<Methods, Notifications, AgentCapabilities = unknown, ClientCapabilities = unknown> {
   /** Sends a request; typed for every table row the peer handles. */
   request<W extends keyof Methods & string>(wire: W, params: Methods[W] extends { params: infer P } ? P : never, options?: RequestOptions): Promise<Methods[W] extends { result: infer R } ? R : never>;
   /**
@@ -49,19 +47,14 @@ export interface Connection<Methods, Notifications> {
 }
 
 /**
- * Opens one side of a connection with a generated router. Use the
- * generated `connectAgent`/`connectClient` instead; this is what they call.
+ * Opens one side of a connection for `protocol`: the typed peer proxy comes
+ * from the protocol's factory for the other side. Use `connectAgent` /
+ * `connectClient` instead; this is what they call.
  * @internal
  */
-export function openConnection<Peer, Methods, Notifications>(
-  router: Router,
-  side: Side,
-  handler: object,
-  transport: Transport,
-  makePeer: (caller: PeerCaller) => Peer,
-  options: ConnectionOptions = {},
-): { connection: Connection<Methods, Notifications>; peer: Peer } {
-  const core = open<Peer>(router, side, handler, transport, makePeer, options);
+export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler: object, transport: Transport, options: ConnectionOptions = {}): { connection: C; peer: Peer } {
+  const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
+  const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
   const connection = {
     request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
     notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
@@ -74,11 +67,11 @@ export function openConnection<Peer, Methods, Notifications>(
       return core.clientCapabilities;
     },
     stats: () => core.stats(),
-  } as Connection<Methods, Notifications>;
+  } as C;
   return { connection, peer: core.peer };
 }
 
-function open<P>(router: Router, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
+function open<P>(router: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
   // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
   const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
   const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);

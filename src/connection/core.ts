@@ -6,13 +6,13 @@
  */
 import type { RequestId } from "../context.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, type ErrorObject } from "../errors.ts";
-import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
+import { dispatch } from "../decode.ts";
 import { encodeResult, errorMessage, encodeLine } from "../jsonrpc/messages.ts";
 import type { PeerCaller } from "../peer-caller.ts";
 import type { Row, Router } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Leniency } from "../validation/check.ts";
-import type { BatchSink, CallHost, InboundCall } from "./call.ts";
+import type { BatchSink, CallHost, Capabilities, InboundCall } from "./call.ts";
 import { capabilitiesIn, cancelTurn, closeTurns, openTurn } from "./columns.ts";
 import { Lanes, isThenable } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_PENDING, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
@@ -67,15 +67,15 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   initialized = false;
   authenticated = false;
   /** Agent side: the client capabilities of the `initialize` being answered, recorded once it succeeds. */
-  offeredClientCapabilities: ClientCapabilities | undefined;
+  offeredClientCapabilities: Capabilities | undefined;
   /** Notification calls whose handler read `ctx.signal` and has not finished: aborted on close. */
   readonly liveNotifications = new Set<InboundCall<Peer>>();
   /** Client side: sessions introduced by session/new, load or resume (updates for others are delivered with a diagnostic). */
   readonly knownSessions = new Set<string>();
   /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
   settledResponse = false;
-  agentCapabilities: AgentCapabilities | undefined;
-  clientCapabilities: ClientCapabilities | undefined;
+  agentCapabilities: Capabilities | undefined;
+  clientCapabilities: Capabilities | undefined;
   closeInfo: CloseInfo | undefined;
   readonly closed: Promise<CloseInfo>;
   private resolveClosed!: (info: CloseInfo) => void;
@@ -155,26 +155,27 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
    * handled (DESIGN §7; the no-deadlock exception is in `lanes.ts`); while it
    * waits it is in flight: `$/cancel_request`, `session/cancel` and close reach it.
    */
-  invoke(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
+  invoke(call: InboundCall<Peer>, params: unknown): void {
     // No busy lane means nothing to wait for: the common case allocates no closure.
-    if (call.sessionId !== undefined && this.lanes.size > 0 && this.lanes.request(call.sessionId, () => this.begin(call, invoke, params))) {
+    if (call.sessionId !== undefined && this.lanes.size > 0 && this.lanes.request(call.sessionId, () => this.begin(call, params))) {
       this.inFlight.set(call.requestId as RequestId, call);
       return;
     }
-    this.run(call, invoke, params);
+    this.run(call, params);
   }
 
   /** Starts a request that waited in its session's lane, unless it was answered or cancelled meanwhile. */
-  private begin(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
+  private begin(call: InboundCall<Peer>, params: unknown): void {
     if (call.answered) return;
     if (call.cancelled) return this.fail(call, RpcError.requestCancelled());
-    this.run(call, invoke, params);
+    this.run(call, params);
   }
 
-  private run(call: InboundCall<Peer>, invoke: Invoke, params: unknown): void {
+  /** Dispatches the decoded request (its row's `invoke`, or `extMethod` for an unregistered `_` method). */
+  private run(call: InboundCall<Peer>, params: unknown): void {
     let result: unknown;
     try {
-      result = invoke(this.handler, params, call as InboundCall<never>);
+      result = dispatch(call.row, this.handler, call.wire, params, call);
     } catch (error) {
       this.fail(call, error);
       return;
@@ -229,7 +230,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     if (this.side !== "agent") return;
     if (lifecycle === "initialize") {
       this.initialized = true;
-      this.agentCapabilities = capabilitiesIn(row, "result", value) as AgentCapabilities;
+      this.agentCapabilities = capabilitiesIn(row, "result", value);
       this.clientCapabilities = this.offeredClientCapabilities ?? {};
       reportUnhandled(this, "agent", this.agentCapabilities);
     } else if (lifecycle === "authenticate") this.authenticated = true;
@@ -303,8 +304,6 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     return { pendingOutbound: this.outbound.pending.size, inFlightInbound: this.inFlight.size, busyLanes: this.lanes.size, timers, abortListeners: listeners };
   }
 }
-
-type Invoke = (handler: unknown, params: unknown, call: InboundCall<never>) => unknown;
 
 /** `value` with the row's `onCancel` fields laid over it (both objects), else `onCancel` itself when there is one. */
 function withOnCancel(value: unknown, onCancel: unknown): unknown {

@@ -2,15 +2,17 @@
  * The inbound pipeline (DESIGN §4), in order: frame → parse → classify →
  * envelope → connection-routed rows → initialization gate → capability gate
  * → auth gate → decode (with leniency) → dispatch → exactly one answer.
+ * The row is looked up once; the gates read it before any decode; decode is
+ * the runtime's table-driven `decodeParams` and dispatch its `dispatch`
+ * (`src/decode.ts`), the same code `decode()` runs for tools and tests.
  */
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
-import type { ClientCapabilities } from "../generated/types.ts";
 import { classify, isResponseShaped, rejectionId, type MessageKind } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import { isExtensionWire, type Row } from "../row.ts";
-import { check } from "../validation/check.ts";
+import { decodeParams, dispatch } from "../decode.ts";
 import { capabilityName, hasCapability } from "./capabilities.ts";
 import { admitInitialize, callerAllowed, capabilitiesIn, observeObjects } from "./columns.ts";
 import { InboundCall, type BatchSink } from "./call.ts";
@@ -106,7 +108,7 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
     if (!isExtensionWire(wire) || typeof handler.extMethod !== "function") return core.reject(id, wireError.methodNotFound(wire), batch);
     const params = body.params ?? {};
     const call = new InboundCall(core, wire, id, sessionOf(params), undefined, batch, undefined);
-    return start(core, call, invokeExtension, params);
+    return start(core, call, params);
   }
   if (row.capability !== undefined && !hasCapability(core.ownCapabilities(), row.capability)) {
     return core.reject(id, wireError.methodNotFound(wire, `${capabilityName(core.side, row.capability)} was not advertised`), batch);
@@ -116,32 +118,25 @@ function processRequest<P>(core: ConnectionCore<P>, body: Body, batch: BatchSink
   }
   if (row.auth && core.authRequired && !core.authenticated) return core.reject(id, wireError.authRequired(), batch);
   const params = body.params === undefined ? {} : body.params;
-  const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
+  const outcome = decodeParams(core.router, row, params, core.leniency);
   if (outcome !== undefined) {
     if (!outcome.ok) return core.reject(id, wireError.invalidParams({ errors: outcome.errors }), batch);
     core.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
   }
-  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
+  if (row.lifecycle === "initialize" && core.side === "agent") core.offeredClientCapabilities = capabilitiesIn(row, "params", params);
   const sessionId = sessionOf(params);
   if (row.cancelsSession && sessionId !== undefined) core.cancelSession(sessionId, "session_close");
   const call = new InboundCall(core, wire, id, sessionId, row, batch, undefined);
-  start(core, call, row.invoke as Invoke, params);
+  start(core, call, params);
 }
 
-type Invoke = (handler: unknown, params: unknown, call: InboundCall<unknown>) => unknown;
-
-/** Calls an unregistered extension request's handler (`extMethod`), wire name unchanged. */
-function invokeExtension(handler: unknown, params: unknown, call: InboundCall<unknown>): unknown {
-  return (handler as { extMethod: (m: string, p: unknown, c: unknown) => unknown }).extMethod(call.wire, params, call);
-}
-
-function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, invoke: Invoke, params: unknown): void {
+function start<P>(core: ConnectionCore<P>, call: InboundCall<P>, params: unknown): void {
   if (core.inFlight.size >= core.maxInFlight) {
     call.answered = true;
     core.reject(call.requestId as RequestId, wireError.tooManyInFlight(core.maxInFlight), call.batch);
     return;
   }
-  core.invoke(call, invoke, params);
+  core.invoke(call, params);
 }
 
 function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
@@ -168,7 +163,7 @@ function processNotification<P>(core: ConnectionCore<P>, body: Body): void {
   if (!callerAllowed(row, core.side === "agent" ? core.clientCapabilities : core.agentCapabilities)) {
     return core.report("gated_notification", `dropped "${wire}": ${capabilityName(core.peerSide, row.callerCapability ?? [])} was not advertised`);
   }
-  const outcome = check(row.params, params, row.paramsType, core.router.leniency, core.leniency);
+  const outcome = decodeParams(core.router, row, params, core.leniency);
   if (outcome !== undefined) {
     if (!outcome.ok) return core.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
     core.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
@@ -196,8 +191,7 @@ function runNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>, param
   if (core.isClosed) return undefined;
   let result: unknown;
   try {
-    const row = call.row;
-    result = row?.invoke ? row.invoke(core.handler, params, call) : (core.handler as ExtHandler).extNotification?.(call.wire, params, call);
+    result = dispatch(call.row, core.handler, call.wire, params, call);
   } catch (error) {
     finishNotification(core, call);
     core.report("handler_error", "a notification handler threw", describe(error));
@@ -220,10 +214,6 @@ function finishNotification<P>(core: ConnectionCore<P>, call: InboundCall<P>): v
   call.answered = true;
   // Only a call whose handler read `ctx.signal` was added (looking up the others would hash each call).
   if (call.signalled) core.liveNotifications.delete(call);
-}
-
-interface ExtHandler {
-  extNotification?: (method: string, params: unknown, ctx: unknown) => unknown;
 }
 
 function sessionOf(params: unknown): string | undefined {

@@ -5,7 +5,6 @@
  */
 import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../errors.ts";
 import type { CancelCause } from "./cancel-cause.ts";
-import type { AgentCapabilities, ClientCapabilities } from "../generated/types.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
@@ -87,7 +86,7 @@ export class Outbound<Peer> {
       return Promise.reject(error);
     }
     if (this.core.side === "client" && row?.lifecycle === "initialize") {
-      this.core.clientCapabilities = capabilitiesIn(row, "params", params) as ClientCapabilities;
+      this.core.clientCapabilities = capabilitiesIn(row, "params", params);
       reportUnhandled(this.core, "client", this.core.clientCapabilities);
     }
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
@@ -203,7 +202,7 @@ export class Outbound<Peer> {
     const lifecycle = call.row?.lifecycle;
     if (lifecycle === "initialize") {
       this.core.initialized = true;
-      this.core.agentCapabilities = capabilitiesIn(call.row, "result", result) as AgentCapabilities;
+      this.core.agentCapabilities = capabilitiesIn(call.row, "result", result);
     } else if (lifecycle === "opens_session" || lifecycle === "closes_session") {
       const fromResult = (result as { sessionId?: unknown } | null)?.sessionId;
       const id = typeof fromResult === "string" ? fromResult : call.sessionId;

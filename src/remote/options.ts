@@ -1,7 +1,6 @@
 /** Options of the remote ACP server, their defaults, and the reasons for them. */
 import type { ConnectionOptions } from "../connection/options.ts";
-import type { AgentHandler } from "../generated/handlers.ts";
-import type { Transport } from "../transport/transport.ts";
+import type { Protocol, ProtocolTypes } from "../protocol.ts";
 
 /** What the server knows about a new connection when it asks for its handler. */
 export interface ConnectionInfo {
@@ -24,11 +23,11 @@ export interface ServedConnection {
 export type Authorize = (header: (name: string) => string | undefined) => boolean | Promise<boolean>;
 
 /** Options of {@link createRemoteServer}. Every bound has a default; each is stated with its reason. */
-export interface RemoteServerOptions<H = AgentHandler> {
+export interface RemoteServerOptions<T extends ProtocolTypes = ProtocolTypes> {
+  /** The table every connection speaks: `protocol` from `acp-router` (v1), `acp-router/v2`, … */
+  readonly protocol: Protocol<T>;
   /** The agent: one handler shared by every connection, or a factory called once per connection. */
-  readonly agent: H | ((info: ConnectionInfo) => H);
-  /** Opens the agent side over a transport. Default: this table's `connectAgent`; pass another table's to serve it. */
-  readonly connect?: (handler: H, transport: Transport, options: ConnectionOptions) => ServedConnection;
+  readonly agent: T["agentHandler"] | ((info: ConnectionInfo) => T["agentHandler"]);
   /** Options of every connection (leniency, maxInFlight, …), as for stdio. */
   readonly connection?: ConnectionOptions;
   /**
@@ -117,7 +116,7 @@ export interface Limits {
   readonly maxSessions: number;
 }
 
-export function resolveLimits(o: Omit<RemoteServerOptions<unknown>, "agent">): Limits {
+export function resolveLimits(o: Omit<RemoteServerOptions, "agent" | "protocol">): Limits {
   return {
     maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBytes: o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,

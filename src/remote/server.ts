@@ -6,8 +6,7 @@
  * pipeline as stdio. Portable core: serve it with `serveNode` (node:http,
  * node:http2) or `handleRequest` (fetch-style runtimes).
  */
-import type { AgentHandler } from "../generated/handlers.ts";
-import type { Router } from "../row.ts";
+import type { ProtocolTypes } from "../protocol.ts";
 import { handle } from "./endpoint.ts";
 import { fromFetchRequest, toFetchResponse } from "./fetch.ts";
 import type { RemoteServerOptions } from "./options.ts";
@@ -53,8 +52,8 @@ export interface RemoteServer {
 }
 
 /** Creates a remote ACP server for `options.agent`. */
-export function createRemoteServer<H = AgentHandler>(options: RemoteServerOptions<H> & { readonly router?: Router }): RemoteServer {
-  const state = new ServerState(options as RemoteServerOptions<unknown>);
+export function createRemoteServer<T extends ProtocolTypes>(options: RemoteServerOptions<T>): RemoteServer {
+  const state = new ServerState(options as RemoteServerOptions);
   const server: RemoteServer = {
     handle: (request) => handle(state, request),
     handleRequest: async (request) => toFetchResponse(await handle(state, fromFetchRequest(request))),

@@ -4,9 +4,8 @@
  * is opened. One per {@link createRemoteServer}.
  */
 import type { ConnectionOptions } from "../connection/options.ts";
-import { connectAgent } from "../generated/connect.ts";
-import { router as defaultRouter } from "../generated/router.ts";
-import type { Router } from "../row.ts";
+import { createAgentConnection } from "../bind.ts";
+import type { Protocol } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Authorize, ConnectionInfo, Limits, RemoteServerOptions, ServedConnection } from "./options.ts";
 import { resolveLimits } from "./options.ts";
@@ -23,7 +22,8 @@ export interface Swept {
 
 export class ServerState {
   readonly limits: Limits;
-  readonly router: Router;
+  /** The table every connection speaks (its row lookups route the HTTP layer's peeks too). */
+  readonly router: Protocol;
   readonly authorize: Authorize | undefined;
   readonly connectionOptions: ConnectionOptions;
   readonly affinityCookie: string | undefined;
@@ -34,20 +34,18 @@ export class ServerState {
   readonly sockets = new Set<Swept>();
   /** Set by shutdown: new connections are refused (503). */
   closing = false;
-  private readonly agent: RemoteServerOptions<unknown>["agent"];
-  private readonly connect: (handler: never, transport: Transport, options: ConnectionOptions) => ServedConnection;
+  private readonly agent: RemoteServerOptions["agent"];
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly sweepMs: number;
 
-  constructor(options: RemoteServerOptions<unknown> & { readonly router?: Router }) {
+  constructor(options: RemoteServerOptions) {
     this.limits = resolveLimits(options);
-    this.router = options.router ?? defaultRouter;
+    this.router = options.protocol;
     this.authorize = options.authorize;
     this.connectionOptions = options.connection ?? {};
     this.affinityCookie = options.affinityCookie;
     this.counter = { count: 0, max: this.limits.maxSessions };
     this.agent = options.agent;
-    this.connect = (options.connect ?? connectAgent) as typeof this.connect;
     // Often enough to hold each time bound to about a quarter of itself; at most once a second.
     this.sweepMs = Math.max(5, Math.min(1000, this.limits.stallMs / 4, this.limits.idleMs / 4, this.limits.resumeMs / 4, this.limits.earlySessionStreamMs / 4, this.limits.keepAliveMs));
   }
@@ -65,8 +63,8 @@ export class ServerState {
 
   /** Opens the agent side of a new connection over `transport`. */
   open(info: ConnectionInfo, transport: Transport): ServedConnection {
-    const handler = typeof this.agent === "function" ? (this.agent as (info: ConnectionInfo) => unknown)(info) : this.agent;
-    return this.connect(handler as never, transport, this.connectionOptions);
+    const handler = typeof this.agent === "function" ? (this.agent as (info: ConnectionInfo) => object)(info) : this.agent;
+    return createAgentConnection(this.router, handler, transport, this.connectionOptions);
   }
 
   /** Registers a connection; starts the sweep with the first one. */

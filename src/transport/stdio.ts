@@ -1,44 +1,25 @@
 /**
  * Stdio for both sides (Node only; the rest of acp-router has no `node:`
- * imports). `serveStdio` runs an agent on this process's stdin/stdout;
- * `spawnAgent` starts an agent process for a client.
+ * imports). `serveStdio(protocol, handler)` runs an agent of any table on this
+ * process's stdin/stdout; `spawnAgent` starts an agent process for a client.
  *
  * @module acp-router/stdio
  */
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { connectAgent, type AgentConnection } from "../generated/connect.ts";
-import type { ConnectionOptions } from "../connection/options.ts";
-import type { AgentHandler } from "../generated/handlers.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
 
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
-
 /**
- * Serves `handler` as an agent on stdin/stdout. stdout carries protocol lines
- * only; when stdin ends the connection closes and, with nothing else
- * pending, the process exits on its own.
+ * `serveStdio(protocol, handler, options?)`: pass the table's `protocol`
+ * (`import { protocol } from "acp-router/v2"`). The default entry `acp-router`
+ * also exports the v1 one-liner `serveStdio(handler, options?)`; this entry
+ * loads no table, so a v2 agent bundles no v1 one.
  */
-export function serveStdio(handler: AgentHandler, options?: ConnectionOptions & NodeStreamOptions): AgentConnection;
-/** Same, for a handler of another method table: pass that table's generated `connectAgent`. */
-export function serveStdio<H, C extends { readonly closed: Promise<unknown> }>(handler: H, options: ConnectionOptions & NodeStreamOptions, connect: (handler: H, transport: Transport, options: ConnectionOptions) => C): C;
-export function serveStdio(
-  handler: unknown,
-  options: ConnectionOptions & NodeStreamOptions = {},
-  connect: (handler: never, transport: Transport, options: ConnectionOptions) => { readonly closed: Promise<unknown> } = connectAgent,
-): { readonly closed: Promise<unknown> } {
-  const transport = nodeStreamTransport(process.stdin, process.stdout, { ...options, endWritable: false });
-  const conn = connect(handler as never, transport, options);
-  void conn.closed.then(() => {
-    // Let the process exit: stop holding stdin open.
-    process.stdin.pause();
-    process.stdin.unref?.();
-  });
-  return conn;
-}
+export { serveStdio } from "./serve-stdio.ts";
 
 /** The agent process ended; pending calls reject with a `ConnectionClosedError` whose cause is this. */
 export class AgentExitedError extends Error {

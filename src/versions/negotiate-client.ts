@@ -13,28 +13,38 @@
  * the `connectClient` the caller passes.
  */
 import { ConnectionClosedError } from "../errors.ts";
-import type { ClientConnection as V1Connection, InitializeRequest as V1Initialize, InitializeResponse as V1Answer } from "../generated/index.ts";
 import type { RequestOptions } from "../peer-caller.ts";
 import type { Transport } from "../transport/transport.ts";
-import type { ClientConnection as V2Connection, InitializeRequest as V2Initialize, InitializeResponse as V2Answer } from "../v2/generated/index.ts";
 import { createSwitchboard, type AnswerDecision } from "./switchboard.ts";
 
-/** What the connector needs of a client connection of one version: its `initialize`, and `close`. */
-export interface VersionClient<P, R> {
+/**
+ * What the connector needs of a client connection of one version: its
+ * `initialize`, and `close`. Structural, so this module imports no table:
+ * the `connectClient` of `acp-router` (v1) and of `acp-router/v2` each
+ * return one, typed by their table.
+ */
+export interface VersionClient<P = never, R = unknown> {
   readonly agent: { initialize(params: P, options?: RequestOptions): Promise<R> };
   close(reason?: string): void;
 }
 
-/** One version the client speaks: how to open its connection over a transport, and its `initialize` params. */
-export interface ClientVersion<C, P> {
+/** The `initialize` params of a version's connection. */
+export type InitializeParamsOf<C> = C extends { readonly agent: { initialize(params: infer P, options?: RequestOptions): Promise<unknown> } } ? P : never;
+/** The `initialize` answer of a version's connection. */
+export type InitializeAnswerOf<C> = C extends { readonly agent: { initialize(params: never, options?: RequestOptions): Promise<infer R> } } ? R : never;
+/** Any version's connection. */
+type AnyClient = VersionClient<never, unknown>;
+
+/** One version the client speaks: how to open its connection over a transport (that table's `connectClient`), and its `initialize` params. */
+export interface ClientVersion<C extends AnyClient, P = InitializeParamsOf<C>> {
   readonly connect: (transport: Transport) => C;
   readonly initialize: P;
 }
 
-/** The versions the client speaks (at least one); each connection type defaults to that table's generated one. */
-export interface ClientVersions<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection> {
-  readonly v1?: ClientVersion<C1, V1Initialize>;
-  readonly v2?: ClientVersion<C2, V2Initialize>;
+/** The versions the client speaks (at least one). */
+export interface ClientVersions<C1 extends AnyClient = AnyClient, C2 extends AnyClient = AnyClient, P1 = InitializeParamsOf<C1>, P2 = InitializeParamsOf<C2>> {
+  readonly v1?: ClientVersion<C1, P1>;
+  readonly v2?: ClientVersion<C2, P2>;
 }
 
 /** Options of {@link negotiateClient}. */
@@ -56,9 +66,9 @@ export interface NegotiateClientOptions {
 }
 
 /** The negotiated connection: its version, the typed proxy of that version's agent, and `initialize`'s answer. */
-export type Negotiated<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection> =
-  | { readonly version: 1; readonly connection: C1; readonly agent: C1["agent"]; readonly initialized: V1Answer }
-  | { readonly version: 2; readonly connection: C2; readonly agent: C2["agent"]; readonly initialized: V2Answer };
+export type Negotiated<C1 extends AnyClient = AnyClient, C2 extends AnyClient = AnyClient> =
+  | { readonly version: 1; readonly connection: C1; readonly agent: C1["agent"]; readonly initialized: InitializeAnswerOf<C1> }
+  | { readonly version: 2; readonly connection: C2; readonly agent: C2["agent"]; readonly initialized: InitializeAnswerOf<C2> };
 
 /**
  * Connects to an agent over `transport` in the highest version configured.
@@ -74,21 +84,23 @@ export type Negotiated<C1 extends VersionClient<V1Initialize, V1Answer> = V1Conn
  * behind is closed (its `closed` diagnostic, if any, says so) and never
  * touches the transport again.
  */
-export async function negotiateClient<C1 extends VersionClient<V1Initialize, V1Answer> = V1Connection, C2 extends VersionClient<V2Initialize, V2Answer> = V2Connection>(
+export async function negotiateClient<C1 extends AnyClient = AnyClient, C2 extends AnyClient = AnyClient, P1 = InitializeParamsOf<C1>, P2 = InitializeParamsOf<C2>>(
   transport: Transport,
-  versions: ClientVersions<C1, C2>,
+  // P1/P2 are inferred from the params as written (a constraint tying them to the connection's
+  // initialize defeats the inference of C1/C2); the connection validates them when it sends initialize.
+  versions: ClientVersions<C1, C2, P1, P2>,
   options: NegotiateClientOptions = {},
 ): Promise<Negotiated<C1, C2>> {
   const { v1, v2 } = versions;
   if (!v1 && !v2) throw new TypeError("negotiateClient: configure v1, v2 or both");
-  if (!v2) return initializeV1(v1 as ClientVersion<C1, V1Initialize>, transport);
+  if (!v2) return initializeV1(v1 as ClientVersion<C1, unknown>, transport);
 
   const board = createSwitchboard(transport, options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes });
   const connection = v2.connect(board.leg());
   // The v2 connection sees the answer only when it is its own: a v2 success, or (without v1) an error.
   const decide = (answer: Record<string, unknown>): AnswerDecision => (answersV2(answer) || (!v1 && "error" in answer) ? "pass" : "withhold");
   const answered = board.firstAnswer(decide);
-  const initialize = connection.agent.initialize(v2.initialize);
+  const initialize = connection.agent.initialize(v2.initialize as never) as Promise<InitializeAnswerOf<C2>>;
   initialize.catch(() => {});
   const answer = await answered;
 
@@ -126,13 +138,13 @@ export async function negotiateClient<C1 extends VersionClient<V1Initialize, V1A
 }
 
 /** Opens the v1 connection over `transport` and initializes it; on failure closes it (and so the transport). */
-async function initializeV1<C1 extends VersionClient<V1Initialize, V1Answer>, C2 extends VersionClient<V2Initialize, V2Answer>>(
-  v1: ClientVersion<C1, V1Initialize>,
+async function initializeV1<C1 extends AnyClient, C2 extends AnyClient>(
+  v1: ClientVersion<C1, unknown>,
   transport: Transport,
 ): Promise<Negotiated<C1, C2>> {
   const connection = v1.connect(transport);
   try {
-    const initialized = await connection.agent.initialize(v1.initialize);
+    const initialized = (await connection.agent.initialize(v1.initialize as never)) as InitializeAnswerOf<C1>;
     return { version: 1, connection, agent: connection.agent, initialized };
   } catch (error) {
     connection.close("initialize failed");

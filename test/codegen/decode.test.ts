@@ -3,7 +3,13 @@
 // exactly the schema's lenient locations.
 import { describe, expect, it } from "vitest";
 import { methods } from "../../method-table.ts";
-import { decode, inboundRow, resultMarker } from "../../src/generated/router.ts";
+import { decode as decodeWith } from "../../src/decode.ts";
+import { protocol } from "../../src/generated/protocol.ts";
+import type { Leniency } from "../../src/validation/check.ts";
+
+/** The runtime's table-driven decode (the one the connection runs), over the v1 table. */
+const decode = (side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode?: Leniency) => decodeWith(protocol, side, kind, wire, params, mode);
+const { inboundRow, resultMarker } = protocol;
 
 type HandlingSide = "agent" | "client";
 type Kind = "request" | "notification";

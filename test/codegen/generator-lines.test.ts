@@ -1,6 +1,8 @@
 // The emitters are line printers: a tiny in-memory table in, exact lines out.
 import { describe, expect, it } from "vitest";
-import { emitHandlers, emitIndex, emitPeers, emitRouter } from "../../codegen/emit-router.ts";
+import { emitHandlers, emitPeers } from "../../codegen/emit-handlers.ts";
+import { emitIndex, emitProtocol } from "../../codegen/emit-protocol.ts";
+import { emitRouter } from "../../codegen/emit-router.ts";
 import { generate } from "../../codegen/generate.ts";
 import { HEADER } from "../../codegen/names.ts";
 import { methods, type MethodRow } from "../../method-table.ts";
@@ -78,14 +80,17 @@ describe("emitRouter", () => {
 
   it("lists every row each side handles, in table order", () => {
     const all = lines(router);
-    const at = all.indexOf('const rows: Router["rows"] = {');
+    const at = all.indexOf("export const rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] } = {");
     expect(all.slice(at, at + 4)).toEqual([
-      'const rows: Router["rows"] = {',
+      "export const rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] } = {",
       "  agent: [A_initialize, A_session_set_mode, A_session_prompt, A_session_cancel, A___cancel_request],",
       "  client: [C_session_update, C_fs_read_text_file, C___cancel_request],",
       "};",
     ]);
-    expect(all).toContain("export const router: Router = { inboundRow, resultMarker, leniency, rows };");
+  });
+
+  it("prints no logic shared by every table: decode, dispatch and the lookups over both sides are the runtime's", () => {
+    for (const name of ["inboundRow", "resultMarker", "decode", "dispatch", "defineAgent", "check("]) expect(router).not.toContain(name);
   });
 
   it("never indexes an object with a wire string", () => {
@@ -118,11 +123,12 @@ describe("emitHandlers", () => {
 
   it("prints, per side, which handler methods an advertised capability requires", () => {
     const all = lines(handlers);
-    expect(all).toContain("export type RequiredAgentMethods<C> =");
-    expect(all[all.indexOf("export type RequiredAgentMethods<C> =") + 1]).toBe("  never;");
-    const at = all.indexOf("export type RequiredClientMethods<C> =");
-    expect(all[at + 1]).toBe('  | (C extends { readonly fs: { readonly readTextFile: infer V } } ? ([Extract<V, false | null | undefined>] extends [never] ? "readTextFile" : never) : never);');
-    expect(all).toContain("export function defineAgent<const H extends AgentHandler>(handler: H & { [K in RequiredAgentMethods<AgentCapabilitiesOf<H>>]-?: NonNullable<AgentHandler[K]> }): H {");
+    expect(all).toContain("export type RequiredAgentMethods<C> = RequiredMethods<AgentGates, C>;");
+    expect(all.slice(all.indexOf("export interface AgentGates {"), all.indexOf("export interface AgentGates {") + 2)).toEqual(["export interface AgentGates {", "}"]);
+    const at = all.indexOf("export interface ClientGates {");
+    expect(all.slice(at, at + 3)).toEqual(["export interface ClientGates {", '  readonly readTextFile: readonly ["fs", "readTextFile"];', "}"]);
+    expect(all).toContain("export type RequiredClientMethods<C> = RequiredMethods<ClientGates, C>;");
+    expect(handlers).not.toContain("function ");
   });
 
   it("gives connection-routed rows no handler method", () => {
@@ -141,12 +147,13 @@ describe("emitPeers", () => {
 
   it("prints a typed proxy method and its one-line call into the caller", () => {
     expect(lines(peers)).toContain("  prompt(params: PromptRequest, options?: RequestOptions): Promise<PromptResponse>;");
-    expect(lines(peers)).toContain('    prompt: (params, options) => caller.request("session/prompt", params, options) as Promise<PromptResponse>,');
+    expect(lines(emitProtocol(tiny, realSchema().schema))).toContain('    prompt: (params, options) => caller.request("session/prompt", params, options) as Promise<PromptResponse>,');
+    expect(peers).not.toContain("function ");
   });
 
   it("sends notifications with notify, named after the last wire segment when there is no callback", () => {
     expect(lines(peers)).toContain("  cancel(params: CancelNotification): Promise<void>;");
-    expect(lines(peers)).toContain('    cancel: (params) => caller.notify("session/cancel", params),');
+    expect(lines(emitProtocol(tiny, realSchema().schema))).toContain('    cancel: (params) => caller.notify("session/cancel", params),');
   });
 
   it("maps every request wire to its params and result types", () => {
@@ -167,17 +174,46 @@ describe("every generated file", () => {
   });
 
   it("starts with that header, for the emitters on the tiny table", () => {
-    for (const text of [emitRouter(tiny), emitHandlers(tiny), emitPeers(tiny), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
+    for (const text of [emitRouter(tiny), emitHandlers(tiny), emitPeers(tiny), emitProtocol(tiny, realSchema().schema), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
   });
 
   it("starts with that header and is byte-identical when the real table is generated twice", async () => {
     const { schema } = realSchema();
     const first = await generate(methods, schema);
     const second = await generate(methods, schema);
-    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "connect.ts", "index.ts"]);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
     for (const [name, text] of first) {
       expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
       expect(second.get(name) === text, name).toBe(true);
     }
+  });
+});
+
+describe("emitProtocol and emitIndex", () => {
+  const text = lines(emitProtocol(tiny, realSchema().schema, { version: 2, name: "v2" }));
+
+  it("print the table as one value of data for the runtime's defineProtocol", () => {
+    const at = text.indexOf("export const protocol = defineProtocol<TableTypes>({");
+    expect(text.slice(at + 1, at + 5)).toEqual(["  version: 2,", '  name: "v2",', "  rows,", "  lookup: {"]);
+    expect(text).toContain('  capabilityFields: { params: "clientCapabilities", result: "agentCapabilities" },');
+    expect(text).toContain("  errorCodes: ErrorCode,");
+    expect(text).toContain("  peers: { agent: createAgentPeer, client: createClientPeer },");
+  });
+
+  it("export the folder's user names only: types, protocol, and the entry points bound to it", () => {
+    expect(lines(emitIndex())).toEqual([
+      ...HEADER.split("\n"),
+      'import { bindProtocol } from "acp-router/runtime";',
+      'import { protocol } from "./protocol.js";',
+      "",
+      'export type * from "./types.js";',
+      'export type * from "./handlers.js";',
+      'export type * from "./peers.js";',
+      "export { protocol };",
+      "",
+      "/** `connectAgent(handler, transport)`, `connectClient(handler, transport)` and `defineAgent(handler)` for this table. */",
+      "export const { connectAgent, connectClient, defineAgent } = bindProtocol(protocol);",
+      "",
+    ]);
   });
 });

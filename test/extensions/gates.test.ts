@@ -2,8 +2,9 @@
 // `_` methods nobody registered still reach extMethod / extNotification.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { router } from "../../src/generated/router.ts";
-import { connectAgent, defineExtension, memoryPair, openConnection, type Router } from "../../src/index.ts";
+import { openConnection } from "../../src/connection/connect.ts";
+import type { Protocol } from "../../src/protocol.ts";
+import { connectAgent, defineExtension, memoryPair, protocol } from "../../src/index.ts";
 import { testAgent, testClient } from "../support/handlers.ts";
 import { notification, request, rpcError } from "../support/messages.ts";
 import { initializedPair } from "../support/pair.ts";
@@ -110,9 +111,9 @@ describe("registering extensions", () => {
   });
 
   it("refuses a wire the method table already routes (a table with its own _ row)", () => {
-    const withRow: Router = { ...router, inboundRow: (side, kind, wire) => router.inboundRow(side, kind, wire === "_x" ? "session/new" : wire) };
+    const withRow: Protocol = { ...protocol, inboundRow: (side, kind, wire) => protocol.inboundRow(side, kind, wire === "_x" ? "session/new" : wire) } as Protocol;
     const clash = defineExtension({ wire: "_x", params: z.object({}), result: z.object({}) });
-    expect(() => openConnection(withRow, "agent", {}, transport(), () => ({}), { extensions: [clash.handle(() => ({}))] })).toThrow('extension request "_x" is already a row of the method table');
+    expect(() => openConnection(withRow, "agent", {}, transport(), { extensions: [clash.handle(() => ({}))] })).toThrow('extension request "_x" is already a row of the method table');
   });
 
   it("refuses definitions whose wire lacks the _ prefix or whose validator is neither a schema nor a guard", () => {

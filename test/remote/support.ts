@@ -5,7 +5,7 @@
  * are always closed, and raw HTTP helpers. Every wait has a deadline.
  */
 import { afterEach } from "vitest";
-import { connectClient, type ClientConnection, type ClientHandler, type SessionNotification, type Transport } from "../../src/index.ts";
+import { connectClient, protocol, type ClientConnection, type ClientHandler, type SessionNotification, type Transport } from "../../src/index.ts";
 import { listen, type Listening, type ListenOptions } from "../../src/remote/node.ts";
 import type { RemoteServerOptions } from "../../src/remote/options.ts";
 import { createRemoteServer, type RemoteServer } from "../../src/remote/server.ts";
@@ -47,7 +47,7 @@ export function onCleanup(cleanup: () => Promise<void> | void): void {
 
 /** A remote server for the test agent (or `options.agent`), listening on 127.0.0.1, port 0; closed after the test. */
 export async function startServer(options: Partial<RemoteServerOptions> = {}, listenOptions: ListenOptions = {}): Promise<{ remote: RemoteServer; listening: Listening; url: string }> {
-  const remote = createRemoteServer({ agent: () => remoteAgent(), ...options });
+  const remote = createRemoteServer({ protocol, agent: () => remoteAgent(), ...options });
   const listening = await listen(remote, { host: "127.0.0.1", port: 0, ...listenOptions });
   onCleanup(() => listening.close({ graceMs: 0 }));
   return { remote, listening, url: listening.url };

@@ -5,11 +5,15 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The repository paths of every module bundled for `entry`. */
-async function modulesOf(entry: string): Promise<string[]> {
-  const result = await build({ entryPoints: [`${root}${entry}`], bundle: true, write: false, metafile: true, platform: "node", format: "esm", logLevel: "silent" });
+/** The repository paths of every module bundled for `entry` (a file, or source text importing entries). */
+async function modulesOf(entry: string | { readonly contents: string }): Promise<string[]> {
+  const input = typeof entry === "string" ? { entryPoints: [`${root}${entry}`] } : { stdin: { contents: entry.contents, resolveDir: root, loader: "ts" as const } };
+  const result = await build({ ...input, bundle: true, write: false, metafile: true, platform: "node", format: "esm", logLevel: "silent" });
   return Object.keys(result.metafile.inputs);
 }
+
+const table = (m: string) => /^src\/(generated|v2\/generated|unstable\/generated)\//.test(m);
+const v1Table = (m: string) => m.startsWith("src/generated/");
 
 describe("what each entry loads", () => {
   it("acp-router loads neither the v2 nor the unstable table, nor the version router", async () => {
@@ -27,5 +31,38 @@ describe("what each entry loads", () => {
     const modules = await modulesOf("src/v2/index.ts");
     expect(modules).toContain("src/v2/generated/router.ts");
     expect(modules.filter((m) => /^src\/(generated|unstable)\//.test(m))).toEqual([]);
+  });
+
+  it.each([
+    ["/stdio", "src/transport/stdio.ts"],
+    ["/remote", "src/remote/index.ts"],
+    ["/http", "src/remote/node.ts"],
+    ["/ws", "src/remote/node-ws.ts"],
+  ])("acp-router%s loads no table", async (_name, file) => {
+    const modules = await modulesOf(file);
+    expect(modules.length).toBeGreaterThan(3);
+    expect(modules.filter(table)).toEqual([]);
+  });
+
+  it("acp-router/unstable loads the unstable table and not the v1 or v2 one", async () => {
+    const modules = await modulesOf("src/unstable/index.ts");
+    expect(modules).toContain("src/unstable/generated/protocol.ts");
+    expect(modules.filter((m) => /^src\/(generated|v2)\//.test(m))).toEqual([]);
+  });
+
+  it("a v2 agent built from acp-router/v2 + acp-router/stdio (and + acp-router/remote) bundles no v1 table", async () => {
+    const stdio = await modulesOf({ contents: 'import { protocol } from "./src/v2/index.ts"; import { serveStdio } from "./src/transport/stdio.ts"; serveStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });' });
+    expect(stdio).toContain("src/v2/generated/protocol.ts");
+    expect(stdio).toContain("src/transport/serve-stdio.ts");
+    expect(stdio.filter(v1Table)).toEqual([]);
+    const remote = await modulesOf({ contents: 'import { protocol } from "./src/v2/index.ts"; import { createRemoteServer } from "./src/remote/index.ts"; export const s = createRemoteServer({ protocol, agent: { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) } });' });
+    expect(remote).toContain("src/remote/server.ts");
+    expect(remote.filter(v1Table)).toEqual([]);
+  });
+
+  it("the v1 one-liner serveStdio(handler) lives in the default entry, which loads the v1 table", async () => {
+    const modules = await modulesOf({ contents: 'import { serveStdio } from "./src/index.ts"; serveStdio({} as never);' });
+    expect(modules).toContain("src/generated/protocol.ts");
+    expect(modules).toContain("src/serve-stdio-v1.ts");
   });
 });

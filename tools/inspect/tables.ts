@@ -19,9 +19,9 @@
  * - for a version with no table, the current one stays and a note says so.
  */
 import type { Row, Router } from "../../src/row.ts";
-import { router as v1 } from "../../src/generated/router.ts";
-import { router as v1Unstable } from "../../src/unstable/generated/router.ts";
-import { router as v2 } from "../../src/v2/generated/router.ts";
+import { protocol as v1 } from "../../src/generated/protocol.ts";
+import { protocol as v1Unstable } from "../../src/unstable/generated/protocol.ts";
+import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
 /** A method table the tools can validate against. */
 export interface Table {

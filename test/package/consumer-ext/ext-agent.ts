@@ -1,6 +1,5 @@
 // An agent serving the zod-validated extensions over stdio, without codegen.
-import { RpcError, type AgentHandler } from "acp-router";
-import { serveStdio } from "acp-router/stdio";
+import { RpcError, serveStdio, type AgentHandler } from "acp-router";
 import { echo, progress } from "./shared.js";
 
 const agent: AgentHandler = {

@@ -1,0 +1,82 @@
+/**
+ * Emits `protocol.ts` — the table as one value, data handed to the runtime's
+ * `defineProtocol` — and `index.ts`, the folder's public names: the types,
+ * `protocol`, and `connectAgent` / `connectClient` / `defineAgent` bound to it.
+ */
+import type { MethodRow } from "../method-table.ts";
+import { lit } from "./names.ts";
+import { emitPeerFactories, peerResultTypes } from "./emit-handlers.ts";
+import type { AcpSchema } from "./schema.ts";
+import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer } from "./symbols.ts";
+
+/** What names the table's protocol: its version and a short name. */
+export interface ProtocolInfo {
+  readonly version: number;
+  readonly name: string;
+}
+
+/** A table whose schema file says nothing else: ACP version 1. */
+export const DEFAULT_PROTOCOL_INFO: ProtocolInfo = { version: 1, name: "v1" };
+
+/** The version and name of a table from its schema file (`schema/v2/schema.json` → 2, `"v2"`; `schema.unstable.json` → `"v1-unstable"`). */
+export function protocolInfoOf(schemaFile: string): ProtocolInfo {
+  const version = Number(/(?:^|\/)v(\d+)\//.exec(schemaFile)?.[1] ?? 1);
+  return { version, name: `v${version}${/unstable/.test(schemaFile) ? "-unstable" : ""}` };
+}
+
+/** Where `initialize` carries the capabilities (method-table.ts defaults when the row says nothing). */
+function capabilityFields(rows: readonly MethodRow[]): { params: string; result: string } {
+  const row = rows.find((r) => r.lifecycle === "initialize" && r.side === "agent" && r.kind === "request");
+  return { params: row?.capabilityFields?.params ?? "clientCapabilities", result: row?.capabilityFields?.result ?? "agentCapabilities" };
+}
+
+export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info: ProtocolInfo = DEFAULT_PROTOCOL_INFO, p: Printer = DEFAULT_PRINTER): string {
+  const fields = capabilityFields(rows);
+  return [
+    p.header,
+    runtimeImport(p, ["defineProtocol", "PeerCaller"]),
+    localImport(p, "errors", ["ErrorCode"], false),
+    localImport(p, "handlers", ["TableTypes"], true),
+    localImport(p, "leniency", ["leniency"], false),
+    localImport(p, "peers", ["AgentPeer", "ClientPeer"], true),
+    localImport(p, "router", ["agentNotificationRow", "agentRequestRow", "clientNotificationRow", "clientRequestRow", "rows"], false),
+    ...(peerResultTypes(rows).length > 0 ? [localImport(p, "types", peerResultTypes(rows), true)] : []),
+    "",
+    ...emitPeerFactories(rows),
+    "/**",
+    ` * This table as one value (ACP ${info.name}): pass it to whatever serves or speaks it —`,
+    " * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools.",
+    " */",
+    "export const protocol = defineProtocol<TableTypes>({",
+    `  version: ${info.version},`,
+    `  name: ${lit(info.name)},`,
+    "  rows,",
+    "  lookup: {",
+    "    agent: { request: agentRequestRow, notification: agentNotificationRow },",
+    "    client: { request: clientRequestRow, notification: clientNotificationRow },",
+    "  },",
+    "  leniency,",
+    `  capabilityFields: { params: ${lit(fields.params)}, result: ${lit(fields.result)} },`,
+    "  errorCodes: ErrorCode,",
+    "  peers: { agent: createAgentPeer, client: createClientPeer },",
+    "});",
+    "",
+  ].join("\n");
+}
+
+export function emitIndex(p: Printer = DEFAULT_PRINTER): string {
+  return [
+    p.header,
+    runtimeImport(p, ["bindProtocol"]),
+    localImport(p, "protocol", ["protocol"], false),
+    "",
+    `export type * from "./types${p.ext}";`,
+    `export type * from "./handlers${p.ext}";`,
+    `export type * from "./peers${p.ext}";`,
+    "export { protocol };",
+    "",
+    "/** `connectAgent(handler, transport)`, `connectClient(handler, transport)` and `defineAgent(handler)` for this table. */",
+    "export const { connectAgent, connectClient, defineAgent } = bindProtocol(protocol);",
+    "",
+  ].join("\n");
+}

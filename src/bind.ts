@@ -1,0 +1,94 @@
+/**
+ * The typed entry points every table shares, generic over its protocol:
+ * `createAgentConnection` / `createClientConnection`, the type-level
+ * "advertised ⇒ handled" check of `defineAgent`, and `bindProtocol`, which
+ * fixes them to one table (each generated folder's `connectAgent`,
+ * `connectClient` and `defineAgent` are `bindProtocol(protocol)`).
+ */
+import { openConnection, type Connection } from "./connection/connect.ts";
+import type { ConnectionOptions } from "./connection/options.ts";
+import type { Protocol, ProtocolTypes } from "./protocol.ts";
+import type { Transport } from "./transport/transport.ts";
+
+/** An agent's connection: `client` calls the client. */
+export interface AgentConnection<T extends ProtocolTypes = ProtocolTypes> extends Connection<T["clientMethods"], T["clientNotifications"], T["agentCapabilities"], T["clientCapabilities"]> {
+  readonly client: T["clientPeer"];
+}
+
+/** A client's connection: `agent` calls the agent. */
+export interface ClientConnection<T extends ProtocolTypes = ProtocolTypes> extends Connection<T["agentMethods"], T["agentNotifications"], T["agentCapabilities"], T["clientCapabilities"]> {
+  readonly agent: T["agentPeer"];
+}
+
+/** Serves `handler` as an ACP agent over `transport`, routed by `protocol`'s table. */
+export function createAgentConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["agentHandler"], transport: Transport, options: ConnectionOptions = {}): AgentConnection<T> {
+  const { connection, peer } = openConnection<T["clientPeer"], AgentConnection<T>>(protocol as Protocol, "agent", handler, transport, options);
+  return Object.assign(connection, { client: peer });
+}
+
+/** Serves `handler` as an ACP client over `transport`, routed by `protocol`'s table; call the agent through `.agent`. */
+export function createClientConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["clientHandler"], transport: Transport, options: ConnectionOptions = {}): ClientConnection<T> {
+  const { connection, peer } = openConnection<T["agentPeer"], ClientConnection<T>>(protocol as Protocol, "client", handler, transport, options);
+  return Object.assign(connection, { agent: peer });
+}
+
+/**
+ * True when capabilities of type `C` certainly advertise the value at
+ * `Path`: present, and never possibly `false`, `null` or absent. A wide type
+ * (`boolean`, an optional member) is not certain: only the answer can tell.
+ */
+type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer Rest]
+  ? C extends { readonly [P in K]: infer V }
+    ? Certain<V, Rest>
+    : false
+  : [Extract<C, false | null | undefined>] extends [never]
+    ? true
+    : false;
+
+/**
+ * The handler methods that capabilities of type `C` require, given a table's
+ * gates (callback name → capability path): one per gated method whose
+ * capability `C` certainly advertises. A union `C` requires what any member does.
+ */
+export type RequiredMethods<Gates, C> = C extends unknown ? { [K in keyof Gates]: Certain<C, Gates[K]> extends true ? K : never }[keyof Gates] : never;
+
+/** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */
+export type AgentCapabilitiesOf<T extends ProtocolTypes, H> = H extends { initialize(...args: never[]): infer R }
+  ? Awaited<R> extends { readonly [K in T["agentCapabilitiesField"]]?: infer C }
+    ? C
+    : never
+  : never;
+
+/** `H`, with every method its advertised capabilities require made mandatory (the check `defineAgent` applies). */
+export type CheckedAgent<T extends ProtocolTypes, H> = H & { [K in RequiredMethods<T["agentGates"], AgentCapabilitiesOf<T, H>> & keyof T["agentHandler"]]-?: NonNullable<T["agentHandler"][K]> };
+
+/** One table's typed entry points (see {@link bindProtocol}). */
+export interface BoundProtocol<T extends ProtocolTypes> {
+  /** Serves `handler` as an ACP agent over `transport`, routed by this table. */
+  connectAgent(handler: T["agentHandler"], transport: Transport, options?: ConnectionOptions): AgentConnection<T>;
+  /** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */
+  connectClient(handler: T["clientHandler"], transport: Transport, options?: ConnectionOptions): ClientConnection<T>;
+  /**
+   * Returns `handler` unchanged, and fails to compile when its `initialize`
+   * advertises a capability whose method the handler lacks (`loadSession: true`
+   * without `loadSession`; v2 `capabilities: { session: {} }` without
+   * `newSession`): the error names the missing method. Only what the return
+   * type states is checked — write the capabilities as literals in
+   * `initialize`; a value typed `boolean` is checked at run time instead (the
+   * connection reports a `missing_handler` diagnostic at `initialize`).
+   */
+  defineAgent<const H extends T["agentHandler"]>(handler: CheckedAgent<T, H>): H;
+}
+
+/**
+ * Fixes the shared entry points to one table: what each generated folder
+ * exports as `connectAgent`, `connectClient` and `defineAgent`.
+ * @internal
+ */
+export function bindProtocol<T extends ProtocolTypes>(protocol: Protocol<T>): BoundProtocol<T> {
+  return {
+    connectAgent: (handler, transport, options) => createAgentConnection(protocol, handler, transport, options),
+    connectClient: (handler, transport, options) => createClientConnection(protocol, handler, transport, options),
+    defineAgent: (handler) => handler,
+  };
+}
