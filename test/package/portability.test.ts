@@ -5,8 +5,8 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot as root, runOk } from "../support/process.ts";
 
-/** The only files allowed runtime `node:` imports: the stdio adapter and the remote transport's Node server adapters. */
-const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts")];
+/** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle) and the remote transport's Node server adapters. */
+const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts")];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
