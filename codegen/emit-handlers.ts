@@ -29,9 +29,9 @@ export function emitHandlers(rows: readonly MethodRow[], p: Printer = DEFAULT_PR
   out.push("export type Awaitable<T> = T | Promise<T>;");
   out.push("");
   out.push(`/** The agent's capabilities, as \`initialize\` answers them${init ? ` (\`${init.resultField}\`)` : ""}. */`);
-  out.push(`type AgentCaps = ${init ? `NonNullable<${init.result}[${lit(init.resultField)}]>` : "Record<string, unknown>"};`);
+  out.push(`export type AgentCaps = ${init ? `NonNullable<${init.result}[${lit(init.resultField)}]>` : "Record<string, unknown>"};`);
   out.push(`/** The client's capabilities, as \`initialize\` offers them${init ? ` (\`${init.paramsField}\`)` : ""}. */`);
-  out.push(`type ClientCaps = ${init ? `NonNullable<${init.params}[${lit(init.paramsField)}]>` : "Record<string, unknown>"};`);
+  out.push(`export type ClientCaps = ${init ? `NonNullable<${init.params}[${lit(init.paramsField)}]>` : "Record<string, unknown>"};`);
   out.push("");
   out.push("/** Context of an agent handler: its peer proxy calls the client. */");
   out.push("export type AgentContext = HandlerContext<ClientPeer, AgentCaps, ClientCaps>;");

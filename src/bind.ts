@@ -37,7 +37,7 @@ export function createClientConnection<T extends ProtocolTypes>(protocol: Protoc
  * `Path`: present, and never possibly `false`, `null` or absent. A wide type
  * (`boolean`, an optional member) is not certain: only the answer can tell.
  */
-type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer Rest]
+export type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer Rest]
   ? C extends { readonly [P in K]: infer V }
     ? Certain<V, Rest>
     : false
@@ -53,7 +53,10 @@ type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer 
 export type RequiredMethods<Gates, C> = C extends unknown ? { [K in keyof Gates]: Certain<C, Gates[K]> extends true ? K : never }[keyof Gates] : never;
 
 /** The agent capabilities an agent handler's `initialize` answers with, as precisely as its return type states them. */
-export type AgentCapabilitiesOf<T extends ProtocolTypes, H> = H extends { initialize(...args: never[]): infer R }
+export type AgentCapabilitiesOf<T extends ProtocolTypes, H> = H extends {
+  /** The handler's `initialize`, whose answer carries the capabilities. */
+  initialize(...args: never[]): infer R;
+}
   ? Awaited<R> extends { readonly [K in T["agentCapabilitiesField"]]?: infer C }
     ? C
     : never

@@ -48,9 +48,15 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
   readonly version: number;
   /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, or a user table's. */
   readonly name: string;
-  /** Every row each side handles, in table order. */
+  /**
+   * Every row each side handles, in table order.
+   * @internal
+   */
   readonly rows: Router["rows"];
-  /** Row lookups per handling side. */
+  /**
+   * Row lookups per handling side.
+   * @internal
+   */
   readonly lookup: { readonly agent: RowLookups; readonly client: RowLookups };
   /** The schema's lenient locations. */
   readonly leniency: LeniencyGraph;
@@ -58,7 +64,10 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
   readonly capabilityFields: { readonly params: string; readonly result: string };
   /** The error codes the table's schema names (`ErrorCode` in the schema), by name. */
   readonly errorCodes: Readonly<Record<string, number>>;
-  /** Builds the typed proxy for calling each side over a connection's outbound side. */
+  /**
+   * Builds the typed proxy for calling each side over a connection's outbound side.
+   * @internal
+   */
   readonly peers: { readonly agent: (caller: PeerCaller) => T["agentPeer"]; readonly client: (caller: PeerCaller) => T["clientPeer"] };
 }
 

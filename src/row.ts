@@ -56,13 +56,22 @@ export interface Row<Handler = unknown, Context = unknown> {
  * @internal
  */
 export interface Router {
-  /** The row `side` handles for an inbound message, or undefined for an unknown method. */
+  /**
+   * The row `side` handles for an inbound message, or undefined for an unknown method.
+   * @internal
+   */
   inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined;
-  /** The row whose result validator decodes the answer to `wire` sent to `peerSide`. */
+  /**
+   * The row whose result validator decodes the answer to `wire` sent to `peerSide`.
+   * @internal
+   */
   resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined;
   /** The schema's lenient locations. */
   readonly leniency: LeniencyGraph;
-  /** Every row each side handles, in table order (for checks over the whole table, such as handlers missing at `initialize`). */
+  /**
+   * Every row each side handles, in table order (for checks over the whole table, such as handlers missing at `initialize`).
+   * @internal
+   */
   readonly rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] };
 }
 

@@ -19,6 +19,7 @@ import { methods as stable, type MethodRow, type SchemaSource } from "../method-
 
 export type { MethodRow, SchemaSource } from "../method-table.ts";
 
+/** The pinned ACP schema this table is checked against: `@agentclientprotocol/sdk` 2.4.0, `schema/v1/schema.unstable.json`. */
 export const schemaSource: SchemaSource = {
   package: "@agentclientprotocol/sdk",
   version: "2.4.0",
@@ -50,4 +51,5 @@ export const unstableMethods: readonly MethodRow[] = [
   { wire: "auth/status_update", side: "client", kind: "notification", callback: "authStatusUpdate", params: "AuthStatusUpdateNotification", callerCapability: ["auth", "status"], layer: "app" },
 ];
 
+/** Every row of the unstable surface: the stable table's, then {@link unstableMethods}. */
 export const methods: readonly MethodRow[] = [...stable, ...unstableMethods];

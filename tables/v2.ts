@@ -21,6 +21,7 @@ import type { MethodRow, SchemaSource } from "../method-table.ts";
 
 export type { MethodRow, SchemaSource } from "../method-table.ts";
 
+/** The pinned ACP schema this table is checked against: `@agentclientprotocol/sdk` 2.4.0, `schema/v2/schema.json`. */
 export const schemaSource: SchemaSource = {
   package: "@agentclientprotocol/sdk",
   version: "2.4.0",
@@ -30,6 +31,7 @@ export const schemaSource: SchemaSource = {
 
 const turnEnd = { notification: "session/update", match: { "update.sessionUpdate": "state_update", "update.state": "idle" } } as const;
 
+/** Every ACP v2 method, one row each: the agent's, then the client's, then the protocol rows both sides handle. */
 export const methods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
   { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app", lifecycle: "initialize", capabilityFields: { params: "capabilities", result: "capabilities" }, repeatable: "until_first_request", unbatched: true },

@@ -8,9 +8,9 @@ import type { AuthenticateRequest, AuthenticateResponse, CloseSessionRequest, Cl
 export type Awaitable<T> = T | Promise<T>;
 
 /** The agent's capabilities, as `initialize` answers them (`agentCapabilities`). */
-type AgentCaps = NonNullable<InitializeResponse["agentCapabilities"]>;
+export type AgentCaps = NonNullable<InitializeResponse["agentCapabilities"]>;
 /** The client's capabilities, as `initialize` offers them (`clientCapabilities`). */
-type ClientCaps = NonNullable<InitializeRequest["clientCapabilities"]>;
+export type ClientCaps = NonNullable<InitializeRequest["clientCapabilities"]>;
 
 /** Context of an agent handler: its peer proxy calls the client. */
 export type AgentContext = HandlerContext<ClientPeer, AgentCaps, ClientCaps>;

@@ -17,7 +17,9 @@ export type Http1FetchOptions = HttpsAgentOptions;
 
 /** A fetch function over HTTP/1.1, with `close()` to end its kept-alive sockets. */
 export interface Http1Fetch {
+  /** Fetches `input` as the global `fetch` does, over this function's kept-alive sockets. */
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Destroys every kept-alive socket this function holds. */
   close(): void;
 }
 

@@ -13,7 +13,9 @@ export type H2FetchOptions = SecureClientSessionOptions;
 
 /** A fetch function over HTTP/2, with `close()` to end its sessions. */
 export interface H2Fetch {
+  /** Fetches `input` as the global `fetch` does, over this function's HTTP/2 sessions. */
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Ends every HTTP/2 session this function opened. */
   close(): void;
 }
 

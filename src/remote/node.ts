@@ -13,8 +13,10 @@ import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./re
 import type { RemoteServer } from "./server.ts";
 import type { EventSink } from "./sink.ts";
 
-type NodeRequest = IncomingMessage | Http2ServerRequest;
-type NodeResponse = ServerResponse | Http2ServerResponse;
+/** A request as `node:http` or `node:http2` hands it to a handler. */
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+/** The response `node:http` or `node:http2` hands to a handler with the request. */
+export type NodeResponse = ServerResponse | Http2ServerResponse;
 /** Any of the Node servers `listen` creates. */
 export type NodeServer = HttpServer | Http2Server | Http2SecureServer;
 

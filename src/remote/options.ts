@@ -14,8 +14,11 @@ export interface ConnectionInfo {
 
 /** The one thing the server needs from an opened connection. */
 export interface ServedConnection {
+  /** Settles once the connection has closed, for whatever reason. */
   readonly closed: Promise<unknown>;
+  /** Closes the connection; `reason` goes to its diagnostics. */
   close(reason?: string): void;
+  /** The connection's current counts, summed by the server's `stats()`. */
   stats(): { readonly inFlightInbound: number; readonly pendingOutbound: number; readonly busyLanes: number; readonly timers: number; readonly abortListeners: number };
 }
 

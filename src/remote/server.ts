@@ -41,6 +41,7 @@ export interface RemoteServer {
   prepareSocket(): { readonly connectionId: string; readonly setCookie: string | undefined } | { readonly refusal: string };
   /** After the upgrade: opens the connection whose frames go out through `sink`; `flow` pauses the socket under backpressure. */
   acceptSocket(connectionId: string, sink: EventSink, header: (name: string) => string | undefined, flow?: SocketFlow): AcceptedSocket;
+  /** Counts summed over every open connection (streams, in-flight requests, queued bytes), for metrics and tests. */
   stats(): RemoteServerStats;
   /**
    * Drains and closes: new connections are refused (503) at once; running

@@ -31,7 +31,9 @@ export interface AcceptedSocket {
 
 /** Stops and restarts reading a socket (`ws`: `pause()`/`resume()`), so frames back up in TCP instead of in memory. */
 export interface SocketFlow {
+  /** Stops reading the socket until `resume()`. */
   pause(): void;
+  /** Reads the socket again after `pause()`. */
   resume(): void;
 }
 

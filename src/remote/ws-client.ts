@@ -17,10 +17,15 @@ import { oneLine } from "./protocol.ts";
 
 /** The WebSocket surface this transport uses (the WHATWG API; `ws` implements it). */
 export interface WebSocketLike {
+  /** 0 connecting, 1 open, 2 closing, 3 closed (the WHATWG values). */
   readonly readyState: number;
+  /** Bytes queued by `send` and not yet written to the network. */
   readonly bufferedAmount: number;
+  /** Sends one text frame. */
   send(data: string): void;
+  /** Starts the closing handshake with `code` and `reason`. */
   close(code?: number, reason?: string): void;
+  /** Subscribes to `open`, `message`, `close` and `error`. */
   addEventListener(type: string, listener: (event: never) => void): void;
   /** Stops reading the socket (`ws`; absent from the WHATWG API). */
   pause?(): void;

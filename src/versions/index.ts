@@ -11,5 +11,5 @@
  * @module
  */
 export { routeAgent, type AgentRoutes, type RouteAgentOptions, type Routed } from "./route-agent.ts";
-export { negotiateClient, type ClientVersion, type ClientVersions, type Negotiated, type NegotiateClientOptions, type VersionClient } from "./negotiate-client.ts";
+export { negotiateClient, type AnyClient, type ClientVersion, type ClientVersions, type InitializeAnswerOf, type InitializeParamsOf, type Negotiated, type NegotiateClientOptions, type VersionClient } from "./negotiate-client.ts";
 export { negotiate, rewrite, select, UNKNOWN_IMPLEMENTATION, type Negotiation, type ProtocolVersion } from "./negotiate.ts";

@@ -24,20 +24,27 @@ import { createSwitchboard, type AnswerDecision } from "./switchboard.ts";
  * return one, typed by their table.
  */
 export interface VersionClient<P = never, R = unknown> {
-  readonly agent: { initialize(params: P, options?: RequestOptions): Promise<R> };
+  /** The typed proxy to the agent; negotiation calls only its `initialize`. */
+  readonly agent: {
+    /** Sends `initialize` with `params` and resolves with the agent's answer. */
+    initialize(params: P, options?: RequestOptions): Promise<R>;
+  };
+  /** Closes the connection (a version the agent did not take is closed this way). */
   close(reason?: string): void;
 }
 
 /** The `initialize` params of a version's connection. */
-export type InitializeParamsOf<C> = C extends { readonly agent: { initialize(params: infer P, options?: RequestOptions): Promise<unknown> } } ? P : never;
+export type InitializeParamsOf<C> = C extends VersionClient<infer P, unknown> ? P : never;
 /** The `initialize` answer of a version's connection. */
-export type InitializeAnswerOf<C> = C extends { readonly agent: { initialize(params: never, options?: RequestOptions): Promise<infer R> } } ? R : never;
+export type InitializeAnswerOf<C> = C extends VersionClient<never, infer R> ? R : never;
 /** Any version's connection. */
-type AnyClient = VersionClient<never, unknown>;
+export type AnyClient = VersionClient<never, unknown>;
 
 /** One version the client speaks: how to open its connection over a transport (that table's `connectClient`), and its `initialize` params. */
 export interface ClientVersion<C extends AnyClient, P = InitializeParamsOf<C>> {
+  /** Opens this version's connection over `transport`: that table's `connectClient(handler, transport)`. */
   readonly connect: (transport: Transport) => C;
+  /** The `initialize` params sent when this version is offered. */
   readonly initialize: P;
 }
 

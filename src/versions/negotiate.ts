@@ -34,7 +34,8 @@ const IGNORE: Negotiation = { tag: "ignore" };
  * version at or below the requested one is selected (a v1-only agent takes
  * every version, the legacy fallback), and the params are rewritten for it
  * when it is lower. With `v1ShapeToV1`, an `initialize` in the v1 shape (see
- * {@link isV1Shaped}) goes to v1, when configured, as sent.
+ * `isV1Shaped`: `clientCapabilities` or `clientInfo`, and neither v2's `info` nor
+ * `capabilities`) goes to v1, when configured, as sent.
  */
 export function negotiate(message: unknown, versions: readonly ProtocolVersion[], v1ShapeToV1 = false): Negotiation {
   if (Array.isArray(message)) return reject(null, wireError.batchRejected(message.length === 0));

@@ -23,7 +23,9 @@ import { negotiate, type ProtocolVersion } from "./negotiate.ts";
 
 /** The connection factory of each version the agent serves; at least one. */
 export interface AgentRoutes<C1, C2> {
+  /** Opens the ACP v1 connection on the routed transport: `acp-router`'s `connectAgent(handler, transport)`. */
   readonly v1?: (transport: Transport) => C1;
+  /** Opens the ACP v2 connection on the routed transport: `acp-router/v2`'s `connectAgent(handler, transport)`. */
   readonly v2?: (transport: Transport) => C2;
 }
 
@@ -41,7 +43,7 @@ export interface RouteAgentOptions {
    */
   readonly maxMessageBytes?: number;
   /**
-   * Deepest JSON nesting read before routing. Default {@link DEFAULT_MAX_DEPTH}
+   * Deepest JSON nesting read before routing. Default `DEFAULT_MAX_DEPTH`
    * (128), the connection's own default: a deeper line is answered `-32700`.
    * Set both limits to the connection's, so a client sees one answer to the
    * same line before and after routing.

@@ -211,8 +211,13 @@ describe("emitProtocol and emitIndex", () => {
       'export type * from "./peers.js";',
       "export { protocol };",
       "",
-      "/** `connectAgent(handler, transport)`, `connectClient(handler, transport)` and `defineAgent(handler)` for this table. */",
-      "export const { connectAgent, connectClient, defineAgent } = bindProtocol(protocol);",
+      "const bound = bindProtocol(protocol);",
+      "/** Serves `handler` as an ACP agent over `transport`, routed by this table; call the client through `.client`. */",
+      "export const connectAgent = bound.connectAgent;",
+      "/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */",
+      "export const connectClient = bound.connectClient;",
+      "/** Returns `handler` unchanged, after the compiler checked that every capability its `initialize` advertises has its method. */",
+      "export const defineAgent = bound.defineAgent;",
       "",
     ]);
   });

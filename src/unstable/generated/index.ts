@@ -8,5 +8,10 @@ export type * from "./handlers.ts";
 export type * from "./peers.ts";
 export { protocol };
 
-/** `connectAgent(handler, transport)`, `connectClient(handler, transport)` and `defineAgent(handler)` for this table. */
-export const { connectAgent, connectClient, defineAgent } = bindProtocol(protocol);
+const bound = bindProtocol(protocol);
+/** Serves `handler` as an ACP agent over `transport`, routed by this table; call the client through `.client`. */
+export const connectAgent = bound.connectAgent;
+/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */
+export const connectClient = bound.connectClient;
+/** Returns `handler` unchanged, after the compiler checked that every capability its `initialize` advertises has its method. */
+export const defineAgent = bound.defineAgent;

@@ -8,9 +8,9 @@ import type { CancelTerminalRequest, CancelTerminalResponse, CancelToolCallReque
 export type Awaitable<T> = T | Promise<T>;
 
 /** The agent's capabilities, as `initialize` answers them (`capabilities`). */
-type AgentCaps = NonNullable<InitializeResponse["capabilities"]>;
+export type AgentCaps = NonNullable<InitializeResponse["capabilities"]>;
 /** The client's capabilities, as `initialize` offers them (`capabilities`). */
-type ClientCaps = NonNullable<InitializeRequest["capabilities"]>;
+export type ClientCaps = NonNullable<InitializeRequest["capabilities"]>;
 
 /** Context of an agent handler: its peer proxy calls the client. */
 export type AgentContext = HandlerContext<ClientPeer, AgentCaps, ClientCaps>;
