@@ -21,7 +21,8 @@ export function clientSection(runs: readonly ClientRun[]): string[] {
     "|---|---:|---:|---:|---|---|---:|",
   ];
   for (const r of runs) {
-    const auth = r.authRequired ? (r.authShown ? `yes: ${r.methods.join(", ")}` : "**no**") : r.authShown ? `listed: ${r.methods.join(", ")}` : "n/a";
+    const noneOffered = r.tail.includes("the agent offered no authentication method");
+    const auth = r.authRequired ? (r.authShown ? `yes: ${r.methods.join(", ")}` : noneOffered ? "the agent offers none; the client says so" : "**no**") : r.authShown ? `listed: ${r.methods.join(", ")}` : "n/a";
     const exit = r.timedOut ? `**${String(r.exit)} (ended at the bound)**` : r.exit === 0 ? "0" : `${String(r.exit)}`;
     const after = r.afterLastStep > 10 ? `**${r.afterLastStep.toFixed(1)}**` : r.afterLastStep.toFixed(1);
     out.push(`| ${r.agent.pkg}@${r.agent.version} | ${exit} | ${after} | ${r.seconds.toFixed(0)} | ${r.authRequired ? "yes" : "no"} | ${auth} | ${r.left.length === 0 ? "0" : `**${r.left.length}**`} |`);
