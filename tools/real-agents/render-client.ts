@@ -7,7 +7,8 @@
  */
 import type { ClientRun } from "./client-run.ts";
 
-const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+/** A table-safe cell: terminal colour codes removed, pipes escaped, one line. */
+const cell = (s: string) => s.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /** The section's lines; none when there are no client runs. */
 export function clientSection(runs: readonly ClientRun[]): string[] {
