@@ -10,7 +10,7 @@
  * requirement the catalogue lacks still runs for its evidence on other rows.
  */
 import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
-import { fail, pass } from "./score.ts";
+import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
 /** Catalogue ids for the wire probes; undefined when the catalogue has none. */
@@ -40,8 +40,10 @@ export const V2_WIRE: WireIds = {
 /** The ids a set of wire probes scores. */
 export const wireRows = (ids: WireIds): string[] => Object.values(ids).filter((v): v is string => v !== undefined);
 
-/** 2^53 + 1: an int64 request id a double cannot hold; the answer must repeat these digits. */
+/** 2^53 + 1: an int64 request id a double cannot hold; an answer that alters it is noted (outside RFC 8259 §6's interoperable range). */
 const BIG_ID = "9007199254740993";
+/** 2^53 - 1: the largest integer every JSON parser holds exactly (RFC 8259 §6); the answer must repeat these digits. */
+const SAFE_ID = "9007199254740991";
 
 const rawId = (text: string): string | undefined => /"id"\s*:\s*(-?[\d.eE+-]+|"(?:[^"\\]|\\.)*"|null)/.exec(text)?.[1];
 
@@ -84,11 +86,22 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   await step(run, "custom request", [ids.extAnswered, ids.idEcho], async () => {
     const ext = await d.request("_acp-router.check/no_such_method", {});
     run.card.score(ids.extAnswered, ext !== undefined ? pass : silent(run, ids.extAnswered));
-    // An agent may refuse an id it cannot hold (-32600, id null); it must never answer with another id.
+    // An agent may refuse an id it cannot hold (-32600, id null). 2^53+1 is beyond the interoperable range of JSON numbers (RFC 8259 §6;
+    // acp-router itself answers it -32600 with id null), so an altered big id is noted, never failed: that is no evidence of the rule.
     const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Number(rawId(l.text)) === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     if (big !== undefined) run.judged.add(big.index);
     if (big === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, BIG_ID, `no answer to a request with id ${BIG_ID}`));
-    else run.card.score(ids.idEcho, big.body?.id === null || rawId(big.text) === BIG_ID ? pass : fail(`a request with id ${BIG_ID} (an int64) was answered with id ${String(rawId(big.text))}: ${big.text.slice(0, 160)}`));
+    else if (big.body?.id === null || rawId(big.text) === BIG_ID) run.card.score(ids.idEcho, pass);
+    else {
+      const note = `beyond the interoperable range of RFC 8259 §6: a request with id ${BIG_ID} (2^53+1) was answered with id ${String(rawId(big.text))}`;
+      run.card.score(ids.idEcho, na(note));
+      run.card.notes.push(`${ids.idEcho}: ${note}`);
+    }
+    // The largest safe integer must come back digit for digit: an altered id here is a violation.
+    const safe = await d.requestRaw(SAFE_ID, "_acp-router.check/safe_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Math.abs(Number(rawId(l.text)) - Number(SAFE_ID)) < 16) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    if (safe !== undefined) run.judged.add(safe.index);
+    if (safe === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, SAFE_ID, `no answer to a request with id ${SAFE_ID}`));
+    else run.card.score(ids.idEcho, rawId(safe.text) === SAFE_ID ? pass : fail(`a request with id ${SAFE_ID} (2^53-1, within the safe range) was answered with id ${String(rawId(safe.text))}: ${safe.text.slice(0, 160)}`));
   });
 
   await step(run, "notifications", [ids.notificationAnswered, ids.notificationIgnored], async () => {

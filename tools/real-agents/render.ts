@@ -8,6 +8,8 @@
  */
 import type { CheckReport } from "../check/main.ts";
 import { folderOf, type RealAgent } from "./agents.ts";
+import type { ClientRun } from "./client-run.ts";
+import { clientSection } from "./render-client.ts";
 
 /** One agent's run, as scorecard.ts saved it (docs/real-agents.json). */
 export interface AgentRun {
@@ -49,7 +51,8 @@ function agentSection(run: AgentRun, timeout: number): string[] {
   return out;
 }
 
-export function renderPage(runs: readonly AgentRun[], timeout: number): string {
+/** The whole page: the summary, each agent's scorecard, then the example client's runs (when there are any). */
+export function renderPage(runs: readonly AgentRun[], timeout: number, clientRuns: readonly ClientRun[] = []): string {
   const out = [
     "# Real agents under `acp-router check`",
     "",
@@ -70,5 +73,6 @@ export function renderPage(runs: readonly AgentRun[], timeout: number): string {
   }
   out.push("");
   for (const run of runs) out.push(...agentSection(run, timeout));
+  out.push(...clientSection(clientRuns));
   return `${out.join("\n").trimEnd()}\n`;
 }

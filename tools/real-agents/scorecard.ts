@@ -1,5 +1,5 @@
 /**
- * `npm run real-agents -- INSTALL_DIR [--install] [--only NAME] [--render] [--timeout S] [--out FILE]`:
+ * `npm run real-agents -- INSTALL_DIR [--install] [--only NAME] [--client] [--render] [--timeout S] [--out FILE]`:
  * runs `acp-router check` on each real agent of agents.ts, installed under
  * INSTALL_DIR (one folder per agent, `npm install --no-audit --no-fund
  * pkg@version` with `--install`; a failed install is recorded), and writes
@@ -9,7 +9,8 @@
  * temporary folder, so no credentials exist. After each run, `ps` is read
  * for any process still running from the agent's folder; one found is
  * recorded on the page and then killed. Nothing of INSTALL_DIR's absolute
- * path is written to the page.
+ * path is written to the page. `--client` runs the example client's tour on
+ * each agent instead (client-run.ts) and writes its section of the page.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CheckReport } from "../check/main.ts";
 import { AGENTS, folderOf, type RealAgent } from "./agents.ts";
+import { runClientOne, type ClientRun } from "./client-run.ts";
 import { renderPage, type AgentRun } from "./render.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -86,10 +88,10 @@ async function runOne(dir: string, agent: RealAgent, timeout: number): Promise<A
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, render: { type: "boolean" }, only: { type: "string", multiple: true }, timeout: { type: "string" }, out: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, render: { type: "boolean" }, only: { type: "string", multiple: true }, client: { type: "boolean" }, timeout: { type: "string" }, out: { type: "string" } } });
   const dir = positionals[0];
   if (dir === undefined) {
-    process.stderr.write("usage: npm run real-agents -- INSTALL_DIR [--install] [--only NAME]... [--render] [--timeout SECONDS (default 60)] [--out FILE (default docs/real-agents.md)]\n");
+    process.stderr.write("usage: npm run real-agents -- INSTALL_DIR [--install] [--only NAME]... [--client] [--render] [--timeout SECONDS (default 60)] [--out FILE (default docs/real-agents.md)]\n");
     return 2;
   }
   const root = resolve(dir);
@@ -98,9 +100,29 @@ async function main(argv: readonly string[]): Promise<number> {
   // The runs are kept beside the installs (not in the repo): `--only` re-runs some agents and keeps the others', `--render` re-renders.
   const data = join(root, "real-agents.json");
   const previous: AgentRun[] = existsSync(data) ? (JSON.parse(readFileSync(data, "utf8")) as AgentRun[]) : [];
+  const clientData = join(root, "real-agents-client.json");
+  const previousClient: ClientRun[] = existsSync(clientData) ? (JSON.parse(readFileSync(clientData, "utf8")) as ClientRun[]) : [];
   const runs: AgentRun[] = [];
   if (values.render) {
-    writeFileSync(out, renderPage(previous, timeout));
+    writeFileSync(out, renderPage(previous, timeout, previousClient));
+    return 0;
+  }
+  if (values.client) {
+    const clientRuns: ClientRun[] = [];
+    for (const agent of AGENTS) {
+      const kept = previousClient.find((r) => r.agent.name === agent.name);
+      if (values.only !== undefined && !values.only.includes(agent.name)) {
+        if (kept) clientRuns.push(kept);
+        continue;
+      }
+      process.stderr.write(`real-agents: client on ${agent.name}@${agent.version}…\n`);
+      const run = await runClientOne(repo, root, agent);
+      clientRuns.push(run);
+      process.stderr.write(`real-agents: client on ${agent.name}: exit ${String(run.exit)}, ${run.afterLastStep.toFixed(1)} s after its last step, auth ${run.authRequired ? (run.authShown ? "shown" : "NOT shown") : "not required"}, ${run.left.length} process(es) left\n`);
+      writeFileSync(clientData, `${JSON.stringify(clientRuns, null, 1)}\n`);
+    }
+    writeFileSync(clientData, `${JSON.stringify(clientRuns, null, 1)}\n`);
+    writeFileSync(out, renderPage(previous, timeout, clientRuns));
     return 0;
   }
   for (const agent of AGENTS) {
@@ -116,7 +138,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`real-agents: ${agent.name}: exit ${String(run.exit)} in ${run.seconds.toFixed(0)} s, ${run.left.length} process(es) left\n`);
   }
   writeFileSync(data, `${JSON.stringify(runs, null, 1)}\n`);
-  writeFileSync(out, renderPage(runs, timeout));
+  writeFileSync(out, renderPage(runs, timeout, previousClient));
   return 0;
 }
 
