@@ -8,9 +8,8 @@ import { createH2Fetch } from "../../src/remote/node-h2.ts";
 import { nodeWebSocket } from "../../src/remote/node-ws.ts";
 import { webSocketClientTransport } from "../../src/remote/ws-client.ts";
 import type { Transport } from "../../src/index.ts";
-import { connectOver, onCleanup, recordingClient, within } from "./support.ts";
+import { connectOver, listeningAgent, onCleanup, recordingClient, within } from "./support.ts";
 
-const agentPath = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
 const clientPath = fileURLToPath(new URL("../../examples/client.ts", import.meta.url));
 
 /** Runs `examples/client.ts --url <url> --tour`; resolves with its exit code and stdout. */
@@ -23,36 +22,6 @@ function tourClient(url: string): Promise<{ code: number | null; stdout: string 
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.resume();
   return within(new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout }))), "the example client's tour", 60_000);
-}
-
-/** Starts `examples/agent.ts --listen 127.0.0.1:0 [...extra]`; resolves with the URL it prints on stderr and its exit. */
-async function listeningAgent(extra: string[] = []): Promise<{ url: string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", agentPath, "--listen", "127.0.0.1:0", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  onCleanup(async () => {
-    if (child.exitCode === null) child.kill("SIGKILL");
-    await exited;
-  });
-  let stderr = "";
-  const url = await within(
-    new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-        const m = /serving at (\S+)/.exec(stderr);
-        if (m) resolve(m[1] as string);
-      });
-      child.once("exit", () => reject(new Error(`the agent exited: ${stderr}`)));
-    }),
-    "the agent to listen",
-    20_000,
-  );
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      return within(exited, "the agent to exit", 10_000);
-    },
-  };
 }
 
 async function tour(transport: Transport): Promise<string[]> {

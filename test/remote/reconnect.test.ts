@@ -2,39 +2,12 @@
 // session/load on a new connection is held for it (the official SDK's HTTP client does this), and
 // ended when no such request comes; a client's answer to our request is routed by the id we issued,
 // with or without Acp-Session-Id.
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { describe, expect, it } from "vitest";
 import type { AgentHandler } from "../../src/index.ts";
 import { events, initialize, post, withSession } from "./raw.ts";
-import { onCleanup, remoteAgent, startServer, until, within } from "./support.ts";
-
-const agentPath = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
-
-/** Starts `examples/agent.ts --listen 127.0.0.1:0`; resolves with its URL. */
-async function exampleAgent(): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", agentPath, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  onCleanup(async () => {
-    if (child.exitCode === null) child.kill("SIGKILL");
-    await exited;
-  });
-  let stderr = "";
-  return within(
-    new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-        const m = /serving at (\S+)/.exec(stderr);
-        if (m) resolve(m[1] as string);
-      });
-      child.once("exit", () => reject(new Error(`the agent exited: ${stderr}`)));
-    }),
-    "the agent to listen",
-    20_000,
-  );
-}
+import { listeningAgent, onCleanup, remoteAgent, startServer, until, within } from "./support.ts";
 
 /** An SDK client over its experimental HTTP stream, recording the texts of the updates it gets. */
 function sdkHttpClient(url: string) {
@@ -52,7 +25,7 @@ function sdkHttpClient(url: string) {
 
 describe("reconnecting with the official SDK's HTTP client", () => {
   it("connects, opens a session, drops the connection, reconnects and loads the session from examples/agent.ts --listen", async () => {
-    const url = await exampleAgent();
+    const { url } = await listeningAgent();
     const first = sdkHttpClient(url);
     await within(first.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} }), "initialize");
     const { sessionId } = await within(first.agent.request(acp.methods.agent.session.new, { cwd: "/", mcpServers: [] }), "session/new");

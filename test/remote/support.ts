@@ -4,6 +4,8 @@
  * a client that records what it saw, servers bound to 127.0.0.1 port 0 that
  * are always closed, and raw HTTP helpers. Every wait has a deadline.
  */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
 import { connectClient, protocol, type ClientConnection, type ClientHandler, type SessionNotification, type Transport } from "../../src/index.ts";
 import { listen, type Listening, type ListenOptions } from "../../src/remote/node.ts";
@@ -64,3 +66,34 @@ export async function connectOver(transport: Transport, handler: ClientHandler):
   return conn;
 }
 
+const exampleAgentPath = fileURLToPath(new URL("../../examples/agent.ts", import.meta.url));
+
+/** Starts `examples/agent.ts --listen 127.0.0.1:0 [...extra]`; resolves with the URL it prints on stderr and its exit. */
+export async function listeningAgent(extra: string[] = []): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", exampleAgentPath, "--listen", "127.0.0.1:0", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  let stderr = "";
+  const url = await within(
+    new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        const m = /serving at (\S+)/.exec(stderr);
+        if (m) resolve(m[1] as string);
+      });
+      child.once("exit", () => reject(new Error(`the agent exited: ${stderr}`)));
+    }),
+    "the agent to listen",
+    20_000,
+  );
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      return within(exited, "the agent to exit", 10_000);
+    },
+  };
+}
