@@ -38,9 +38,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
   declare readonly batch: BatchSink | undefined;
   /** Lane key for notifications; undefined for requests. */
   declare readonly lane: string | undefined;
-  /** Set when `$/cancel_request`, `session/cancel` or `session/close` targeted this call. */
-  declare cancelled: boolean;
-  /** Why it was cancelled (the first cause wins); undefined while not cancelled. */
+  /** Why it was cancelled (`$/cancel_request`, `session/cancel`, `session/close`; the first cause wins); undefined while not cancelled. */
   declare cancelCause: CancelCause | undefined;
   /** Set when the cancel came from `session/cancel` (the turn is over, whatever the handler answers). */
   declare sessionCancelled: boolean;
@@ -56,7 +54,6 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     this.row = row;
     this.batch = batch;
     this.lane = lane;
-    this.cancelled = false;
     this.cancelCause = undefined;
     this.sessionCancelled = false;
     this.answered = false;
@@ -90,10 +87,14 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     return this.controller !== undefined;
   }
 
+  /** Whether a cancel targeted this call (derived from {@link cancelCause}). */
+  get cancelled(): boolean {
+    return this.cancelCause !== undefined;
+  }
+
   /** Marks the call cancelled for `cause` and aborts its signal (if one was handed out) with that cause's reason. */
   cancel(cause: CancelCause): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
+    if (this.cancelCause !== undefined) return;
     this.cancelCause = cause;
     this.controller?.abort(cancelReasons[cause]);
   }
