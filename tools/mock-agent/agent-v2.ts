@@ -10,7 +10,7 @@ import { methods } from "../../tables/v2.ts";
 import { RpcError, type AgentContext, type AgentHandler, type UpdateSessionNotification } from "../../src/v2/index.ts";
 import { MOCK_AGENT_INFO, requestThrough } from "./agent-v1.ts";
 import { preflight } from "./needs.ts";
-import { runSteps, type StepContext, type TurnEnd } from "./run-steps.ts";
+import { REFUSED_CODE, runSteps, type StepContext, type TurnEnd } from "./run-steps.ts";
 import { createSessions, promptText, setConfig, stepsFor, type MockOptions, type MockSession } from "./sessions.ts";
 import { mockConfigOptions, type JsonObject } from "./updates.ts";
 
@@ -72,7 +72,7 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
       const refused = preflight(steps, 2, ctx.clientCapabilities);
       if (refused !== undefined) {
         options.log(`prompt refused: ${refused}`);
-        throw RpcError.invalidParams({ reason: refused });
+        throw new RpcError(REFUSED_CODE, refused, { reason: refused });
       }
       const first = steps[0];
       if (first?.op === "error") throw new RpcError(first.code, first.message);

@@ -82,7 +82,8 @@ export function stepsFor(options: MockOptions, session: MockSession, text: strin
   const parsed = parseSteps(text);
   if ("error" in parsed) {
     options.log(`prompt refused: line ${parsed.line}: ${parsed.error}`);
-    throw RpcError.invalidParams({ reason: `prompt line ${parsed.line}: ${parsed.error}`, line: parsed.line });
+    const reason = `prompt line ${parsed.line}: ${parsed.error}`;
+    throw new RpcError(-32602, reason, { reason, line: parsed.line });
   }
   return parsed.steps;
 }
