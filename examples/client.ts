@@ -60,6 +60,8 @@ export interface RunClientOptions {
   readonly interactive?: boolean;
   /** Prompts to send one after another when neither `tour` nor `interactive` is set. */
   readonly prompts?: readonly string[];
+  /** With `prompts`: send `session/cancel` this many milliseconds after each prompt went out (a turn that ends first is not cancelled). Default: never. */
+  readonly cancelAfterMs?: number;
   /** How permission requests are answered outside interactive mode. Default `allow`. */
   readonly permission?: PermissionPolicy;
   /** Where the transcript goes. Default `process.stdout`. */
@@ -177,7 +179,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
         stopReasons.push(...report.stopReasons);
         tour = { ran: report.ran, skipped: report.skipped };
       }
-      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript));
+      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript, options.cancelAfterMs));
       return { stopReasons, protocol: 2, ...(tour ? { tour } : {}), agentExit: await shutdown() };
     }
     const init = negotiated.initialized;
@@ -217,7 +219,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     let tour: TourReport | undefined;
     if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions, models, unstable: negotiated.connection });
     else if (user) await user.run(session);
-    else for (const text of options.prompts ?? []) await promptInterruptibly(session, text);
+    else for (const text of options.prompts ?? []) await promptInterruptibly(session, text, options.cancelAfterMs);
     return { stopReasons: session.stopReasons, protocol: 1, ...(tour ? { tour } : {}), agentExit: await shutdown() };
   } catch (error) {
     await shutdown();
@@ -249,12 +251,12 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
  * session/cancel and the turn ends as the agent answers, as in interactive
  * mode; a second Ctrl-C during the same turn ends the client as usual.
  */
-async function promptInterruptibly(session: ClientSession, text: string): Promise<void> {
+async function promptInterruptibly(session: ClientSession, text: string, cancelAfterMs: number | undefined): Promise<void> {
   const turn = new AbortController();
   const onSigint = () => turn.abort();
   process.once("SIGINT", onSigint);
   try {
-    await session.prompt(text, { cancelSignal: turn.signal });
+    await session.prompt(text, { cancelSignal: turn.signal, ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }) });
   } finally {
     process.off("SIGINT", onSigint);
   }

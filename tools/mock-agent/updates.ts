@@ -42,14 +42,14 @@ export const mockModes = {
 } as const;
 
 /** The session config options the mock agent advertises for `version`, so `config_option_update` repeats a known set. */
-export function mockConfigOptions(version: SampleVersion, model = "mock-small"): JsonObject[] {
+export function mockConfigOptions(version: SampleVersion, model = "mock-small", verbose = false): JsonObject[] {
   const idKey = version === 1 ? "id" : "configId";
   return [
     {
       [idKey]: "model", name: "Model", category: "model", type: "select", currentValue: model,
       options: [{ value: "mock-small", name: "Mock small" }, { value: "mock-large", name: "Mock large" }],
     },
-    { [idKey]: "verbose", name: "Verbose", type: "boolean", currentValue: false },
+    { [idKey]: "verbose", name: "Verbose", type: "boolean", currentValue: verbose },
   ];
 }
 
