@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { metaLadenUpdate, unknownKind, unknownUpdate, updateSamples } from "../mock-agent/updates.ts";
 import { fail, na, notRun, pass, type Scorecard } from "../check/score.ts";
 import { describeError, errorCode, seconds, show } from "../check/kit.ts";
+import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import type { Peer } from "./peer.ts";
 
@@ -125,7 +126,7 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
     asked++;
     const a = await peer.request(method, { sessionId: start.sessionId, ...(params as object) }, timeoutMs);
     if (a === undefined) problems.push(`${method} got no answer within ${seconds(timeoutMs)}`);
-    else if (errorCode(a) === -32601) problems.push(`${method} was answered -32601 although the capability was advertised`);
+    else if (errorCode(a) === ErrorCode.MethodNotFound) problems.push(`${method} was answered -32601 although the capability was advertised`);
     return a;
   };
   const path = join(scratch, "check-client-probe.txt");
