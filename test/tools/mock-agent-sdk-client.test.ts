@@ -127,6 +127,26 @@ describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by an 
     expect(client.updates.slice(from).map((u) => u.sessionId)).toContain("mock-foreign-session");
   });
 
+  it("session/set_mode and set_config_option change the session and report it; session/load replays its updates; list and close", async () => {
+    const from = client.updates.length;
+    await client.agent.request("session/set_mode", { sessionId, modeId: "code" });
+    await flush();
+    expect(client.updates.slice(from).map((u) => u.update)).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "code" }]);
+    await expect(client.agent.request("session/set_mode", { sessionId, modeId: "nope" })).rejects.toMatchObject({ code: -32602 });
+    const { configOptions } = await client.agent.request("session/set_config_option", { sessionId, configId: "verbose", type: "boolean", value: true });
+    expect(configOptions.find((o) => o.id === "verbose")).toMatchObject({ currentValue: true });
+    const listed = await client.agent.request("session/list", {});
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    const before = client.updates.length;
+    const loaded = await client.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    await flush();
+    expect(loaded.modes?.currentModeId).toBe("code");
+    const replayed = client.updates.slice(before);
+    expect(replayed.filter((u) => u.update.sessionUpdate === "user_message_chunk").map((u) => (u.update as { content: { text?: string } }).content.text)).toContain("hello sdk");
+    expect(replayed.length).toBeGreaterThan(50);
+    expect(await client.agent.request("session/close", { sessionId })).toEqual({});
+  });
+
   it("refuses an unknown directive and a v2-only kind with -32602 naming them", async () => {
     await expect(turn("#bogus")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('prompt line 1: unknown directive "#bogus"') as unknown });
     await expect(turn("#updates state")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("ACP v1 has no such update kind") as unknown });
