@@ -31,6 +31,8 @@ export const CLIENT_CHECKLIST: Checklist = {
 
 /** Default wait for each answer of the client, in seconds: 10, ample for a local client, short enough that four runs stay bounded. */
 export const DEFAULT_CLIENT_TIMEOUT_S = 10;
+/** The evidence of a row no scenario judges. */
+export const UNPROBED = "check --client has no probe for this requirement";
 /** The prompt text `{prompt}` stands for by default. */
 export const DEFAULT_PROMPT = "hello";
 
@@ -75,7 +77,7 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   }
   judgeGates(card, runs);
   for (const e of CLIENT_CHECKLIST.entries) if (!card.has(e.id) && runs.every((r) => !r.peer.connected)) card.score(e.id, notRun("the client never started the agent"));
-  const rows = card.rows("check --client has no probe for this requirement");
+  const rows = card.rows(UNPROBED);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
   return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }

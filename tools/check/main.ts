@@ -30,7 +30,8 @@ options:
   --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
   --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
   --client          score a client instead: {agent} in its command becomes an agent run by check
-                    (one client run per scenario; a user cancel is SIGINT to the client's group;
+                    (one client run per scenario, each in a fresh temporary folder, so give
+                    the client's paths absolute; a user cancel is SIGINT to the client's group;
                     see docs/real-clients.md)
   --prompt TEXT     with --client: what {prompt} in the client command stands for (default: hello)
   -h, --help        show this help
