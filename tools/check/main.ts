@@ -32,7 +32,7 @@ options:
   --client          score a client instead: {agent} in its command becomes an agent run by check
                     (one client run per scenario, each in a fresh temporary folder, so give
                     the client's paths absolute; a user cancel is SIGINT to the client's group;
-                    see docs/real-clients.md)
+                    --timeout defaults to 10 here; see docs/real-clients.md)
   --prompt TEXT     with --client: what {prompt} in the client command stands for (default: hello)
   -h, --help        show this help
 
