@@ -14,7 +14,7 @@
  *
  *   node --expose-gc --import tsx bench/inspect.ts [--quick]
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -29,13 +29,16 @@ const agent = [process.execPath, "--import", "tsx", fileURLToPath(new URL("../te
 const inspectMain = pathToFileURL(fileURLToPath(new URL("../tools/inspect/main.ts", import.meta.url))).href;
 // What the package bin does for `acp-router inspect …`, without depending on the bin.
 const launcher = [process.execPath, "--import", "tsx", "--input-type=module", "-e", `import { inspectMain } from ${JSON.stringify(inspectMain)}; process.exit(await inspectMain(process.argv.slice(1)));`, "--"];
-const behindInspect = [...launcher, "--summary", join(tmpdir(), `acp-inspect-bench-${process.pid}.json`), "--", ...agent];
+const summaryFile = join(tmpdir(), `acp-inspect-bench-${process.pid}.json`);
+const behindInspect = [...launcher, "--summary", summaryFile, "--", ...agent];
 // The baseline: a bare byte relay in its own process, no observation, started as inspect is (Node with tsx).
 const behindRelay = [process.execPath, "--import", "tsx", fileURLToPath(new URL("./lib/relay.ts", import.meta.url)), ...agent];
 const [DIRECT, RELAY, INSPECT] = ["direct", "relay", "ours (behind inspect)"] as const;
 
 interface Pair {
   readonly prompt: () => Promise<unknown>;
+  /** Prompts sent so far. */
+  readonly sent: () => number;
   readonly close: () => Promise<unknown>;
 }
 
@@ -45,8 +48,13 @@ async function open(command: readonly string[]): Promise<Pair> {
   const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => undefined }, child.transport);
   await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await conn.agent.newSession({ cwd: tmpdir(), mcpServers: [] });
+  let sent = 0;
   return {
-    prompt: () => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "ping" }] }),
+    prompt: () => {
+      sent++;
+      return conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "ping" }] });
+    },
+    sent: () => sent,
     close: async () => {
       conn.close("bench done");
       return child.exited;
@@ -74,7 +82,12 @@ for (let round = 0; round < ROUNDS; round++) {
     await tick();
   }
 }
+const prompts = pairs[INSPECT]?.sent() ?? 0;
 for (const pair of Object.values(pairs)) await pair.close();
+// Inspect's throughput counts only if it analysed every message: its summary must have all of them, no violation and nothing skipped.
+const summary = JSON.parse(readFileSync(summaryFile, "utf8")) as { messages: { client: number; agent: number }; violations: unknown[]; notes: string[] };
+rmSync(summaryFile, { force: true });
+rec.verify("inspect analysed every message", summary.messages.client === prompts + 2 && summary.messages.agent === 2 * prompts + 2 && summary.violations.length === 0 && summary.notes.length === 0);
 addRoundRatios(rec, CASE, RELAY);
 addRoundRatios(rec, CASE, DIRECT);
 
@@ -87,6 +100,6 @@ const [toRelay, toDirect] = [sameRound(RELAY), sameRound(DIRECT)];
 const [direct, relayed, inspected] = [median(latency[DIRECT] ?? []), median(latency[RELAY] ?? []), median(latency[INSPECT] ?? [])];
 rec.notes.push(`throughput behind inspect (medians of same-round ratios): ${toRelay.toFixed(3)}× the relay (target ≥ 0.9×: ${toRelay >= 0.9 ? "met" : "NOT met"}), ${toDirect.toFixed(3)}× direct (target ≥ 0.8×: ${toDirect >= 0.8 ? "met" : "NOT met"}); the relay alone: ${(through(RELAY) / through(DIRECT)).toFixed(3)}× direct (ratio of medians)`);
 rec.notes.push(`one round trip, p50: direct ${f(direct)} µs, behind inspect ${f(inspected)} µs, added ${f(inspected - direct)} µs (target ≤ 100 µs: ${inspected - direct <= 100 ? "met" : "NOT met"}); behind the relay ${f(relayed)} µs (+${f(relayed - direct)} µs, the hop alone)`);
-rec.notes.push("both processes validate everything; inspect also records statistics and writes its summary to a temporary file; it forwards each chunk before analysing it");
+rec.notes.push(`both processes validate everything; inspect forwards each chunk before analysing it (in its analysis thread) and writes its summary to a temporary file, checked to count all ${prompts} prompts, their updates and answers, with no violation and nothing skipped`);
 if (loadBefore !== undefined) rec.notes.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${load()} on ${availableParallelism()} CPUs`);
 emit({ ...result, notes: rec.notes });

@@ -22,7 +22,7 @@ const ended = (shown: string) => expect(shown).toContain("[stop: end_turn]");
 
 /** Every element whose turn ends normally, in the order the client sends them. */
 const elements: readonly Element[] = [
-  { prompt: "hello mock", check: (s) => (expect(s).toMatch(/^hello mock\n/), ended(s)) },
+  { prompt: "hello mock", check: (s) => (expect(s).toContain("(thinking) [mock] echoing\nhello mock\n"), ended(s)) },
   {
     prompt: "#updates all",
     check(s) {

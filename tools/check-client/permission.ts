@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, seconds, show } from "../check/kit.ts";
+import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import { LIVENESS_MS, survived, update, type TurnContext } from "./scenarios.ts";
 
@@ -54,7 +55,7 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
     asked++;
     const a = await peer.request(method, { sessionId: start.sessionId, ...(params as object) }, timeoutMs);
     if (a === undefined) problems.push(`${method} got no answer within ${seconds(timeoutMs)}`);
-    else if (errorCode(a) === -32601) problems.push(`${method} was answered -32601 although the capability was advertised`);
+    else if (errorCode(a) === ErrorCode.MethodNotFound) problems.push(`${method} was answered -32601 although the capability was advertised`);
     return a;
   };
   const path = join(scratch, "check-client-probe.txt");

@@ -63,6 +63,21 @@ export async function runSteps(ctx: StepContext, steps: readonly Step[]): Promis
   return { stopReason: ctx.signal.aborted ? "cancelled" : "end_turn" };
 }
 
+/**
+ * How long a plain-text turn thinks before its echo. Default 200 ms: a turn
+ * a client sees running (its thought chunk) can be cancelled by a user, or
+ * by `check`'s cancel probe, before it ends; short enough for tests.
+ */
+export const ECHO_THINK_MS = 200;
+
+/** A thought chunk, `ECHO_THINK_MS` of (cancellable) thinking, then `text` as the reply. */
+async function echo(ctx: StepContext, text: string): Promise<TurnEnd | undefined> {
+  await ctx.sendUpdate({ sessionUpdate: "agent_thought_chunk", ...(ctx.version === 2 ? { messageId: `${ctx.messageId}-thought` } : {}), content: { type: "text", text: "[mock] echoing" } });
+  if (!(await sleep(ECHO_THINK_MS, ctx.signal))) return { stopReason: "cancelled" };
+  await say(ctx, `${text}\n`);
+  return undefined;
+}
+
 /** Sends `text` as one agent message chunk of the turn. */
 export function say(ctx: StepContext, text: string): Promise<void> {
   return ctx.sendUpdate({ sessionUpdate: "agent_message_chunk", ...(ctx.version === 2 ? { messageId: ctx.messageId } : {}), content: { type: "text", text } });
@@ -73,8 +88,7 @@ const report = (ctx: StepContext, text: string) => say(ctx, `[mock] ${text}\n`);
 async function runStep(ctx: StepContext, step: Step): Promise<TurnEnd | undefined> {
   switch (step.op) {
     case "echo":
-      await say(ctx, `${step.text}\n`);
-      return undefined;
+      return echo(ctx, step.text);
     case "updates":
       return updates(ctx, step.kind, step.count);
     case "permission":

@@ -40,7 +40,8 @@ export const MAX_SLEEP_MS = 60_000;
 export const MAX_UPDATE_COUNT = 1000;
 
 /** The grammar, as `mock-agent --help` prints it. */
-export const GRAMMAR = `Prompt grammar (one directive per line; other lines are echoed back):
+export const GRAMMAR = `Prompt grammar (one directive per line; other lines are echoed back, after a thought
+chunk and 200 ms of cancellable thinking):
   #updates KIND [N]       send the sample update(s) of KIND, N times (default 1); KIND is a
                           sessionUpdate kind (agent_message_chunk, tool_call, plan, ...), an
                           alias (message, user, thought, tool, plan, commands, mode, config,
