@@ -85,6 +85,10 @@ export function targets(figs: FigureResult[]): TargetCheck[] {
     const how = Number.isFinite(find(figs, figure, `ratio to floor (same round), ${c}`, "ours")) ? ", median of same-round ratios" : "";
     out.push(check(`${what}: ≥ ${goal.toFixed(2)}× the floor`, ours, (v) => v >= goal, `ours ${ratio(ours, 3)} of floor${how} (sdk ${ratio(of("sdk"), 3)})`));
   }
+  // The agent behind `acp-router inspect` against the same agent behind a bare byte relay process (figure 8).
+  const inspect = find(figs, "inspect", "ratio to relay (same round)", "ours (behind inspect)");
+  const inspectDirect = find(figs, "inspect", "ratio to direct (same round)", "ours (behind inspect)");
+  out.push(check("inspect, prompts/s: ≥ 0.9× behind a bare relay process", inspect, (v) => v >= 0.9, `ours ${ratio(inspect, 3)} of the relay, median of same-round ratios (${ratio(inspectDirect, 3)} of direct)`));
   const invalid = find(figs, "ingest", "invalid", "ours") / find(figs, "ingest", "invalid", "sdk");
   out.push(check("ingest invalid session/prompt: ≥ 5× the SDK", invalid, (v) => v >= 5, `ours ${ratio(invalid, 3)} the sdk`));
   const rt = find(figs, "roundtrip", "session/prompt", "ours") / find(figs, "roundtrip", "session/prompt", "sdk");
