@@ -13,6 +13,7 @@ import { paramsTypeName, resultTypeName } from "./names.ts";
 import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { stripDocs, type AcpSchema } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
+import { inlineSchemaReads, sharedErrorSites } from "./validator-size.ts";
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
@@ -78,7 +79,13 @@ function positionalContext(code: string): string {
   return out;
 }
 
-export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
+/**
+ * The ajv instance the validators of a table are compiled with (draft 2020-12,
+ * `discriminator`, all errors, messages), holding the table's definitions as
+ * schema `acp`, and the export name → schema reference map. Tests compile the
+ * same instance at run time to check the emitted code against it.
+ */
+export function validatorAjv(rows: readonly MethodRow[], schema: AcpSchema, inlineRefs = true): { ajv: InstanceType<typeof Ajv2020>; exports: Record<string, string> } {
   const defs = objectUnions(stripDocs(typeDefinitions(rows, schema)) as Record<string, Record<string, unknown>>);
   const tracksEvaluated = dropTrivialUnevaluated(defs);
   const ajv = new Ajv2020({
@@ -88,12 +95,18 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p:
     strict: false,
     validateFormats: false,
     messages: true,
+    inlineRefs,
   });
   // Ajv2020 always tracks which properties each validator evaluated (an object per union
   // branch, per call), which only `unevaluated*` keywords read: off when none is left.
   if (!tracksEvaluated) (ajv.opts as { unevaluated: boolean }).unevaluated = false;
   ajv.addSchema({ $id: "acp", $defs: defs as Record<string, object> });
   const exports = Object.fromEntries(validatedTypes(rows).map((n) => [validatorName(n), `acp#/$defs/${n}`]));
+  return { ajv, exports };
+}
+
+export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
+  const { ajv, exports } = validatorAjv(rows, schema);
   let code = standaloneCode(ajv, exports);
   code = code.replace(/^"use strict";/, "");
   let needsLength = false;
@@ -104,12 +117,15 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p:
   // The schema has no $dynamicRef: drop the dynamicAnchors object ajv allocates on every call.
   if (!code.includes("dynamicAnchors[")) code = code.replaceAll(", dynamicAnchors={}}={}", "}={}").replaceAll(",rootData,dynamicAnchors}", ",rootData}");
   // ajv merges sub-validator errors with concat, quadratic in the number of errors: push in place.
-  code = code.replace(/vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g, "if (vErrors === null) vErrors = $1.errors.slice(); else for (const e of $1.errors) vErrors.push(e);");
+  code = code.replace(/vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g, "vErrors = addErrors(vErrors, $1.errors);");
   if (code.includes("vErrors.concat(")) throw new Error("codegen: ajv output merges errors in a form codegen does not rewrite");
   code = positionalContext(code);
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
-  code = code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
-  const imports = runtimeImport(p, needsLength ? ["ucs2length", "Validator"] : ["Validator"]);
-  return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
+  code = inlineSchemaReads(code);
+  const sites = sharedErrorSites(code);
+  code = sites.code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
+  const imports = runtimeImport(p, ["addError", "addErrors", "addPlaceholder", "errorKinds", "Validator", ...(needsLength ? (["ucs2length"] as const) : [])]);
+  const table = `/** The distinct errors this file's validators report (keyword, params, message), shared by every call. */\nconst K = errorKinds(${sites.table});`;
+  return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n\n${table}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
 }

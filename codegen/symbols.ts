@@ -10,6 +10,10 @@ import { HEADER } from "./names.ts";
 
 /** Every symbol `acp-router/runtime` exports for generated code: `value` or `type`. */
 export const RUNTIME_SYMBOLS = {
+  addError: "value",
+  addErrors: "value",
+  addPlaceholder: "value",
+  errorKinds: "value",
   bindProtocol: "value",
   defineProtocol: "value",
   notImplemented: "value",

@@ -7,8 +7,11 @@
 export interface ValidatorError {
   /** JSON Pointer into the validated value (`/prompt/0/type`). */
   readonly instancePath: string;
-  /** Pointer into the schema, for diagnostics. */
-  readonly schemaPath: string;
+  /**
+   * Pointer into the schema, for diagnostics. Generated validators leave it
+   * out: nothing reads it, and its strings were a seventh of their code.
+   */
+  readonly schemaPath?: string;
   /** The failing keyword (`required`, `type`, `discriminator`, …). */
   readonly keyword: string;
   readonly params: Readonly<Record<string, unknown>>;
