@@ -6,6 +6,7 @@
  * - `inspect [options] -- <agent command…>`: a checking stdio proxy between an editor and an agent
  *   (`inspect report`, `inspect replay`: see tools/inspect/main.ts).
  * - `check [options] -- <agent command…>`: black-box conformance of an agent.
+ * - `mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]`: a deterministic test agent for clients.
  *
  * Subcommands load lazily, so one subcommand's optional dependencies never
  * stop another. Messages go to stderr; stdout is left to the protocol.
@@ -22,6 +23,8 @@ commands:
   inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording
   inspect replay TRACE.ndjson -- <agent...>  replay a recording's client side against an agent
   check [options] -- <agent command...>      score an agent against the ACP requirements (check --help)
+  mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]
+                                             a deterministic agent for testing clients (mock-agent --help)
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -43,6 +46,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case "check": {
       const { checkMain } = await import("../tools/check/main.ts");
       return checkMain(rest);
+    }
+    case "mock-agent": {
+      const { mockAgentMain } = await import("../tools/mock-agent/main.ts");
+      return mockAgentMain(rest);
     }
     case undefined:
     case "help":

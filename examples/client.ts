@@ -60,6 +60,8 @@ export interface RunClientOptions {
   readonly interactive?: boolean;
   /** Prompts to send one after another when neither `tour` nor `interactive` is set. */
   readonly prompts?: readonly string[];
+  /** With `prompts`: send `session/cancel` this many milliseconds after each prompt went out (a turn that ends first is not cancelled). Default: never. */
+  readonly cancelAfterMs?: number;
   /** How permission requests are answered outside interactive mode. Default `allow`. */
   readonly permission?: PermissionPolicy;
   /** Where the transcript goes. Default `process.stdout`. */
@@ -177,7 +179,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
         stopReasons.push(...report.stopReasons);
         tour = { ran: report.ran, skipped: report.skipped };
       }
-      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript));
+      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript, options.cancelAfterMs));
       return { stopReasons, protocol: 2, ...(tour ? { tour } : {}), agentExit: await shutdown() };
     }
     const init = negotiated.initialized;
@@ -217,7 +219,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
     let tour: TourReport | undefined;
     if (options.tour) tour = await runTour(session, { capabilities: init.agentCapabilities, modes: created.modes, configOptions: created.configOptions, models, unstable: negotiated.connection });
     else if (user) await user.run(session);
-    else for (const text of options.prompts ?? []) await session.prompt(text);
+    else for (const text of options.prompts ?? []) await promptInterruptibly(session, text, options.cancelAfterMs);
     return { stopReasons: session.stopReasons, protocol: 1, ...(tour ? { tour } : {}), agentExit: await shutdown() };
   } catch (error) {
     await shutdown();
@@ -242,6 +244,22 @@ function describeCapabilities(caps: AgentCapabilities | undefined): string {
   // Unstable (acp-router/unstable): the stable type does not name it.
   if ((caps?.sessionCapabilities as { readonly fork?: unknown } | null | undefined)?.fork) parts.push("session/fork (unstable)");
   return parts.length > 0 ? `; supports ${parts.join(", ")}` : "";
+}
+
+/**
+ * Sends one prompt of `--prompt`: Ctrl-C (SIGINT) while it runs sends
+ * session/cancel and the turn ends as the agent answers, as in interactive
+ * mode; a second Ctrl-C during the same turn ends the client as usual.
+ */
+async function promptInterruptibly(session: ClientSession, text: string, cancelAfterMs: number | undefined): Promise<void> {
+  const turn = new AbortController();
+  const onSigint = () => turn.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    await session.prompt(text, { cancelSignal: turn.signal, ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }) });
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
 }
 
 const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel] [--protocol 1|2|negotiate] [--auth METHOD_ID] [--exit-grace MS]`;

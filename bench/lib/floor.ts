@@ -15,6 +15,8 @@ export interface FloorHooks {
   answer(text: string): void;
   /** The `session/update` handler: updates are never answered, so the call is the completion. */
   update(params: unknown): void;
+  /** Called for a valid `session/prompt` before its answer (the small-message agent streams its updates here). Optional. */
+  prompt?(params: { sessionId?: unknown }): void;
   /** A response (no method): the floor client matches it to its request. Absent on agents. */
   response?(message: { id?: unknown; result?: unknown; error?: unknown }): void;
 }
@@ -36,7 +38,10 @@ export function floorLines(hooks: FloorHooks): (bytes: Uint8Array) => void {
       case "session/prompt": {
         const p = msg.params;
         if (typeof p?.sessionId !== "string" || !Array.isArray(p.prompt)) answer({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "Invalid params" } });
-        else answer({ jsonrpc: "2.0", id: msg.id, result: prompt(p) });
+        else {
+          hooks.prompt?.(p);
+          answer({ jsonrpc: "2.0", id: msg.id, result: prompt(p) });
+        }
         return;
       }
       case "session/update":

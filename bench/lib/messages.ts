@@ -32,6 +32,20 @@ export const MESSAGE_LABEL: Record<MessageKind, string> = {
   invalid: "invalid session/prompt (-32602)",
 };
 
+/** The small-message stdio agent case: the prompt text, and the text of each of the two updates streamed before its answer. */
+export const HELLO_TEXT = "hello";
+export const HELLO_UPDATES = ["Hello", " there!"] as const;
+
+/** The `session/update` params of one small streamed chunk of `sessionId`. */
+export function helloUpdate(sessionId: unknown, text: string) {
+  return { sessionId: sessionId as string, update: { sessionUpdate: "agent_message_chunk" as const, content: { type: "text" as const, text } } };
+}
+
+/** A `session/prompt` line of the small-message case: `"hello"` in session `s<id>` (one prompt per session). */
+export function helloLine(id: number): string {
+  return `${JSON.stringify({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId: `s${id}`, prompt: [{ type: "text", text: HELLO_TEXT }] } })}\n`;
+}
+
 /** The `initialize` request line every agent-side peer gets first (id 0). */
 export const INITIALIZE_LINE = `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`;
 

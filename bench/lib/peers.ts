@@ -8,7 +8,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentHandler, ClientHandler, ConnectionOptions, Transport, TransportReceiver } from "../../src/index.ts";
-import { INITIALIZE_LINE, SESSION_ID } from "./messages.ts";
+import { HELLO_UPDATES, helloUpdate, INITIALIZE_LINE, SESSION_ID } from "./messages.ts";
 import { ours } from "./ours.ts";
 import { Counter, endTurn, ingestPeer, Sink, type IngestPeer, type PromptHandler } from "./sink.ts";
 
@@ -43,6 +43,17 @@ export function oursAgentHandler(prompt: PromptHandler = endTurn): AgentHandler 
     setSessionMode: () => ({}),
     setSessionConfigOption: () => ({ configOptions: [] }),
     prompt,
+  };
+}
+
+/** The small-message reference agent: each prompt streams two one-line updates (awaited, as agents write them), then ends its turn. */
+export function oursStreamingAgentHandler(): AgentHandler {
+  return {
+    ...oursAgentHandler(),
+    prompt: async (params, ctx) => {
+      for (const text of HELLO_UPDATES) await ctx.peer.sessionUpdate(helloUpdate(params.sessionId, text));
+      return { stopReason: "end_turn" };
+    },
   };
 }
 
@@ -123,6 +134,18 @@ export function sdkAgentApp(prompt: PromptHandler = endTurn) {
     .onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] }))
     .onRequest(acp.methods.agent.session.new, () => ({ sessionId: "sess-bench-1" }))
     .onRequest(acp.methods.agent.session.prompt, ({ params }) => prompt(params));
+}
+
+/** The SDK's small-message agent: the same two updates per prompt as {@link oursStreamingAgentHandler}. */
+export function sdkStreamingAgentApp() {
+  return acp
+    .agent({ name: "bench-agent" })
+    .onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] }))
+    .onRequest(acp.methods.agent.session.new, () => ({ sessionId: "sess-bench-1" }))
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      for (const text of HELLO_UPDATES) await client.notify(acp.methods.client.session.update, helloUpdate(params.sessionId, text));
+      return { stopReason: "end_turn" as const };
+    });
 }
 
 export function sdkClientApp(onUpdate: () => void = () => {}) {

@@ -17,6 +17,7 @@ import type { ScoreRow } from "./score.ts";
 export type { ScoreRow } from "./score.ts";
 
 export const USAGE = `usage: acp-router check [options] -- <agent command...>
+       acp-router check --client [--json] [--prompt TEXT] [--timeout SECONDS] -- <client command with {agent}...>
 
 Starts the agent, probes it over stdio and prints a scorecard: every agent-side
 requirement of the ACP catalogue for the negotiated version, as pass, fail,
@@ -28,6 +29,11 @@ options:
   --timeout SECONDS how long to wait for each answer (default: 30)
   --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
   --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
+  --client          score a client instead: {agent} in its command becomes an agent run by check
+                    (one client run per scenario, each in a fresh temporary folder, so give
+                    the client's paths absolute; a user cancel is SIGINT to the client's group;
+                    see docs/real-clients.md)
+  --prompt TEXT     with --client: what {prompt} in the client command stands for (default: hello)
   -h, --help        show this help
 
 Exit status: 1 when a MUST or MUST NOT requirement failed, 0 otherwise, 2 on usage errors.
@@ -72,11 +78,11 @@ export function renderText(report: CheckReport): string {
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; help?: boolean | undefined };
+  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
-      options: { json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, help: { type: "boolean", short: "h" } },
     }).values;
   } catch (error) {
     process.stderr.write(`acp-router check: ${(error as Error).message}\n${USAGE}`);
@@ -93,7 +99,14 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;
   }
-  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}) });
+  const timeout = seconds !== undefined ? { timeoutMs: seconds * 1000 } : {};
+  if (values.client) {
+    const { scoreClient } = await import("../check-client/main.ts");
+    const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout });
+    process.stdout.write(values.json ? `${JSON.stringify({ command, ...card }, null, 2)}\n` : renderText(card));
+    return card.passed ? 0 : 1;
+  }
+  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...timeout });
   if (values.json) process.stdout.write(`${JSON.stringify({ command, ...report }, null, 2)}\n`);
   else process.stdout.write(renderText(report));
   return report.passed ? 0 : 1;

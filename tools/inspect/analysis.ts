@@ -16,8 +16,8 @@ export const ANALYSIS_MAX_BYTES = 16 * 1024 * 1024;
 export const ANALYSIS_SLICE_MS = 1;
 
 export interface AnalysisQueue {
-  /** Queues a forwarded chunk that arrived at `t` ms. */
-  push(from: Sender, chunk: Uint8Array, t: number): void;
+  /** Queues a forwarded chunk that arrived at `t` ms; `resync` when chunks of that direction before it were dropped by an outer bound. */
+  push(from: Sender, chunk: Uint8Array, t: number, resync?: boolean): void;
   /** Queues the end of one direction. */
   end(from: Sender): void;
   /** Analyses everything queued now, then ends both directions' framers. */
@@ -32,9 +32,10 @@ type Entry = { readonly from: Sender; readonly chunk: Uint8Array | undefined; re
 /**
  * Creates the queue. `open(from, time)` makes a fresh framer for one
  * direction; `time()` inside its callbacks reads the arrival time of the
- * chunk being analysed.
+ * chunk being analysed. `released(bytes)`, when given, is told of each
+ * chunk's size once it is taken out of the queue for analysis.
  */
-export function createAnalysisQueue(open: (from: Sender, time: () => number) => Framer, maxBytes = ANALYSIS_MAX_BYTES, sliceMs = ANALYSIS_SLICE_MS): AnalysisQueue {
+export function createAnalysisQueue(open: (from: Sender, time: () => number) => Framer, maxBytes = ANALYSIS_MAX_BYTES, sliceMs = ANALYSIS_SLICE_MS, released?: (bytes: number) => void): AnalysisQueue {
   let t = 0;
   const time = () => t;
   const framers = { client: open("client", time), agent: open("agent", time) };
@@ -57,6 +58,7 @@ export function createAnalysisQueue(open: (from: Sender, time: () => number) => 
       return;
     }
     bytes -= e.chunk.length;
+    released?.(e.chunk.length);
     let chunk = e.chunk;
     if (e.resync) {
       framers[e.from] = open(e.from, time);
@@ -94,14 +96,14 @@ export function createAnalysisQueue(open: (from: Sender, time: () => number) => 
 
   return {
     skipped,
-    push(from, chunk, at) {
+    push(from, chunk, at, resync = false) {
       if (bytes + chunk.length > maxBytes) {
         skipped[from] += countLines(chunk);
         cut[from] = true;
         return;
       }
       bytes += chunk.length;
-      queue.push({ from, chunk, t: at, resync: cut[from] });
+      queue.push({ from, chunk, t: at, resync: cut[from] || resync });
       cut[from] = false;
       schedule();
     },
@@ -122,7 +124,7 @@ export function createAnalysisQueue(open: (from: Sender, time: () => number) => 
 }
 
 /** Newlines in a chunk: the lines it ends. */
-function countLines(chunk: Uint8Array): number {
+export function countLines(chunk: Uint8Array): number {
   let n = 0;
   for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
   return n;

@@ -47,18 +47,29 @@ export interface CallBook {
   readonly answered: Map<string, { readonly method: string; readonly cancelled: boolean }>;
   /** Lines this side sent that the peer can only reject with id null (unparsable, unidentifiable). */
   nullOwed: number;
+  /** The keys of `answered` in the order they were added, a ring of {@link ANSWERED_MEMORY} slots (`next` is the oldest once it is full). */
+  readonly order: string[];
+  next: number;
 }
 
 export function createCallBook(): CallBook {
-  return { pending: new Map(), answered: new Map(), nullOwed: 0 };
+  return { pending: new Map(), answered: new Map(), nullOwed: 0, order: [], next: 0 };
 }
 
-/** Moves a call from pending to answered. */
+/**
+ * Moves a call from pending to answered; past {@link ANSWERED_MEMORY} ids the
+ * oldest one added is forgotten. The ring of keys makes that O(1): asking a
+ * Map for its first key walks over the slots its deletions left at the front.
+ */
 export function settle(book: CallBook, key: string, call: Call): void {
   book.pending.delete(key);
-  book.answered.set(key, { method: call.method, cancelled: call.cancelledByRequest });
-  if (book.answered.size > ANSWERED_MEMORY) {
-    const oldest = book.answered.keys().next();
-    if (!oldest.done) book.answered.delete(oldest.value);
+  if (!book.answered.has(key)) {
+    if (book.order.length < ANSWERED_MEMORY) book.order.push(key);
+    else {
+      book.answered.delete(book.order[book.next] as string);
+      book.order[book.next] = key;
+      book.next = (book.next + 1) % ANSWERED_MEMORY;
+    }
   }
+  book.answered.set(key, { method: call.method, cancelled: call.cancelledByRequest });
 }

@@ -3,23 +3,19 @@
  * spawns the agent, copies the editor's stdin to the agent's stdin and the
  * agent's stdout to the editor's stdout byte for byte (stderr is inherited),
  * with flow control passed through in both directions. Each chunk is
- * written on as soon as it is read; framing (the router's own framer) and
- * the monitor run afterwards, off the forwarding path, in the analysis
- * queue (analysis.ts). Nothing but the agent's bytes is ever written to stdout.
+ * written on as soon as it is read, unchanged; framing (the router's own
+ * framer), the monitor and the outputs run afterwards, off the forwarding
+ * path: in a worker thread (analysis-thread.ts) by default, so they never
+ * hold up a chunk, or in the analysis queue of this thread (analysis.ts)
+ * with `inlineAnalysis`. Nothing but the agent's bytes is ever written to stdout.
  * The agent runs in its own process group (src/transport/process.ts), so a
  * wrapper such as `sh -c` or `npx` and what it started end together.
  */
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import { createFramer } from "../../src/transport/framer.ts";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
-import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
-import { createMonitor, type Monitor } from "./monitor.ts";
-import { openOutput, type TextOutput } from "./output.ts";
-import { endLine, recordLines, startLine, violationRecord } from "./recording.ts";
-import type { Sender } from "./rules.ts";
-import { buildSummary, formatSummary } from "./summary.ts";
-import { traceLines, violationLine } from "./trace.ts";
+import { startAnalysisThread } from "./analysis-thread.ts";
+import { createObserver } from "./observer.ts";
 
 export interface ProxyOptions {
   readonly command: readonly string[];
@@ -31,6 +27,12 @@ export interface ProxyOptions {
   readonly summary?: string | undefined;
   /** After the editor's EOF, how long the agent may take to exit before its group gets SIGTERM (then SIGKILL). Default 2000 ms. */
   readonly exitGraceMs?: number | undefined;
+  /**
+   * Analyse in this thread (in `setImmediate` slices after forwarding)
+   * instead of a worker thread. Default false: the worker keeps parsing and
+   * validation off the forwarding thread and on another core when one is free.
+   */
+  readonly inlineAnalysis?: boolean | undefined;
 }
 
 /** The editor-side streams: the proxy's own stdin and stdout by default. */
@@ -55,23 +57,12 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   if (command === undefined) throw new Error("no agent command after --");
   const started = performance.now();
   const now = () => performance.now() - started;
-  const monitor = createMonitor();
-  const log = options.log !== undefined ? openOutput(options.log) : undefined;
-  const record = options.record !== undefined ? openOutput(options.record) : undefined;
-  record?.write(startLine(options.command, new Date()));
-
+  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now() };
+  const analysis = options.inlineAnalysis ? createObserver(observed) : startAnalysisThread(observed);
   const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs });
   const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };
-  const framer = (from: Sender, time: () => number) =>
-    createFramer({
-      line(text) {
-        const o = monitor.observe(from, text, time());
-        if (log) log.write(traceLines(o, text, log.tty));
-        if (record) record.write(recordLines(o, text));
-      },
-      oversized: (length) => monitor.oversized(from, length, time()),
-    });
-  const analysis = createAnalysisQueue(framer);
+  /** Notes for the summary from this side (a signal, how the agent ended), in order. */
+  const notes: string[] = [];
 
   // The editor's EOF goes on to the agent; one that lingers after it is ended (grace → SIGTERM → SIGKILL).
   pipe(io.stdin, child.stdin, (chunk) => analysis.push("client", chunk, now()), () => {
@@ -88,16 +79,13 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   const wrapUp = (exit: number) => {
     finished = true;
     io.stdin.pause();
-    analysis.finish();
-    const { client, agent: fromAgent } = analysis.skipped;
-    if (client + fromAgent > 0) monitor.state.notes.push(`analysis skipped ${client + fromAgent} messages (${client} from the client, ${fromAgent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
-    finish(monitor, now(), exit, options, log, record);
+    analysis.finish(now(), exit, notes, { client: 0, agent: 0 });
   };
   // Everything here is synchronous: a SIGKILL that follows (as acp-factory's close() and check send) finds the files complete.
   const onSignal = (signal: NodeJS.Signals) => {
     if (finished) return;
     const status = 128 + (constants.signals[signal] ?? 0);
-    monitor.state.notes.push(`inspect received ${signal} while the agent was running; the agent's process group was ended`);
+    notes.push(`inspect received ${signal} while the agent was running; the agent's process group was ended`);
     wrapUp(status);
     agent.killSync();
     process.exit(status);
@@ -106,7 +94,7 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   const ended = await agent.exited;
   for (const s of STOP_SIGNALS) process.off(s, onSignal);
   if (ended.error) process.stderr.write(`acp-router inspect: cannot start ${command}: ${ended.error.message}\n`);
-  if (ended.note) monitor.state.notes.push(`the agent ${ended.note}`);
+  if (ended.note) notes.push(`the agent ${ended.note}`);
   const exit = ended.lingered ? 0 : exitStatus(ended);
   wrapUp(exit);
   return exit;
@@ -126,18 +114,4 @@ function pipe(from: Readable, to: Writable, queue: (chunk: Uint8Array) => void, 
     to.end();
     end();
   });
-}
-
-function finish(monitor: Monitor, t: number, exit: number, options: ProxyOptions, log: TextOutput | undefined, record: TextOutput | undefined): void {
-  for (const v of monitor.end(t)) {
-    log?.write(violationLine(v, log.tty));
-    record?.write(violationRecord(v));
-  }
-  record?.write(endLine(t, exit));
-  const summary = buildSummary(monitor.state, monitor.violations, options.command, exit);
-  log?.close();
-  record?.close();
-  const out = openOutput(options.summary ?? "-");
-  out.write(options.summary?.endsWith(".json") ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
-  out.close();
 }

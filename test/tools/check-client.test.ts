@@ -1,0 +1,51 @@
+// `acp-router check --client -- <client command with {agent}>`: the example client and an SDK-built client pass,
+// and each scripted broken client fails exactly the one row of its defect.
+import { describe, expect, it } from "vitest";
+import { scoreClient, type ClientReport } from "../../tools/check-client/main.ts";
+import { exampleClient, repoRoot } from "./support.ts";
+
+const clients = `${repoRoot}test/fixtures/clients`;
+const tsx = import.meta.resolve("tsx");
+const scripted = (defect?: string) => [process.execPath, `${clients}/scripted-client.mjs`, ...(defect ? [defect] : []), "--agent", "{agent}"];
+const score = (command: readonly string[]) => scoreClient(command, { timeoutMs: 3000 });
+const failed = (card: ClientReport) => card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`);
+const outcomes = (card: ClientReport, outcome: string) => card.rows.filter((r) => r.outcome === outcome).map((r) => r.id).sort();
+
+/** The rows every run of a client that advertises no fs or terminal and answers permissions at once judges, as pass. */
+const SCRIPTED_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-104", "ACP-INIT-101", "ACP-INIT-102", "ACP-INIT-104", "ACP-INIT-108", "ACP-JSONRPC-001", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-102", "ACP-PROMPT-105", "ACP-SESSION-102", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106", "ACP-JSONRPC-002"].sort();
+
+describe("acp-router check --client", () => {
+  it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] passes the example client (acp-router's client connection): no fail, fs and a 1 MiB update handled, agent's exit awaited", async () => {
+    const card = await score([process.execPath, "--import", tsx, exampleClient, "--prompt", "{prompt}", "--agent", "{agent}"]);
+    expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
+    expect(outcomes(card, "pass")).toEqual([...SCRIPTED_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"].sort());
+    expect(card.rows.find((r) => r.id === "ACP-PERM-101")?.evidence).toBe('the client answered the permission request before the cancel: {"outcome":{"outcome":"selected","optionId":"check-allow"}}');
+    expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0"]);
+  }, 60_000);
+
+  it("passes a client built on the official SDK, which holds a permission request until the cancel and then answers it cancelled", async () => {
+    const card = await score([process.execPath, "--import", tsx, `${clients}/sdk-client.ts`, "--prompt", "{prompt}", "--agent", "{agent}"]);
+    expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
+    for (const id of ["ACP-PERM-101", "ACP-PERM-102", "ACP-PERM-103", "ACP-CANCEL-110", "ACP-CLIENTCAP-103", "ACP-FS-102", "ACP-SHUTDOWN-101", "ACP-EXT-104"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
+  }, 60_000);
+
+  it("passes the scripted client without a defect on every row it judges", async () => {
+    const card = await score(scripted());
+    expect({ passed: card.passed, failed: failed(card), pass: outcomes(card, "pass") }).toEqual({ passed: true, failed: [], pass: SCRIPTED_PASSES });
+    expect(outcomes(card, "n/a")).toEqual(["ACP-CLIENTCAP-103", "ACP-PERM-101", "ACP-PERM-102"]);
+  }, 30_000);
+
+  it.each([
+    ["calls-gated", "ACP-AGENTCAP-111", true, /^handshake run: client called session\/list but agentCapabilities\.sessionCapabilities\.list was not advertised/],
+    ["ignores-permission", "ACP-PERM-103", true, /^session\/request_permission got no answer within 3 s$/],
+    ["answers-twice", "ACP-JSONRPC-104", true, /^session\/request_permission #101 was answered 2 times$/],
+    ["ignores-cancel", "ACP-CANCEL-110", false, /^no session\/cancel within 3 s of SIGINT during a running turn$/],
+    ["crashes-on-unknown", "ACP-EXT-104", false, /^the client exited \(code 1\) within 300 ms of an update of unknown kind "mock_future_update"$/],
+    ["leaves-stdin-open", "ACP-SHUTDOWN-101", false, /the client did not wait for the agent's exit|stdin still open|without closing the agent's stdin/],
+  ] as const)("catches the scripted client %s on %s alone", async (defect, id, must, evidence) => {
+    const card = await score(scripted(defect));
+    expect(card.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual([id]);
+    expect(card.rows.find((r) => r.id === id)?.evidence).toMatch(evidence);
+    expect(card.passed).toBe(!must);
+  }, 30_000);
+});

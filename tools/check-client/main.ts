@@ -1,0 +1,83 @@
+/**
+ * `acp-router check --client [options] -- <client command containing {agent}>`:
+ * black-box conformance of an ACP client. The client is run once per
+ * scenario (handshake, updates, permission, cancel: scenarios.ts), each time
+ * with `{agent}` replaced by a command that connects its stdio to a scripted
+ * v1 agent living in the check process (bridge.mjs, over 127.0.0.1), and
+ * `{prompt}` by the prompt text. The scorecard has one row per client-side
+ * requirement of docs/conformance-catalogue.json (side `client` or `both`):
+ * pass, fail, n/a or not run, each non-pass with its evidence; exit status 1
+ * when a MUST or MUST NOT row failed. A user cancel is SIGINT to the client's
+ * process group, as Ctrl-C in a terminal sends it.
+ */
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
+import { type CheckReport } from "../check/main.ts";
+import type { Checklist } from "../check/checklist.ts";
+import { createScorecard, notRun } from "../check/score.ts";
+import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic } from "./judge.ts";
+import { runScenario, type RunResult } from "./run.ts";
+import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
+
+/** The client-side rows: every entry of the v1 catalogue that binds a client (side `client` or `both`). */
+export const CLIENT_CHECKLIST: Checklist = {
+  version: 1,
+  catalogue: "docs/conformance-catalogue.json (ACP v1, client side)",
+  entries: v1Entries.filter((e) => e.side !== "agent"),
+  tier: (id) => v1Entries.find((e) => e.id === id)?.tier ?? "?",
+};
+
+/** Default wait for each answer of the client, in seconds: 10, ample for a local client, short enough that four runs stay bounded. */
+export const DEFAULT_CLIENT_TIMEOUT_S = 10;
+/** The evidence of a row no scenario judges. */
+export const UNPROBED = "check --client has no probe for this requirement";
+/** The prompt text `{prompt}` stands for by default. */
+export const DEFAULT_PROMPT = "hello";
+
+export interface ClientCheckOptions {
+  readonly prompt?: string;
+  readonly timeoutMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** One run as the report shows it. */
+export interface RunSummary {
+  readonly scenario: ScenarioName;
+  readonly exit: string;
+  readonly tail: string;
+}
+
+export interface ClientReport extends CheckReport {
+  readonly runs: readonly RunSummary[];
+}
+
+const describeExit = (r: RunResult) => `${r.exit.error ? `not started: ${r.exit.error.message}` : r.exit.signal !== null ? `signal ${r.exit.signal}` : `code ${String(r.exit.code)}`}${r.ended ? " (ended at the run's bound)" : ""}`;
+
+/** Runs every scenario against `command` and returns the scorecard. */
+export async function scoreClient(command: readonly string[], options: ClientCheckOptions = {}): Promise<ClientReport> {
+  const card = createScorecard(CLIENT_CHECKLIST);
+  const shared: Shared = {};
+  const runs: RunResult[] = [];
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_S * 1000;
+  if (!command.some((w) => w.includes("{agent}"))) card.notes.push("the client command has no {agent}: the client cannot reach check's agent");
+  for (const scenario of SCENARIOS) {
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
+    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, env: options.env });
+    runs.push(run);
+    if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
+    else if (run.handshake.turnEndedAt === undefined) card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
+    if (scenario === "handshake") {
+      judgeHandshake(card, run);
+      judgeShutdown(card, run);
+    }
+    judgeTraffic(card, run);
+    if (run.exit.error) break;
+  }
+  judgeGates(card, runs);
+  for (const e of CLIENT_CHECKLIST.entries) if (!card.has(e.id) && runs.every((r) => !r.peer.connected)) card.score(e.id, notRun("the client never started the agent"));
+  const rows = card.rows(UNPROBED);
+  const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
+  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Everything `inspect` learns and writes about one proxied connection: the
+ * analysis queue (analysis.ts) feeding each direction's framer, the monitor,
+ * the live trace and the recording, and at the end the summary. It runs in
+ * the analysis thread (analysis-worker.ts) or, with `inlineAnalysis`, in the
+ * proxy's own thread; either way it sees the forwarded chunks after they
+ * were written on, with the time they arrived.
+ */
+import { createFramer } from "../../src/transport/framer.ts";
+import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
+import { createMonitor, type Monitor } from "./monitor.ts";
+import { openOutput, type TextOutput } from "./output.ts";
+import { endLine, recordLines, startLine, violationRecord } from "./recording.ts";
+import type { Sender } from "./rules.ts";
+import { buildSummary, formatSummary } from "./summary.ts";
+import { traceLines, violationLine } from "./trace.ts";
+
+/** What the observer writes, and where (the proxy's options of the same names). */
+export interface ObserverOptions {
+  readonly command: readonly string[];
+  readonly log?: string | undefined;
+  readonly record?: string | undefined;
+  readonly summary?: string | undefined;
+  /** When the proxy started (ms since the epoch), for the recording's start line. */
+  readonly startedAt: number;
+}
+
+/** Lines left out of analysis, per sender. */
+export interface Skipped {
+  readonly client: number;
+  readonly agent: number;
+}
+
+export interface Observer {
+  /** A chunk forwarded from `from` at `t` ms; `resync` when chunks of that direction before it were dropped. */
+  push(from: Sender, chunk: Uint8Array, t: number, resync?: boolean): void;
+  /** End of one direction. */
+  end(from: Sender): void;
+  /**
+   * Analyses what is still queued, adds `notes` (in order) and a note on
+   * skipped lines (its own and `skippedBefore`, dropped before they reached
+   * it), and writes the trace's and recording's ends and the summary, all
+   * synchronously.
+   */
+  finish(t: number, exit: number, notes: readonly string[], skippedBefore: Skipped): void;
+}
+
+/** Opens the outputs (the recording's start line is written at once) and creates the observer. `released` as for {@link createAnalysisQueue}. */
+export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX_BYTES, released?: (bytes: number) => void): Observer {
+  const monitor = createMonitor();
+  const log = options.log !== undefined ? openOutput(options.log) : undefined;
+  const record = options.record !== undefined ? openOutput(options.record) : undefined;
+  record?.write(startLine(options.command, new Date(options.startedAt)));
+  const framer = (from: Sender, time: () => number) =>
+    createFramer({
+      line(text) {
+        const o = monitor.observe(from, text, time());
+        if (log) log.write(traceLines(o, text, log.tty));
+        if (record) record.write(recordLines(o, text));
+      },
+      oversized: (length) => monitor.oversized(from, length, time()),
+    });
+  const analysis = createAnalysisQueue(framer, maxBytes, undefined, released);
+  return {
+    push: analysis.push,
+    end: analysis.end,
+    finish(t, exit, notes, skippedBefore) {
+      monitor.state.notes.push(...notes);
+      analysis.finish();
+      const client = analysis.skipped.client + skippedBefore.client;
+      const agent = analysis.skipped.agent + skippedBefore.agent;
+      if (client + agent > 0) monitor.state.notes.push(`analysis skipped ${client + agent} messages (${client} from the client, ${agent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
+      writeEnd(monitor, t, exit, options, log, record);
+    },
+  };
+}
+
+function writeEnd(monitor: Monitor, t: number, exit: number, options: ObserverOptions, log: TextOutput | undefined, record: TextOutput | undefined): void {
+  for (const v of monitor.end(t)) {
+    log?.write(violationLine(v, log.tty));
+    record?.write(violationRecord(v));
+  }
+  record?.write(endLine(t, exit));
+  const summary = buildSummary(monitor.state, monitor.violations, options.command, exit);
+  log?.close();
+  record?.close();
+  const out = openOutput(options.summary ?? "-");
+  out.write(options.summary?.endsWith(".json") ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
+  out.close();
+}

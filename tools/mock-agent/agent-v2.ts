@@ -1,0 +1,117 @@
+/**
+ * The mock agent's ACP v2 handler. A v2 prompt is acknowledged at once with
+ * the user message's id, unless the turn cannot run at all (a grammar error,
+ * a refused step, or `#error` as the first step): then the prompt itself
+ * answers the JSON-RPC error. The turn then reports the user message, runs
+ * its steps and ends with an idle `state_update`; an `#error` later in the
+ * turn ends it with `stopReason: "error"` carrying that error.
+ */
+import { methods } from "../../tables/v2.ts";
+import { RpcError, type AgentContext, type AgentHandler, type UpdateSessionNotification } from "../../src/v2/index.ts";
+import { MOCK_AGENT_INFO, requestThrough } from "./agent-v1.ts";
+import { preflight } from "./needs.ts";
+import { REFUSED_CODE, runSteps, type StepContext, type TurnEnd } from "./run-steps.ts";
+import { createSessions, promptText, setConfig, stepsFor, type MockOptions, type MockSession } from "./sessions.ts";
+import { mockConfigOptions, type JsonObject } from "./updates.ts";
+
+const peerMethods = new Map(methods.filter((r) => r.side === "client" && r.kind === "request" && r.callback !== undefined).map((r) => [r.wire, r.callback as string]));
+
+/** Creates the v2 handler; list, resume and close are baseline in v2, config options follow `options.advertise`. */
+export function createMockAgentV2(options: MockOptions): AgentHandler {
+  const { advertise } = options;
+  const sessions = createSessions();
+  const config = (s: MockSession) => (advertise.configOptions ? { configOptions: mockConfigOptions(2, s.model, s.verbose) } : {}) as Record<string, never>;
+  const send = (ctx: AgentContext, session: MockSession, update: JsonObject, sessionId = session.id) =>
+    ctx.peer.sessionUpdate({ sessionId, update } as unknown as UpdateSessionNotification);
+
+  return {
+    initialize: () => ({ protocolVersion: 2, info: { ...MOCK_AGENT_INFO }, capabilities: { session: {} } }),
+
+    newSession(params) {
+      const session = sessions.create(params.cwd);
+      return { sessionId: session.id, ...config(session) };
+    },
+
+    listSessions(params) {
+      return { sessions: sessions.list(params.cwd).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })) };
+    },
+
+    // No history is replayed: the state is the whole snapshot.
+    async resumeSession(params, ctx) {
+      const session = sessions.get(params.sessionId);
+      await send(ctx, session, { sessionUpdate: "state_update", state: session.turn ? "running" : "idle", ...(session.turn ? {} : { stopReason: null }) });
+      return config(session);
+    },
+
+    closeSession(params) {
+      sessions.get(params.sessionId).turn?.abort();
+      sessions.remove(params.sessionId);
+      return {};
+    },
+
+    setSessionConfigOption(params) {
+      if (!advertise.configOptions) throw RpcError.methodNotFound("session/set_config_option", "this mock agent was started without configOptions");
+      const session = sessions.get(params.sessionId);
+      setConfig(session, params.configId, (params as { value?: unknown }).value);
+      return { configOptions: mockConfigOptions(2, session.model, session.verbose) } as never;
+    },
+
+    // No tool call or terminal of this agent advertises capabilities.cancel, so a conforming client never sends these.
+    cancelToolCall(params) {
+      throw RpcError.resourceNotFound(`tool call ${params.toolCallId}`);
+    },
+    cancelTerminal(params) {
+      throw RpcError.resourceNotFound(`terminal ${params.terminalId}`);
+    },
+
+    prompt(params, ctx) {
+      const session = sessions.get(params.sessionId);
+      if (session.turn) throw RpcError.invalidRequest("a prompt is already running in this session");
+      const text = promptText(params.prompt);
+      const steps = stepsFor(options, session, text);
+      const refused = preflight(steps, 2, ctx.clientCapabilities);
+      if (refused !== undefined) {
+        options.log(`prompt refused: ${refused}`);
+        throw new RpcError(REFUSED_CODE, refused, { reason: refused });
+      }
+      const first = steps[0];
+      if (first?.op === "error") throw new RpcError(first.code, first.message);
+      const turn = new AbortController();
+      session.turn = turn;
+      session.title ??= text.trim().slice(0, 60) || null;
+      const messageId = `mock-user-${session.id}-${session.prompts}`;
+      const sc: StepContext = {
+        version: 2,
+        sessionId: session.id,
+        cwd: session.cwd,
+        signal: AbortSignal.any([ctx.signal, turn.signal]),
+        clientCapabilities: ctx.clientCapabilities,
+        messageId: `mock-agent-${session.id}-${session.prompts}`,
+        sendUpdate: (update, sessionId) => send(ctx, session, update, sessionId),
+        request: (wire, p) => requestThrough(ctx.peer, peerMethods, wire, p),
+        log: options.log,
+      };
+      setImmediate(() => void turnOf(sc, session, { sessionUpdate: "user_message", messageId, content: params.prompt as unknown[] }, steps));
+      return { messageId };
+    },
+  };
+}
+
+/** Reports the user message, runs the steps, and ends with an idle `state_update` whatever happened. */
+async function turnOf(sc: StepContext, session: MockSession, user: JsonObject, steps: Parameters<typeof runSteps>[1]): Promise<void> {
+  let end: TurnEnd = { stopReason: "cancelled" };
+  try {
+    await sc.sendUpdate(user);
+    await sc.sendUpdate({ sessionUpdate: "state_update", state: "running" });
+    end = await runSteps(sc, steps);
+  } catch (error) {
+    if (!sc.signal.aborted) sc.log(`v2 turn failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    session.turn = undefined;
+    const idle = "error" in end
+      ? { stopReason: "error", error: { code: end.error.code, message: end.error.message } }
+      : { stopReason: sc.signal.aborted ? "cancelled" : end.stopReason };
+    // Sent after a cancel too (unless the connection is gone): it is what ends the turn for the client.
+    await sc.sendUpdate({ sessionUpdate: "state_update", state: "idle", ...idle }).catch(() => {});
+  }
+}
