@@ -12,20 +12,22 @@ const failed = (card: ClientReport) => card.rows.filter((r) => r.outcome === "fa
 const outcomes = (card: ClientReport, outcome: string) => card.rows.filter((r) => r.outcome === outcome).map((r) => r.id).sort();
 
 /** The rows every run of a client that advertises no fs or terminal and answers permissions at once judges, as pass. */
-const SCRIPTED_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-104", "ACP-INIT-101", "ACP-INIT-102", "ACP-INIT-104", "ACP-INIT-108", "ACP-JSONRPC-001", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-102", "ACP-PROMPT-105", "ACP-SESSION-102", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106", "ACP-JSONRPC-002"].sort();
+const SCRIPTED_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-104", "ACP-INIT-101", "ACP-INIT-102", "ACP-INIT-104", "ACP-INIT-105", "ACP-INIT-108", "ACP-JSONRPC-001", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-102", "ACP-PROMPT-105", "ACP-SESSION-102", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106", "ACP-JSONRPC-002"].sort();
 
 describe("acp-router check --client", () => {
-  it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] passes the example client (acp-router's client connection): no fail, fs and a 1 MiB update handled, agent's exit awaited", async () => {
+  it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] [ACP-INIT-105] passes the example client (acp-router's client connection): no fail, fs and a 1 MiB update handled, agent's exit awaited", async () => {
     const card = await score([process.execPath, "--import", tsx, exampleClient, "--prompt", "{prompt}", "--agent", "{agent}"]);
     expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
     expect(outcomes(card, "pass")).toEqual([...SCRIPTED_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"].sort());
     expect(card.rows.find((r) => r.id === "ACP-PERM-101")?.evidence).toBe('the client answered the permission request before the cancel: {"outcome":{"outcome":"selected","optionId":"check-allow"}}');
-    expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0"]);
+    expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0", "version code 1"]);
   }, 60_000);
 
-  it("passes a client built on the official SDK, which holds a permission request until the cancel and then answers it cancelled", async () => {
+  it("[ACP-INIT-105] passes a client built on the official SDK, which holds a permission request until the cancel and then answers it cancelled; its one fail is true: it goes on after an unknown protocol version", async () => {
     const card = await score([process.execPath, "--import", tsx, `${clients}/sdk-client.ts`, "--prompt", "{prompt}", "--agent", "{agent}"]);
-    expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
+    // The SDK's initialize returns whatever version the agent answered, and the client does not look (a SHOULD).
+    expect({ passed: card.passed, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id) }).toEqual({ passed: true, failed: ["ACP-INIT-105"] });
+    expect(card.rows.find((r) => r.id === "ACP-INIT-105")?.evidence).toMatch(/^initialize was answered with protocolVersion 65535, and the client went on with session\/new \d+ ms later/);
     for (const id of ["ACP-PERM-101", "ACP-PERM-102", "ACP-PERM-103", "ACP-CANCEL-110", "ACP-CLIENTCAP-103", "ACP-FS-102", "ACP-SHUTDOWN-101", "ACP-EXT-104"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
   }, 60_000);
 
@@ -42,6 +44,7 @@ describe("acp-router check --client", () => {
     ["ignores-cancel", "ACP-CANCEL-110", false, /^no session\/cancel within 3 s of SIGINT during a running turn$/],
     ["crashes-on-unknown", "ACP-EXT-104", false, /^the client exited \(code 1\) within 300 ms of an update of unknown kind "mock_future_update"$/],
     ["leaves-stdin-open", "ACP-SHUTDOWN-101", false, /the client did not wait for the agent's exit|stdin still open|without closing the agent's stdin/],
+    ["ignores-version", "ACP-INIT-105", false, /^initialize was answered with protocolVersion 65535, and the client went on with session\/new \d+ ms later instead of closing the connection$/],
   ] as const)("catches the scripted client %s on %s alone", async (defect, id, must, evidence) => {
     const card = await score(scripted(defect));
     expect(card.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual([id]);
@@ -54,7 +57,7 @@ describe("acp-router check --client on the command line", () => {
   it("prints the JSON scorecard with the command and exits 1 when a MUST row failed; usage errors exit 2", async () => {
     const run = await runCommand(acpRouter("check", "--client", "--json", "--timeout", "3", "--", ...scripted("calls-gated")), "", 60_000);
     const card = JSON.parse(run.stdout.toString("utf8")) as ClientReport & { command: string[] };
-    expect({ code: run.code, command: card.command, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), runs: card.runs.map((r) => r.scenario) }).toEqual({ code: 1, command: scripted("calls-gated"), failed: ["ACP-AGENTCAP-111"], runs: ["handshake", "updates", "permission", "cancel"] });
+    expect({ code: run.code, command: card.command, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), runs: card.runs.map((r) => r.scenario) }).toEqual({ code: 1, command: scripted("calls-gated"), failed: ["ACP-AGENTCAP-111"], runs: ["handshake", "updates", "permission", "cancel", "version"] });
     const usage = await runCommand(acpRouter("check", "--client"), "", 20_000);
     expect({ code: usage.code, stderr: usage.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining("no client command after --") as string });
   }, 60_000);

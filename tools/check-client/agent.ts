@@ -4,7 +4,9 @@
  * optional capability (so every gated agent method is off limits),
  * `authenticate` with `{}`, `session/new` with a fresh session id, and runs
  * the scenario's turn on the first `session/prompt` (later prompts get one
- * message chunk and `end_turn`). Every other request gets -32601. It records
+ * message chunk and `end_turn`). In the `version` scenario it answers
+ * `initialize` with {@link FUTURE_VERSION} instead, and otherwise goes on
+ * as usual, so a client that ignores the version finishes its turn. Every other request gets -32601. It records
  * what the handshake rows are judged on: the initialize params, the order of
  * the client's first calls, the prompt content, the session/cancel lines.
  */
@@ -19,12 +21,24 @@ export const INITIALIZE_RESULT = {
   agentInfo: { name: "acp-router check --client", version: "0.1.0" },
 };
 
+/**
+ * The protocolVersion of the version probe's initialize answer: 65535, the
+ * largest the schema's uint16 allows, a version no client can speak.
+ */
+export const FUTURE_VERSION = 65535;
+
 /** What the client sent during a run, for the rows judged afterwards. */
 export interface Handshake {
   /** The last initialize request (a negotiating client may send one per version it offers). */
   init: { readonly line: ClientLine; readonly params: Record<string, unknown> } | undefined;
   /** When initialize was first answered, in ms. */
   initAnsweredAt: number | undefined;
+  /** The protocolVersion of every initialize request, in order (a negotiating client offers its newest first). */
+  readonly offered: unknown[];
+  /** The protocolVersion check's agent answered. */
+  answered: number | undefined;
+  /** The first request after initialize was answered other than a repeated initialize, and when it came, in ms. */
+  wentOn: { readonly method: string; readonly t: number } | undefined;
   /** The first request's method. */
   first: string | undefined;
   /** Ordering breaches: ACP-SESSION-102 / ACP-PROMPT-102 evidence. */
@@ -50,7 +64,7 @@ type Turn = (start: TurnStart) => Promise<"end_turn" | "cancelled">;
 
 /** Installs the agent on `peer`; `turn` runs for the first prompt. */
 export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake {
-  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined };
+  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, offered: [], answered: undefined, wentOn: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined };
   let turns = 0;
   const answer = (id: unknown, result: unknown) => peer.send({ jsonrpc: "2.0", id, result });
   const refuse = (id: unknown, code: number, message: string) => peer.send({ jsonrpc: "2.0", id, error: { code, message } });
@@ -64,10 +78,13 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
       return;
     }
     const id = body.id;
+    if (hs.initAnsweredAt !== undefined && method !== "initialize") hs.wentOn ??= { method, t: line.t };
     switch (method) {
       case "initialize":
         hs.init = { line, params };
-        answer(id, INITIALIZE_RESULT);
+        hs.offered.push(params.protocolVersion);
+        hs.answered = scenario === "version" ? FUTURE_VERSION : INITIALIZE_RESULT.protocolVersion;
+        answer(id, { ...INITIALIZE_RESULT, protocolVersion: hs.answered });
         hs.initAnsweredAt ??= peer.now();
         return;
       case "authenticate":

@@ -9,6 +9,7 @@
  * traffic (gated methods called, lines that are not JSON, schema breaches).
  */
 import { fail, na, pass, type Scorecard } from "../check/score.ts";
+import { FUTURE_VERSION } from "./agent.ts";
 import { AGENT_EXIT_DELAY_MS } from "./peer.ts";
 import type { RunResult } from "./run.ts";
 
@@ -113,4 +114,20 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
 export function judgeGates(card: Scorecard, runs: readonly RunResult[]): void {
   if (runs.some((r) => r.handshake.sessions.length > 0)) card.all(GATE_ROWS, pass);
   else card.all(GATE_ROWS, na("no run got as far as a session"));
+}
+
+/**
+ * Scores ACP-INIT-105 on the version run, where initialize was answered with
+ * {@link FUTURE_VERSION}: pass when the client closed the connection or exited
+ * without another request (a repeated initialize is negotiation, not going
+ * on), fail when it went on (session/new…) or did neither within the run's
+ * bound. Whether it informed the user is not judged.
+ */
+export function judgeVersion(card: Scorecard, run: RunResult): void {
+  const hs = run.handshake;
+  if (hs.initAnsweredAt === undefined) return;
+  const answered = `initialize was answered with protocolVersion ${FUTURE_VERSION}`;
+  if (hs.wentOn !== undefined) card.score("ACP-INIT-105", fail(`${answered}, and the client went on with ${hs.wentOn.method} ${ms(hs.wentOn.t - hs.initAnsweredAt)} later instead of closing the connection`));
+  else if (run.ended) card.score("ACP-INIT-105", fail(`${answered}; the client neither closed the connection nor exited (ended at the run's bound)`));
+  else card.score("ACP-INIT-105", pass);
 }

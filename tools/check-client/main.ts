@@ -1,7 +1,7 @@
 /**
  * `acp-router check --client [options] -- <client command containing {agent}>`:
  * black-box conformance of an ACP client. The client is run once per
- * scenario (handshake, updates, permission, cancel: scenarios.ts), each time
+ * scenario (handshake, updates, permission, cancel, version: scenarios.ts), each time
  * with `{agent}` replaced by a command that connects its stdio to a scripted
  * v1 agent living in the check process (bridge.mjs, over 127.0.0.1), and
  * `{prompt}` by the prompt text. The scorecard has one row per client-side
@@ -17,7 +17,7 @@ import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json
 import { type CheckReport } from "../check/main.ts";
 import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun } from "../check/score.ts";
-import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic } from "./judge.ts";
+import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
 
@@ -67,12 +67,14 @@ export async function scoreClient(command: readonly string[], options: ClientChe
     const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, env: options.env });
     runs.push(run);
     if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
-    else if (run.handshake.turnEndedAt === undefined) card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
+    else if (run.handshake.turnEndedAt === undefined && scenario !== "version") card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
     if (scenario === "handshake") {
       judgeHandshake(card, run);
       judgeShutdown(card, run);
     }
-    judgeTraffic(card, run);
+    // The version run's traffic follows a version check's agent does not speak: only ACP-INIT-105 is judged on it.
+    if (scenario === "version") judgeVersion(card, run);
+    else judgeTraffic(card, run);
     if (run.exit.error) break;
   }
   judgeGates(card, runs);

@@ -49,7 +49,7 @@ export interface RunResult {
   readonly tail: string;
 }
 
-const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn } as const;
+const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn } as const;
 
 /** Runs the client once for `scenario`. */
 export async function runScenario(command: readonly string[], scenario: ScenarioName, card: Scorecard, shared: Shared, options: RunOptions): Promise<RunResult> {
@@ -85,11 +85,12 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   };
   const handshake = startAgent(peer, scenario, (start) => TURNS[scenario](ctx, start));
   let ended = false;
-  // The bound: the start and handshake, the turn (waits of up to three timeouts), the shutdown.
+  // The bound: the start and handshake, the turn (waits of up to three timeouts), the shutdown;
+  // the version probe has no wait of its own: the start, one timeout for the client to act, the shutdown.
   const bound = setTimeout(() => {
     ended = true;
     void proc.terminate();
-  }, options.timeoutMs * 5 + 10_000);
+  }, scenario === "version" ? options.timeoutMs * 2 + 5000 : options.timeoutMs * 5 + 10_000);
   const exit = await proc.exited;
   clearTimeout(bound);
   // The socket's last events (EOF, close) may come just after the exit.

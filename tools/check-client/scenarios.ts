@@ -7,7 +7,8 @@
  * `cancel` (a running tool call and a pending permission request, then
  * SIGINT to the client's process group, as Ctrl-C in a terminal sends it);
  * the last two are in permission.ts. Each turn scores its rows on the
- * scorecard as it goes.
+ * scorecard as it goes. `version` answers initialize with a version no
+ * client speaks (agent.ts) and is judged afterwards (judge.ts).
  */
 import { metaLadenUpdate, unknownKind, unknownUpdate, updateSamples } from "../mock-agent/updates.ts";
 import { fail, notRun, pass, type Scorecard } from "../check/score.ts";
@@ -19,8 +20,8 @@ export const LIVENESS_MS = 300;
 /** The size of the large message's text, in bytes: 1 MiB, far beyond any chunk a model streams, well under the framer's 32 MiB limit. */
 export const LARGE_BYTES = 1024 * 1024;
 
-export type ScenarioName = "handshake" | "updates" | "permission" | "cancel";
-export const SCENARIOS: readonly ScenarioName[] = ["handshake", "updates", "permission", "cancel"];
+export type ScenarioName = "handshake" | "updates" | "permission" | "cancel" | "version";
+export const SCENARIOS: readonly ScenarioName[] = ["handshake", "updates", "permission", "cancel", "version"];
 
 /** Facts a later run depends on. */
 export interface Shared {
