@@ -16,6 +16,7 @@ const report: ClientReport = {
     { id: "ACP-LIST-105", tier: "MUST", outcome: "not run", evidence: "check --client has no probe for this requirement" },
   ],
   runs: [{ scenario: "handshake", exit: "code 0", tail: "done in /work/somewhere/x" }],
+  negotiated: { offered: [1], answered: 1 },
 };
 
 describe("the real-clients page", () => {

@@ -21,6 +21,8 @@ describe("acp-router check --client", () => {
     expect(outcomes(card, "pass")).toEqual([...SCRIPTED_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"].sort());
     expect(card.rows.find((r) => r.id === "ACP-PERM-101")?.evidence).toBe('the client answered the permission request before the cancel: {"outcome":{"outcome":"selected","optionId":"check-allow"}}');
     expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0", "version code 1"]);
+    // It offers 2, gets 1 and initializes again with 1; the scorecard says so first.
+    expect({ negotiated: card.negotiated, note: card.notes[0] }).toEqual({ negotiated: { offered: [2, 1], answered: 1 }, note: "negotiated protocol version: 1 (the client offered 2, then 1; check's agent answers 1 only; v2 client-side rows are not judged yet)" });
   }, 60_000);
 
   it("passes a client built on the official SDK, which holds a permission request until the cancel and then answers it cancelled; its one fail is true: it goes on after an unknown protocol version", async () => {
@@ -35,6 +37,7 @@ describe("acp-router check --client", () => {
     const card = await score(scripted());
     expect({ passed: card.passed, failed: failed(card), pass: outcomes(card, "pass") }).toEqual({ passed: true, failed: [], pass: SCRIPTED_PASSES });
     expect(outcomes(card, "n/a")).toEqual(["ACP-CLIENTCAP-103", "ACP-PERM-101", "ACP-PERM-102"]);
+    expect({ negotiated: card.negotiated, notes: card.notes }).toEqual({ negotiated: { offered: [1], answered: 1 }, notes: ["negotiated protocol version: 1 (the client offered 1; check's agent answers 1 only)"] });
   }, 30_000);
 
   it.each([

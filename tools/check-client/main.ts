@@ -51,6 +51,21 @@ export interface RunSummary {
 
 export interface ClientReport extends CheckReport {
   readonly runs: readonly RunSummary[];
+  /** The handshake run's versions: what the client offered in each initialize, in order, and what check's agent answered (always 1). */
+  readonly negotiated: { readonly offered: readonly unknown[]; readonly answered: number | undefined };
+}
+
+/**
+ * The note that says which version the connection ran. check's agent speaks
+ * v1 only and answers 1 whatever the client offers (a v2 client is expected
+ * to fall back, as the v2 negotiation allows); the v2 client-side rows of
+ * docs/conformance-catalogue-v2.json are not judged yet.
+ */
+export function negotiationNote(offered: readonly unknown[], answered: number | undefined): string {
+  if (answered === undefined) return "negotiated protocol version: none (the client never sent initialize)";
+  const asked = offered.map((v) => JSON.stringify(v)).join(", then ");
+  const v2 = offered.some((v) => typeof v === "number" && v >= 2) ? "; v2 client-side rows are not judged yet" : "";
+  return `negotiated protocol version: ${answered} (the client offered ${asked}; check's agent answers 1 only${v2})`;
 }
 
 const describeExit = (r: RunResult) => `${r.exit.error ? `not started: ${r.exit.error.message}` : r.exit.signal !== null ? `signal ${r.exit.signal}` : `code ${String(r.exit.code)}`}${r.ended ? " (ended at the run's bound)" : ""}`;
@@ -78,8 +93,11 @@ export async function scoreClient(command: readonly string[], options: ClientChe
     if (run.exit.error) break;
   }
   judgeGates(card, runs);
+  const first = runs[0]?.handshake;
+  const negotiated = { offered: first?.offered ?? [], answered: first?.answered };
+  if (first?.init !== undefined) card.notes.unshift(negotiationNote(negotiated.offered, negotiated.answered));
   for (const e of CLIENT_CHECKLIST.entries) if (!card.has(e.id) && runs.every((r) => !r.peer.connected)) card.score(e.id, notRun("the client never started the agent"));
   const rows = card.rows(UNPROBED);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }
