@@ -81,6 +81,20 @@ export interface SdkMockClient<Update> {
   close(): Promise<number | null>;
 }
 
+/** The read-back of an SDK client `connection` over `source`: its agent, the updates delivered, those dropped; `close` runs `before` (terminals to kill), then closes both. */
+function readBack<Agent, Update>(connection: { readonly agent: Agent; close(): void }, updates: Update[], arrived: () => number, source: MessageStream, before?: () => void): SdkMockClient<Update> & { readonly agent: Agent } {
+  return {
+    agent: connection.agent,
+    updates,
+    dropped: () => arrived() - updates.length,
+    async close() {
+      before?.();
+      connection.close();
+      return source.close();
+    },
+  };
+}
+
 type Terminals = Map<string, TestTerminal>;
 
 function terminal(terminals: Terminals, id: string): TestTerminal {
@@ -120,16 +134,9 @@ export function sdkV1Client(source: MessageStream): SdkMockClient<acp.SessionNot
     })
     .onRequest(m.elicitation.create, () => ({ action: "accept", content: { name: "sdk" } }))
     .connect(stream);
-  return {
-    agent: connection.agent,
-    updates,
-    dropped: () => arrived() - updates.length,
-    async close() {
-      for (const t of terminals.values()) t.proc.kill();
-      connection.close();
-      return source.close();
-    },
-  };
+  return readBack(connection, updates, arrived, source, () => {
+    for (const t of terminals.values()) t.proc.kill();
+  });
 }
 
 /** An SDK v2 client over `source` (v2 has no fs or terminal methods). */
@@ -143,13 +150,5 @@ export function sdkV2Client(source: MessageStream): SdkMockClient<acp2.UpdateSes
     .onRequest(m.session.requestPermission, ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options[0]?.optionId ?? "" } }))
     .onRequest(m.elicitation.create, () => ({ action: "accept", content: { name: "sdk" } }))
     .connect(stream);
-  return {
-    agent: connection.agent,
-    updates,
-    dropped: () => arrived() - updates.length,
-    async close() {
-      connection.close();
-      return source.close();
-    },
-  };
+  return readBack(connection, updates, arrived, source);
 }

@@ -12,8 +12,12 @@ import { mockConfigOptions, mockModes, type JsonObject } from "./updates.ts";
 /** The name the mock agent gives in `initialize`. */
 export const MOCK_AGENT_INFO = { name: "acp-router-mock-agent", title: "acp-router mock agent", version: "0.1.0" } as const;
 
-/** Client request wire → the peer proxy's method name, from the v1 table. */
-const peerMethods = new Map(methods.filter((r) => r.side === "client" && r.kind === "request" && r.callback !== undefined).map((r) => [r.wire, r.callback as string]));
+/** Client request wire → the peer proxy's method name, for the client requests of a method table. */
+export const peerMethodsOf = (rows: readonly { readonly side: string; readonly kind: string; readonly wire: string; readonly callback?: string | undefined }[]): ReadonlyMap<string, string> =>
+  new Map(rows.filter((r) => r.side === "client" && r.kind === "request" && r.callback !== undefined).map((r) => [r.wire, r.callback as string]));
+
+/** The v1 table's client requests. */
+const peerMethods = peerMethodsOf(methods);
 
 /** Calls the client method `wire` through the typed peer proxy of `ctx`. */
 export function requestThrough(peer: object, table: ReadonlyMap<string, string>, wire: string, params: JsonObject): Promise<unknown> {
@@ -21,6 +25,39 @@ export function requestThrough(peer: object, table: ReadonlyMap<string, string>,
   const fn = name === undefined ? undefined : (peer as Record<string, ((p: unknown) => Promise<unknown>) | undefined>)[name];
   if (fn === undefined) return Promise.reject(RpcError.methodNotFound(wire, "not a client method of this protocol"));
   return fn.call(peer, params);
+}
+
+/** What {@link startTurn} needs of a connection's handler context, in v1 and v2 alike. */
+export interface TurnHost {
+  readonly signal: AbortSignal;
+  readonly clientCapabilities: unknown;
+  readonly peer: object;
+}
+
+/**
+ * Starts a turn of `session`: marks it running (its abort controller is the
+ * turn's cancel), titles the session after its first prompt `text` (60
+ * characters), and returns the step context that sends updates through `send`
+ * and client requests through the peer of `ctx` by `table`.
+ */
+export function startTurn(
+  version: StepContext["version"], ctx: TurnHost, session: MockSession, text: string, messageId: string,
+  send: (update: JsonObject, sessionId?: string) => Promise<void>, table: ReadonlyMap<string, string>, log: (message: string) => void,
+): StepContext {
+  const turn = new AbortController();
+  session.turn = turn;
+  session.title ??= text.trim().slice(0, 60) || null;
+  return {
+    version,
+    sessionId: session.id,
+    cwd: session.cwd,
+    signal: AbortSignal.any([ctx.signal, turn.signal]),
+    clientCapabilities: ctx.clientCapabilities,
+    messageId,
+    sendUpdate: send,
+    request: (wire, p) => requestThrough(ctx.peer, table, wire, p),
+    log,
+  };
 }
 
 /** Creates the v1 handler; sessions live as long as the handler (shared by every connection of a `--listen` server). */
@@ -99,21 +136,8 @@ export function createMockAgentV1(options: MockOptions): AgentHandler {
       if (session.turn) throw RpcError.invalidRequest("a prompt is already running in this session");
       const text = promptText(params.prompt);
       const steps = stepsFor(options, session, text);
-      const turn = new AbortController();
-      session.turn = turn;
-      session.title ??= text.trim().slice(0, 60) || null;
+      const sc = startTurn(1, ctx, session, text, `turn-${session.prompts}`, (update, sessionId) => send(ctx, session, update, sessionId), peerMethods, options.log);
       for (const block of params.prompt) session.history.push({ sessionUpdate: "user_message_chunk", content: block });
-      const sc: StepContext = {
-        version: 1,
-        sessionId: session.id,
-        cwd: session.cwd,
-        signal: AbortSignal.any([ctx.signal, turn.signal]),
-        clientCapabilities: ctx.clientCapabilities,
-        messageId: `turn-${session.prompts}`,
-        sendUpdate: (update, sessionId) => send(ctx, session, update, sessionId),
-        request: (wire, p) => requestThrough(ctx.peer, peerMethods, wire, p),
-        log: options.log,
-      };
       try {
         const end = await runSteps(sc, steps);
         if ("error" in end) throw new RpcError(end.error.code, end.error.message, end.error.data);

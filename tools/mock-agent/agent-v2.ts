@@ -8,13 +8,13 @@
  */
 import { methods } from "../../tables/v2.ts";
 import { RpcError, type AgentContext, type AgentHandler, type UpdateSessionNotification } from "../../src/v2/index.ts";
-import { MOCK_AGENT_INFO, requestThrough } from "./agent-v1.ts";
+import { MOCK_AGENT_INFO, peerMethodsOf, startTurn } from "./agent-v1.ts";
 import { preflight } from "./needs.ts";
 import { REFUSED_CODE, runSteps, type StepContext, type TurnEnd } from "./run-steps.ts";
 import { createSessions, promptText, setConfig, stepsFor, type MockOptions, type MockSession } from "./sessions.ts";
 import { mockConfigOptions, type JsonObject } from "./updates.ts";
 
-const peerMethods = new Map(methods.filter((r) => r.side === "client" && r.kind === "request" && r.callback !== undefined).map((r) => [r.wire, r.callback as string]));
+const peerMethods = peerMethodsOf(methods);
 
 /** Creates the v2 handler; list, resume and close are baseline in v2, config options follow `options.advertise`. */
 export function createMockAgentV2(options: MockOptions): AgentHandler {
@@ -76,21 +76,8 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
       }
       const first = steps[0];
       if (first?.op === "error") throw new RpcError(first.code, first.message);
-      const turn = new AbortController();
-      session.turn = turn;
-      session.title ??= text.trim().slice(0, 60) || null;
       const messageId = `mock-user-${session.id}-${session.prompts}`;
-      const sc: StepContext = {
-        version: 2,
-        sessionId: session.id,
-        cwd: session.cwd,
-        signal: AbortSignal.any([ctx.signal, turn.signal]),
-        clientCapabilities: ctx.clientCapabilities,
-        messageId: `mock-agent-${session.id}-${session.prompts}`,
-        sendUpdate: (update, sessionId) => send(ctx, session, update, sessionId),
-        request: (wire, p) => requestThrough(ctx.peer, peerMethods, wire, p),
-        log: options.log,
-      };
+      const sc = startTurn(2, ctx, session, text, `mock-agent-${session.id}-${session.prompts}`, (update, sessionId) => send(ctx, session, update, sessionId), peerMethods, options.log);
       setImmediate(() => void turnOf(sc, session, { sessionUpdate: "user_message", messageId, content: params.prompt as unknown[] }, steps));
       return { messageId };
     },
