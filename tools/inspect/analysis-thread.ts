@@ -2,8 +2,8 @@
  * The proxy's side of the analysis thread: `inspect` forwards bytes in its
  * main thread and analyses them in a worker thread (analysis-worker.ts), so
  * parsing, validation and the rules never hold up a chunk on its way and
- * run on another core when one is free. Forwarded chunks are gathered for a
- * few milliseconds, then copied and posted together with their arrival times; the bytes posted and not yet taken up by the
+ * run on another core when one is free. Each forwarded chunk is copied and
+ * posted with its arrival time; the bytes posted and not yet taken up by the
  * analysis are bounded (past the bound, chunks are left out of analysis,
  * never out of forwarding, and that direction resynchronises at the next
  * newline, as in analysis.ts). `finish` posts the end and blocks until the
@@ -39,15 +39,6 @@ export const FINISH_WAIT_MS = 30_000;
  */
 const LIMITS = { maxYoungGenerationSizeMb: 64 };
 
-/**
- * How long forwarded chunks are gathered before they are posted to the
- * worker together: 5 ms. One post (one copy, one wake-up of the worker) per
- * batch instead of per chunk; the live trace lags by at most that much.
- */
-export const BATCH_MS = 5;
-/** Bytes gathered that make a batch go at once: 256 KiB. */
-export const BATCH_BYTES = 256 * 1024;
-
 /** What the worker is started with. */
 export interface AnalysisWorkerData {
   readonly options: ObserverOptions;
@@ -56,17 +47,9 @@ export interface AnalysisWorkerData {
 
 /** The messages the proxy's thread posts, in order. */
 export type AnalysisMessage =
-  | { readonly k: "chunks"; readonly bytes: Uint8Array; readonly chunks: readonly BatchedChunk[] }
+  | { readonly k: "chunk"; readonly from: Sender; readonly chunk: Uint8Array; readonly t: number; readonly resync: boolean }
   | { readonly k: "end"; readonly from: Sender }
   | { readonly k: "finish"; readonly t: number; readonly exit: number; readonly notes: readonly string[]; readonly skipped: Skipped };
-
-/** One forwarded chunk of a batch: its length in the batch's bytes (they follow each other), its sender, arrival time and whether chunks before it were left out. */
-export interface BatchedChunk {
-  readonly from: Sender;
-  readonly length: number;
-  readonly t: number;
-  readonly resync: boolean;
-}
 
 /** Starts the analysis thread; the returned observer forwards to it. */
 export function startAnalysisThread(options: ObserverOptions, maxBytes = ANALYSIS_MAX_BYTES): Observer {
@@ -84,28 +67,8 @@ export function startAnalysisThread(options: ObserverOptions, maxBytes = ANALYSI
   worker.unref();
   const cut = { client: false, agent: false };
   const skipped = { client: 0, agent: 0 };
-  let batch: { chunk: Uint8Array; meta: BatchedChunk }[] = [];
-  let batched = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  /** Posts the gathered chunks as one message, their bytes copied into one buffer that moves to the worker (the originals may still be queued for writing). */
-  const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (batch.length === 0) return;
-    const bytes = new Uint8Array(batched);
-    let at = 0;
-    for (const { chunk } of batch) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    const chunks = batch.map((b) => b.meta);
-    batch = [];
-    batched = 0;
-    if (!failed()) worker.postMessage({ k: "chunks", bytes, chunks } satisfies AnalysisMessage, [bytes.buffer]);
-  };
-  const post = (m: AnalysisMessage) => {
-    flush();
-    if (!failed()) worker.postMessage(m);
+  const post = (m: AnalysisMessage, transfer?: ArrayBuffer[]) => {
+    if (!failed()) worker.postMessage(m, transfer);
   };
   return {
     push(from, chunk, t) {
@@ -116,11 +79,10 @@ export function startAnalysisThread(options: ObserverOptions, maxBytes = ANALYSI
         return;
       }
       Atomics.add(state, BACKLOG, chunk.length);
-      batch.push({ chunk, meta: { from, length: chunk.length, t, resync: cut[from] } });
-      batched += chunk.length;
+      // A copy of exactly the chunk's bytes, moved to the worker (the original may still be queued for writing).
+      const copy = new Uint8Array(chunk);
+      post({ k: "chunk", from, chunk: copy, t, resync: cut[from] }, [copy.buffer as ArrayBuffer]);
       cut[from] = false;
-      if (batched >= BATCH_BYTES) flush();
-      else if (timer === undefined) timer = setTimeout(flush, BATCH_MS);
     },
     end(from) {
       post({ k: "end", from });

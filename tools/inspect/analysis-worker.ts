@@ -43,13 +43,7 @@ process.on("uncaughtException", (error) => {
 });
 port?.on("message", (m: AnalysisMessage) => {
   if (Atomics.load(shared, DONE) !== 0) return;
-  if (m.k === "chunks") {
-    let at = 0;
-    for (const c of m.chunks) {
-      observer.push(c.from, m.bytes.subarray(at, at + c.length), c.t, c.resync);
-      at += c.length;
-    }
-  }
+  if (m.k === "chunk") observer.push(m.from, m.chunk, m.t, m.resync);
   else if (m.k === "end") observer.end(m.from);
   else {
     try {
