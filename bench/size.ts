@@ -1,7 +1,10 @@
 /**
  * Figure 7 — size of the generated validators, and of the whole package
  * bundled, against the SDK's zod schema module (`dist/v1/schema/zod.gen.js`)
- * and its bundled entry (zod included). Source, esbuild-minified, and
+ * and its bundled entry (zod included); and of a minimal v1 agent
+ * (`serveStdio` from the `acp-router` entry with three handlers) bundled by
+ * esbuild against the same agent on the SDK (issue 24), plus a v2 agent on
+ * `acp-router/v2` + `acp-router/stdio`. Source, esbuild-minified, and
  * minified + gzip bytes. Deterministic: one "round".
  *
  *   node --import tsx bench/size.ts
@@ -10,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { transformSync } from "esbuild";
+import { build, transformSync } from "esbuild";
 import { bundle, ROOT } from "./lib/build.ts";
 import { emit, Recorder } from "./lib/harness.ts";
 
@@ -38,6 +41,32 @@ for (const peer of ["ours", "sdk"] as const) {
   rec.add("whole package bundle: minified", peer, b.bytes);
   rec.add("whole package bundle: minified + gzip", peer, gzip(readFileSync(b.file)));
 }
+/** The minimal agents: initialize, session/new and session/prompt, on stdin/stdout. */
+const AGENTS = {
+  ours: `import { serveStdio } from "./src/index.ts";
+serveStdio({ initialize: () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }), newSession: () => ({ sessionId: "s" }), prompt: () => ({ stopReason: "end_turn" }) });`,
+  sdk: `import * as acp from "@agentclientprotocol/sdk"; import { Readable, Writable } from "node:stream";
+const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+acp.agent({ name: "a" }).onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] })).onRequest(acp.methods.agent.session.new, () => ({ sessionId: "s" })).onRequest(acp.methods.agent.session.prompt, () => ({ stopReason: "end_turn" })).connect(stream);`,
+  v2: `import { protocol } from "./src/v2/index.ts"; import { serveStdio } from "./src/transport/stdio.ts";
+serveStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });`,
+} as const;
+
+/** esbuild bundle of an agent's source (minify, ESM, platform node): its text. */
+async function agentBundle(contents: string): Promise<Uint8Array> {
+  const result = await build({ stdin: { contents, resolveDir: ROOT, loader: "ts" }, bundle: true, format: "esm", platform: "node", target: "node20", minify: true, write: false, logLevel: "silent" });
+  return (result.outputFiles[0] as { contents: Uint8Array }).contents;
+}
+
+for (const peer of ["ours", "sdk"] as const) {
+  const b = await agentBundle(AGENTS[peer]);
+  rec.add("minimal v1 agent bundle: minified", peer, b.length);
+  rec.add("minimal v1 agent bundle: minified + gzip", peer, gzip(b));
+}
+const v2 = await agentBundle(AGENTS.v2);
+rec.add("v2 agent (acp-router/v2 + acp-router/stdio) bundle: minified", "ours", v2.length);
+rec.add("v2 agent (acp-router/v2 + acp-router/stdio) bundle: minified + gzip", "ours", gzip(v2));
+rec.notes.push("minimal v1 agent: serveStdio from the acp-router entry with initialize, newSession and prompt; sdk: the SDK's agent() app with the same three handlers over ndJsonStream on stdin/stdout; esbuild bundle, minify, ESM, platform node (issue 24: ours ≤ 150 KB minified, ≤ 40 KB gzip)");
 rec.notes.push("validators: ours = src/generated/validators.ts (ajv standalone code); sdk = @agentclientprotocol/sdk dist/v1/schema/zod.gen.js (zod schemas; the zod runtime is extra)");
 rec.notes.push("whole package: esbuild bundle of the public entry (ours: src/index.ts; sdk: its main entry with zod), minified");
 emit(rec.result({ figure: "size", title: "Code size (bytes)", unit: "bytes", better: "lower", rounds: 1 }));

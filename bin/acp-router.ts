@@ -5,7 +5,8 @@
  * - `codegen --table FILE --out DIR [--check]`: generate a typed router from a method table.
  * - `inspect [options] -- <agent command…>`: a checking stdio proxy between an editor and an agent
  *   (`inspect report`, `inspect replay`: see tools/inspect/main.ts).
- * - `check [options] -- <agent command…>`: black-box conformance of an agent.
+ * - `check [options] -- <agent command…>`: black-box conformance of an agent
+ *   (`check --client -- <client command…>`: of a client, see tools/check-client/main.ts).
  * - `mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]`: a deterministic test agent for clients.
  *
  * Subcommands load lazily, so one subcommand's optional dependencies never
@@ -23,6 +24,7 @@ commands:
   inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording
   inspect replay TRACE.ndjson -- <agent...>  replay a recording's client side against an agent
   check [options] -- <agent command...>      score an agent against the ACP requirements (check --help)
+  check --client -- <client command...>     score a client: {agent} in its command is an agent run by check
   mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]
                                              a deterministic agent for testing clients (mock-agent --help)
 `;

@@ -13,7 +13,7 @@ import { paramsTypeName, resultTypeName } from "./names.ts";
 import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { stripDocs, type AcpSchema } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
-import { inlineSchemaReads, sharedErrorSites } from "./validator-size.ts";
+import { inlineSchemaReads, objectTests, sharedErrorSites } from "./validator-size.ts";
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
@@ -122,10 +122,10 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p:
   code = positionalContext(code);
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
-  code = inlineSchemaReads(code);
+  code = objectTests(inlineSchemaReads(code));
   const sites = sharedErrorSites(code);
   code = sites.code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
-  const imports = runtimeImport(p, ["addError", "addErrors", "addPlaceholder", "errorKinds", "Validator", ...(needsLength ? (["ucs2length"] as const) : [])]);
+  const imports = runtimeImport(p, ["addError", "addErrors", "addPlaceholder", "errorKinds", "isObject", "Validator", ...(needsLength ? (["ucs2length"] as const) : [])]);
   const table = `/** The distinct errors this file's validators report (keyword, params, message), shared by every call. */\nconst K = errorKinds(${sites.table});`;
   return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n\n${table}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
 }

@@ -14,6 +14,7 @@ export const RUNTIME_SYMBOLS = {
   addErrors: "value",
   addPlaceholder: "value",
   errorKinds: "value",
+  isObject: "value",
   bindProtocol: "value",
   defineProtocol: "value",
   notImplemented: "value",

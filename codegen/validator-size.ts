@@ -6,6 +6,7 @@
  * `params` and `message`; each throws when the output has a form it does not
  * rewrite, so an ajv upgrade fails codegen instead of growing the bundle.
  */
+import { errorMessage } from "../src/validation/runtime.ts";
 
 /** An error site ajv writes: `const errN = {…};if(vErrors === null){vErrors = [errN];}else {vErrors.push(errN);}errors++;`. */
 const ERROR_SITE = /const (err\d+) = \{instancePath(?::((?:[^,{}()]|\([^()]*\))+))?,schemaPath:"(?:[^"\\]|\\.)*",keyword:"(\w+)",params:(\{[^{}]*\}),message:((?:"(?:[^"\\]|\\.)*"|\+)+)\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
@@ -72,10 +73,18 @@ function isLiteral(expression: string): boolean {
   return !/[A-Za-z_$]/.test(bare.replace(/\b(?:true|false|null)\b/g, ""));
 }
 
+/** The value of a literal printed by ajv (`{type: "string"}`): its bare keys quoted, then JSON. */
+function literalValue(expression: string): unknown {
+  const parts = expression.split(/("(?:[^"\\]|\\.)*")/);
+  return JSON.parse(parts.map((part, i) => (i % 2 === 1 ? part : part.replace(/([{,]\s*)([A-Za-z_$][\w$]*)\s*:/g, '$1"$2":'))).join(""));
+}
+
 /**
  * Rewrites every error site to `vErrors = addError(vErrors, instancePath, K[i]);errors++;`
  * where `K` is one table per file of the distinct (keyword, params, message)
- * triples, each frozen once at load: the error object the helper builds has
+ * triples, built once at load (`errorKinds`), each entry `[keyword, params]`
+ * when the runtime's `errorMessage` derives ajv's message from them, else
+ * `[keyword, params, message]`: the error object the helper builds has
  * the same fields ajv's had, minus `schemaPath`, which nothing reads (it was a
  * seventh of the file). Sites whose params hold run-time values pass their
  * triple inline. Returns the code and the table's source (`[]` when empty).
@@ -87,12 +96,22 @@ export function sharedErrorSites(code: string): { code: string; table: string } 
     const kind = `{keyword: "${keyword}", params: ${params}, message: ${JSON.stringify(text)}}`;
     const where = path ?? "instancePath";
     if (!isLiteral(params)) return `vErrors = addError(vErrors, ${where}, ${kind});errors++;`;
-    let index = kinds.get(kind);
-    if (index === undefined) kinds.set(kind, (index = kinds.size));
+    const entry = errorMessage(keyword, literalValue(params) as Record<string, unknown>) === text ? `["${keyword}", ${params}]` : `["${keyword}", ${params}, ${JSON.stringify(text)}]`;
+    let index = kinds.get(entry);
+    if (index === undefined) kinds.set(entry, (index = kinds.size));
     return `vErrors = addError(vErrors, ${where}, K[${index}]);errors++;`;
   });
   out = out.replace(PLACEHOLDER_SITE, "vErrors = addPlaceholder(vErrors);errors++;");
   const left = /const err\d+ = /.exec(out);
   if (left) throw new Error(`codegen: ajv output reports an error in a form codegen does not rewrite: ${out.slice(left.index, left.index + 240)}`);
   return { code: out, table: `[\n${[...kinds.keys()].map((k) => `  ${k},`).join("\n")}\n]` };
+}
+
+/**
+ * Replaces ajv's object test `x && typeof x == "object" && !Array.isArray(x)`
+ * (every object schema, 40 bytes minified each) by the runtime's
+ * `isObject(x)`, which V8 inlines. Every such test stands in a condition.
+ */
+export function objectTests(code: string): string {
+  return code.replace(/\b(\w+) && typeof \1 == "object" && !Array\.isArray\(\1\)/g, "isObject($1)");
 }

@@ -25,4 +25,4 @@ export { isExtensionWire, notImplemented, type Row, type Router } from "./row.ts
 export { decode, decodeParams, dispatch, dispatchDecoded, type Decoded } from "./decode.ts";
 export type { LeniencyGraph } from "./validation/leniency.ts";
 export type { Validator } from "./validation/validator.ts";
-export { addError, addErrors, addPlaceholder, errorKinds, ucs2length, type ErrorKind } from "./validation/runtime.ts";
+export { addError, addErrors, addPlaceholder, errorKinds, isObject, ucs2length, type ErrorEntry, type ErrorKind } from "./validation/runtime.ts";

@@ -118,6 +118,12 @@ export function targets(figs: FigureResult[]): TargetCheck[] {
   }
   const idle = find(figs, "remote", "heap per idle session (", "ours");
   out.push(check("remote server heap per idle session (10,000 sessions): ≤ 10 KB", idle, (v) => v <= 10_240, `ours ${Math.round(idle)} B (sdk ${Math.round(find(figs, "remote", "heap per idle session (", "sdk"))} B)`));
+  // Issue 24: the minimal v1 agent's esbuild bundle (figure 7), the SDK's beside it.
+  for (const [what, limit] of [["minified", 150_000], ["minified + gzip", 40_000]] as const) {
+    const bytes = find(figs, "size", `minimal v1 agent bundle: ${what}`, "ours");
+    const sdk = find(figs, "size", `minimal v1 agent bundle: ${what}`, "sdk");
+    out.push(check(`minimal v1 agent bundle, ${what}: ≤ ${limit / 1000} KB`, bytes, (v) => v <= limit, `ours ${formatValue(bytes)} B (sdk ${formatValue(sdk)} B)`));
+  }
   const imp = find(figs, "import", "import", "ours") / find(figs, "import", "import", "sdk");
   out.push(check("import time: ≤ 1/3 of the SDK's", imp, (v) => v <= 1 / 3, `ours ${formatValue(find(figs, "import", "import", "ours"))} ms vs sdk ${formatValue(find(figs, "import", "import", "sdk"))} ms = ${ratio(imp, 3)}`));
   return out;

@@ -63,6 +63,8 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
   readonly tracksObjects: boolean;
   /** The table has a `repeatable` row: requests are then tracked for it (columns.ts); others skip that per message. */
   readonly hasRepeatable: boolean;
+  /** The agent handles a row with `turnEnd`: sending a notification then checks whether it ends a turn (columns.ts); others skip that lookup. */
+  readonly hasTurnEnd: boolean;
 
   initialized = false;
   authenticated = false;
@@ -107,6 +109,7 @@ export class ConnectionCore<Peer> implements CallHost<Peer> {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.tracksObjects = router.rows.agent.some((r) => r.objectCapability !== undefined);
     this.hasRepeatable = [...router.rows.agent, ...router.rows.client].some((r) => r.repeatable !== undefined);
+    this.hasTurnEnd = router.rows.agent.some((r) => r.turnEnd !== undefined);
     this.outbound = new Outbound(this);
     this.peer = makePeer({
       request: (wire, params, opts) => this.outbound.request(wire, params, opts),

@@ -6,7 +6,7 @@
 import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../errors.ts";
 import type { CancelCause } from "./cancel-cause.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
-import { encodeNotification, encodeRequest } from "../jsonrpc/messages.ts";
+import { encodeNotification, encodeRequest, encodeWithPrefix, notificationPrefix } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import { check } from "../validation/check.ts";
@@ -52,13 +52,14 @@ export class Outbound<Peer> {
     }
     const refusal = this.columnRefusal(row, params);
     if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
-    if (this.core.side === "agent") endTurn(this.core, wire, params);
+    if (this.core.hasTurnEnd && this.core.side === "agent") endTurn(this.core, wire, params);
     try {
-      this.core.transport.write(encodeNotification(wire, params));
+      // A row's line starts with its precomputed prefix: no envelope object, the method encoded once.
+      this.core.transport.write(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(prefixOf(row, wire), params));
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.resolve();
+    return SENT;
   }
 
   /**
@@ -239,6 +240,22 @@ export class Outbound<Peer> {
     if (s === undefined || this.core.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
     this.core.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
   }
+}
+
+/**
+ * What `notify` returns once the line was handed to the transport: one
+ * settled promise shared by every call, since nothing is awaited (no
+ * allocation per notification; awaiting it costs the caller one microtask).
+ */
+const SENT: Promise<void> = Promise.resolve();
+
+/** Each row's notification prefix, computed on first send and shared by every connection (rows are immutable). */
+const prefixes = new WeakMap<object, string>();
+
+function prefixOf(row: object, wire: string): string {
+  let prefix = prefixes.get(row);
+  if (prefix === undefined) prefixes.set(row, (prefix = notificationPrefix(wire)));
+  return prefix;
 }
 
 /** The peer's error answer; a `-32800` to a call we cancelled names our cause ({@link RequestCancelledError}). */

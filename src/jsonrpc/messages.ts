@@ -71,6 +71,14 @@ export function encodeRequest(id: number, method: string, params: unknown): stri
     ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}\n`
     : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
 }
+/** The text of a notification line before its params: `{"jsonrpc":"2.0","method":"…","params":` (see {@link encodeWithPrefix}). */
+export function notificationPrefix(method: string): string {
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":`;
+}
+/** A notification line from its method's {@link notificationPrefix} and params that are not undefined: no envelope, the method not re-encoded. */
+export function encodeWithPrefix(prefix: string, params: unknown): string {
+  return `${prefix}${JSON.stringify(params)}}\n`;
+}
 export function encodeNotification(method: string, params: unknown): string {
   return params === undefined
     ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`

@@ -18,6 +18,11 @@ export function ucs2length(text: string): number {
   return length;
 }
 
+/** True when `value` is a JSON object: not null, not an array (ajv's `type: "object"`). */
+export function isObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
  * What an error site of a generated validator reports, besides where: one
  * frozen object per distinct kind in each validators file.
@@ -30,12 +35,59 @@ export interface ErrorKind {
 }
 
 /**
- * Freezes a validators file's table of error kinds (and their params), once
- * at load: the errors of every call share them.
+ * One entry of a validators file's table: keyword and params, plus the
+ * message when {@link errorMessage} does not derive ajv's own from them.
+ * @internal
  */
-export function errorKinds(kinds: ErrorKind[]): readonly ErrorKind[] {
-  for (const kind of kinds) Object.freeze(Object.freeze(kind).params);
-  return Object.freeze(kinds);
+export type ErrorEntry = readonly [keyword: string, params: Record<string, unknown>, message?: string];
+
+/**
+ * The message ajv reports for `keyword` with `params`, for the keywords the
+ * ACP schemas use; undefined for others (their table entries carry the
+ * message). Codegen emits an entry without its message only when this
+ * returns ajv's message for it, so the two never disagree.
+ */
+export function errorMessage(keyword: string, params: Readonly<Record<string, unknown>>): string | undefined {
+  switch (keyword) {
+    case "type":
+      return `must be ${String(params.type)}`;
+    case "required":
+      return `must have required property '${String(params.missingProperty)}'`;
+    case "const":
+      return "must be equal to constant";
+    case "enum":
+      return "must be equal to one of the allowed values";
+    case "anyOf":
+      return "must match a schema in anyOf";
+    case "oneOf":
+      return "must match exactly one schema in oneOf";
+    case "not":
+      return "must NOT be valid";
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return `must be ${String(params.comparison)} ${String(params.limit)}`;
+    case "minLength":
+    case "maxLength":
+      return `must NOT have ${keyword === "minLength" ? "fewer" : "more"} than ${String(params.limit)} characters`;
+    case "minItems":
+    case "maxItems":
+      return `must NOT have ${keyword === "minItems" ? "fewer" : "more"} than ${String(params.limit)} items`;
+    case "discriminator":
+      return params.error === "tag" ? `tag "${String(params.tag)}" must be string` : `value of tag "${String(params.tag)}" must be in oneOf`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Builds a validators file's table of error kinds once, at load: each entry
+ * frozen with its params and its message (derived when the entry has none);
+ * the errors of every call share them.
+ */
+export function errorKinds(entries: readonly ErrorEntry[]): readonly ErrorKind[] {
+  return Object.freeze(entries.map(([keyword, params, message]) => Object.freeze({ keyword, params: Object.freeze(params), message: message ?? errorMessage(keyword, params) ?? keyword })));
 }
 
 /**

@@ -2,7 +2,7 @@
 // and each scripted broken client fails exactly the one row of its defect.
 import { describe, expect, it } from "vitest";
 import { scoreClient, type ClientReport } from "../../tools/check-client/main.ts";
-import { exampleClient, repoRoot } from "./support.ts";
+import { acpRouter, exampleClient, repoRoot, runCommand } from "./support.ts";
 
 const clients = `${repoRoot}test/fixtures/clients`;
 const tsx = import.meta.resolve("tsx");
@@ -48,4 +48,14 @@ describe("acp-router check --client", () => {
     expect(card.rows.find((r) => r.id === id)?.evidence).toMatch(evidence);
     expect(card.passed).toBe(!must);
   }, 30_000);
+});
+
+describe("acp-router check --client on the command line", () => {
+  it("prints the JSON scorecard with the command and exits 1 when a MUST row failed; usage errors exit 2", async () => {
+    const run = await runCommand(acpRouter("check", "--client", "--json", "--timeout", "3", "--", ...scripted("calls-gated")), "", 60_000);
+    const card = JSON.parse(run.stdout.toString("utf8")) as ClientReport & { command: string[] };
+    expect({ code: run.code, command: card.command, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), runs: card.runs.map((r) => r.scenario) }).toEqual({ code: 1, command: scripted("calls-gated"), failed: ["ACP-AGENTCAP-111"], runs: ["handshake", "updates", "permission", "cancel"] });
+    const usage = await runCommand(acpRouter("check", "--client"), "", 20_000);
+    expect({ code: usage.code, stderr: usage.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining("no client command after --") as string });
+  }, 60_000);
 });

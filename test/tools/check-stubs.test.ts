@@ -91,6 +91,15 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-CANCEL-001")?.evidence).toMatch(/^a turn shown running \(a session\/update arrived\) was cancelled with session\/cancel and answered stopReason "end_turn" \d+(\.\d)? s later: \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}$/);
   }, 60_000);
 
+  it("a turn answered in the same write as its first update is too fast to judge: the cancel rows are n/a, not a fail", async () => {
+    const { code, row, failed } = await check([], mode("instant-turn"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    for (const id of ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-102"]) {
+      expect(row(id)?.outcome, id).toBe("n/a");
+      expect(row(id)?.evidence, id).toMatch(/^the turn was answered \(.*"stopReason":"end_turn".*\) before the cancel could be sent: too fast to judge$/);
+    }
+  }, 60_000);
+
   it("a notification answered: ACP-JSONRPC-003 and ACP-EXT-201 fail with the line from the traffic", async () => {
     const { row } = await check([], mode("answer-notes"));
     for (const id of ["ACP-JSONRPC-003", "ACP-EXT-201"]) {

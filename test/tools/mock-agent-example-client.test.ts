@@ -2,8 +2,9 @@
  * `acp-router mock-agent` driven by our example client (`examples/client.ts`,
  * in-process through `runClient`) through every element of the grammar,
  * over stdio and over `--listen` (Streamable HTTP and WebSocket). Per
- * transport: one run of every element that ends its turn, one run of the
- * two that end it otherwise (`#hang` cancelled, then `#error`), one run of a
+ * transport: one run of every element that ends its turn, one run of those
+ * that end it otherwise (`#permission` answered cancelled, `#hang` cancelled,
+ * then `#error`), one run of a
  * step the client cannot serve (it advertises no elicitation).
  */
 import { readFileSync } from "node:fs";
@@ -74,7 +75,7 @@ async function drive(base: RunClientOptions, cwd: string): Promise<Runs> {
   let transcript = "";
   const main = await runClient({ ...base, cwd, prompts: elements.map((e) => e.prompt), output: { write: (t: string) => (transcript += t) } });
   let endingText = "";
-  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, prompts: ["#hang", "#error -32042 mock failure"], output: { write: (t: string) => (endingText += t) } }).then(() => undefined, (e: unknown) => e);
+  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, permission: "cancel", prompts: ["#permission", "#hang", "#error -32042 mock failure"], output: { write: (t: string) => (endingText += t) } }).then(() => undefined, (e: unknown) => e);
   const refusedError = await runClient({ ...base, cwd, prompts: ["#elicit"], output: { write: () => {} } }).then(() => undefined, (e: unknown) => e);
   return { cwd, main: { transcript, stopReasons: main.stopReasons }, ending: { transcript: endingText, error: endingError }, refused: { error: refusedError } };
 }
@@ -108,8 +109,16 @@ describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by the
     element.check(shown ?? "", runs.cwd);
   });
 
+  it("#permission answered cancelled: the tool call fails and the turn ends cancelled", () => {
+    const shown = segments(runs.ending.transcript, ["#permission", "#hang"]).get("#permission") ?? "";
+    expect(shown).toContain("-> cancelled (policy cancel)");
+    expect(shown).toContain("Mock edit needing permission -> failed");
+    expect(shown).toContain("[mock] permission: cancelled");
+    expect(shown).toContain("[stop: cancelled]");
+  });
+
   it("#hang waits until session/cancel and ends the turn cancelled", () => {
-    const shown = segments(runs.ending.transcript, ["#hang", "#error -32042 mock failure"]).get("#hang") ?? "";
+    const shown = segments(runs.ending.transcript, ["#permission", "#hang", "#error -32042 mock failure"]).get("#hang") ?? "";
     expect(shown).toContain("[mock] hanging until session/cancel");
     expect(shown).toContain("sending session/cancel");
     expect(shown).toContain("[stop: cancelled]");

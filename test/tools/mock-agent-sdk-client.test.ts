@@ -2,18 +2,17 @@
  * `acp-router mock-agent` driven by a client built on the official SDK
  * through every element of the grammar: v1 over stdio, Streamable HTTP and
  * WebSocket (`--listen`), one agent per transport and one session, many
- * prompts; v2 (the SDK's experimental v2 client) over stdio. The SDK
+ * prompts (v2: mock-agent-sdk-v2.test.ts). The SDK
  * validates every update it receives with its own schemas, so "nothing
  * dropped" below means the SDK accepted what the mock agent sent.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import type * as acp2 from "@agentclientprotocol/sdk/experimental/v2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleKinds } from "../../tools/mock-agent/updates.ts";
 import { listeningMockAgent, mockAgent, mockCwd, NOTES } from "./mock-agent-support.ts";
-import { remoteStream, sdkV1Client, sdkV2Client, spawnedStream } from "./mock-agent-sdk.ts";
+import { remoteStream, sdkV1Client, spawnedStream } from "./mock-agent-sdk.ts";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) =>
@@ -128,6 +127,26 @@ describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by an 
     expect(client.updates.slice(from).map((u) => u.sessionId)).toContain("mock-foreign-session");
   });
 
+  it("session/set_mode and set_config_option change the session and report it; session/load replays its updates; list and close", async () => {
+    const from = client.updates.length;
+    await client.agent.request("session/set_mode", { sessionId, modeId: "code" });
+    await flush();
+    expect(client.updates.slice(from).map((u) => u.update)).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "code" }]);
+    await expect(client.agent.request("session/set_mode", { sessionId, modeId: "nope" })).rejects.toMatchObject({ code: -32602 });
+    const { configOptions } = await client.agent.request("session/set_config_option", { sessionId, configId: "verbose", type: "boolean", value: true });
+    expect(configOptions.find((o) => o.id === "verbose")).toMatchObject({ currentValue: true });
+    const listed = await client.agent.request("session/list", {});
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    const before = client.updates.length;
+    const loaded = await client.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    await flush();
+    expect(loaded.modes?.currentModeId).toBe("code");
+    const replayed = client.updates.slice(before);
+    expect(replayed.filter((u) => u.update.sessionUpdate === "user_message_chunk").map((u) => (u.update as { content: { text?: string } }).content.text)).toContain("hello sdk");
+    expect(replayed.length).toBeGreaterThan(50);
+    expect(await client.agent.request("session/close", { sessionId })).toEqual({});
+  });
+
   it("refuses an unknown directive and a v2-only kind with -32602 naming them", async () => {
     await expect(turn("#bogus")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('prompt line 1: unknown directive "#bogus"') as unknown });
     await expect(turn("#updates state")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("ACP v1 has no such update kind") as unknown });
@@ -149,84 +168,6 @@ describe("mock-agent refuses fs and terminal steps when the SDK client did not a
       expect(client.updates).toEqual([]);
     } finally {
       expect(await client.close()).toBe(0);
-    }
-  });
-});
-
-describe("mock-agent driven by an SDK v2 client over stdio", () => {
-  let client: ReturnType<typeof sdkV2Client>;
-  let sessionId = "";
-
-  beforeAll(async () => {
-    client = sdkV2Client(spawnedStream(mockAgent()));
-    const init = await client.agent.request("initialize", { protocolVersion: 2, info: { name: "sdk-mock-client-v2", version: "0.0.0" }, capabilities: { elicitation: { form: {} } } });
-    expect(init.protocolVersion).toBe(2);
-    sessionId = (await client.agent.request("session/new", { cwd: mockCwd() })).sessionId;
-  }, 30_000);
-  afterAll(async () => {
-    expect(await client.close()).toBe(0);
-  });
-
-  const idleIn = (updates: readonly acp2.UpdateSessionNotification[]) => updates.find((u) => u.update.sessionUpdate === "state_update" && (u.update as { state?: string }).state === "idle")?.update as { stopReason?: string; error?: unknown } | undefined;
-
-  /** Sends one prompt; resolves once its idle state_update arrived, with the updates of the turn. */
-  async function turn(text: string, whileRunning?: (updates: () => acp2.UpdateSessionNotification[]) => Promise<void>) {
-    const from = client.updates.length;
-    const ack = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-    const updates = () => client.updates.slice(from);
-    if (whileRunning) await whileRunning(updates);
-    while (idleIn(updates()) === undefined) await new Promise((r) => setTimeout(r, 10));
-    return { ack, updates: updates(), idle: idleIn(updates()), text: textOf(updates()) };
-  }
-
-  it("echoes plain text and reports the user message", async () => {
-    const { ack, updates, idle, text } = await turn("hello v2");
-    expect(updates[0]?.update).toMatchObject({ sessionUpdate: "user_message", messageId: ack.messageId });
-    expect(text).toBe("hello v2\n");
-    expect(idle?.stopReason).toBe("end_turn");
-  });
-
-  it("#updates all: every v2 kind, each accepted by the SDK", async () => {
-    const { updates } = await turn("#updates all");
-    const kinds = new Set(updates.map((u) => u.update.sessionUpdate));
-    for (const kind of sampleKinds(2)) expect(kinds).toContain(kind);
-    expect(client.dropped()).toBe(0);
-  });
-
-  it("#permission, #elicit, #big, #sleep, #meta, #foreign-session", async () => {
-    expect((await turn("#permission")).text).toContain("[mock] permission: selected allow");
-    expect((await turn("#elicit")).text).toContain('"action":"accept"');
-    expect((await turn("#big 200000")).text).toHaveLength(200_000 + "[mock] sent a message of 200000 bytes\n".length);
-    expect((await turn("#sleep 20")).idle?.stopReason).toBe("end_turn");
-    expect((await turn("#meta")).updates.some((u) => (u.update as { _meta?: unknown })._meta !== undefined)).toBe(true);
-    const from = client.updates.length;
-    await turn("#foreign-session");
-    expect(client.updates.slice(from).map((u) => u.sessionId)).toContain("mock-foreign-session");
-  });
-
-  it("#unknown-update is delivered (the v2 union is open)", async () => {
-    const before = client.dropped();
-    const { updates } = await turn("#unknown-update");
-    expect(updates.map((u) => u.update.sessionUpdate)).toContain("mock_future_update");
-    expect(client.dropped()).toBe(before);
-  });
-
-  it("#hang ends with an idle cancelled state after session/cancel", async () => {
-    const { idle } = await turn("#hang", async (updates) => {
-      while (!textOf(updates()).includes("hanging")) await new Promise((r) => setTimeout(r, 10));
-      await client.agent.notify("session/cancel", { sessionId });
-    });
-    expect(idle?.stopReason).toBe("cancelled");
-  });
-
-  it("#error: first answers the prompt with it, later ends the turn with stopReason error", async () => {
-    await expect(client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "#error -32042 v2 failure" }] })).rejects.toMatchObject({ code: -32042, message: "v2 failure" });
-    expect((await turn("first\n#error -32043 later")).idle).toMatchObject({ stopReason: "error", error: { code: -32043, message: "later" } });
-  });
-
-  it("#read, #write and #terminal answer that v2 has no such method", async () => {
-    for (const text of ["#read notes.txt", "#write x y", "#terminal echo x"]) {
-      await expect(client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("ACP v2 has no") as unknown });
     }
   });
 });

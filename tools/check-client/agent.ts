@@ -8,6 +8,7 @@
  * what the handshake rows are judged on: the initialize params, the order of
  * the client's first calls, the prompt content, the session/cancel lines.
  */
+import { ErrorCode } from "../../src/errors.ts";
 import type { ClientLine, Peer } from "./peer.ts";
 
 /** The answer to initialize: v1, nothing optional advertised, no authentication. */
@@ -83,7 +84,7 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
         const session = hs.sessions.find((s) => s.sessionId === params.sessionId);
         if (hs.initAnsweredAt === undefined || session === undefined) {
           hs.order.push({ id: "ACP-PROMPT-102", evidence: `session/prompt was sent ${hs.initAnsweredAt === undefined ? "before initialize was answered" : `for session ${JSON.stringify(params.sessionId)}, which no session/new answer introduced`}` });
-          refuse(id, -32602, "Invalid params: unknown session");
+          refuse(id, ErrorCode.InvalidParams, "Invalid params: unknown session");
           return;
         }
         hs.promptTypes.push(Array.isArray(params.prompt) ? params.prompt.map((b: unknown) => String((b as { type?: unknown } | null)?.type)) : []);
@@ -100,12 +101,12 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
             if (first) hs.turnEndedAt = peer.now();
             answer(id, { stopReason });
           },
-          (error: unknown) => refuse(id, -32603, `Internal error: ${(error as Error).message}`),
+          (error: unknown) => refuse(id, ErrorCode.InternalError, `Internal error: ${(error as Error).message}`),
         );
         return;
       }
       default:
-        refuse(id, -32601, `Method not found: ${method}`);
+        refuse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
   };
   return hs;

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { startProcess, type ProcessExit } from "../../src/transport/process.ts";
 import { startAgent, type Handshake } from "./agent.ts";
 import { startPeer, type Peer } from "./peer.ts";
-import { cancelTurn, handshakeTurn, permissionTurn, updatesTurn, type ScenarioName, type Shared, type TurnContext } from "./scenarios.ts";
+import { cancelTurn, permissionTurn } from "./permission.ts";
+import { handshakeTurn, updatesTurn, type ScenarioName, type Shared, type TurnContext } from "./scenarios.ts";
 import type { Scorecard } from "../check/score.ts";
 
 const BRIDGE = fileURLToPath(new URL("./bridge.mjs", import.meta.url));

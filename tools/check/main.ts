@@ -32,7 +32,7 @@ options:
   --client          score a client instead: {agent} in its command becomes an agent run by check
                     (one client run per scenario, each in a fresh temporary folder, so give
                     the client's paths absolute; a user cancel is SIGINT to the client's group;
-                    see docs/real-clients.md)
+                    --timeout defaults to 10 here; see docs/real-clients.md)
   --prompt TEXT     with --client: what {prompt} in the client command stands for (default: hello)
   -h, --help        show this help
 
@@ -94,7 +94,7 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
   }
   const seconds = values.timeout === undefined ? undefined : Number(values.timeout);
   const protocol = values.protocol === undefined ? undefined : Number(values.protocol);
-  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}` : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? "no agent command after --" : undefined;
+  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}` : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? `no ${values.client ? "client" : "agent"} command after --` : undefined;
   if (bad !== undefined) {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;

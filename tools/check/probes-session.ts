@@ -156,5 +156,9 @@ async function runningTurn(run: Run, sessionId: string): Promise<{ id: number; a
     return d.death !== undefined ? "the agent exited before the turn showed it was running" : `the turn sent no session/update within ${seconds(d.timeout)}: not shown to be running`;
   }
   if (answerOf(id)(first)) return `the turn was answered (${show(first.body).slice(0, 120)}) before any session/update showed it running`;
+  // A fast turn's answer can arrive right behind its first update: if it is
+  // here before the cancel is sent, the agent never saw a cancel to honour.
+  const ended = d.answerTo(id);
+  if (ended !== undefined) return `the turn was answered (${show(ended.body).slice(0, 120)}) before the cancel could be sent: too fast to judge`;
   return { id, answer };
 }

@@ -96,6 +96,9 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     if (ack?.result === undefined) return card.score("ACP-CANCEL-302", na(`the prompt to cancel was answered ${show(ack)}`));
     const first = await d.waitFor((l) => updateFor(sid)(l), d.timeout, from);
     if (first === undefined || isIdle(first)) return card.score("ACP-CANCEL-302", na(first === undefined ? `the turn sent no session/update within ${seconds(d.timeout)}` : "the turn went idle before it could be cancelled"));
+    // The idle update of a fast turn can arrive right behind its first update:
+    // already here before the cancel is sent, it ended a turn that saw no cancel.
+    if (d.lines.slice(d.lines.indexOf(first) + 1).some((l) => updateFor(sid)(l) && isIdle(l))) return card.score("ACP-CANCEL-302", na("the turn went idle before the cancel could be sent: too fast to judge"));
     const at = d.lines.length;
     d.notify("session/cancel", { sessionId: sid });
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, at);

@@ -6,9 +6,12 @@
  * client did as an `agent_message_chunk` starting with `[mock]`.
  */
 import { isAbsolute, resolve } from "node:path";
+import { call, elicitation, permission, report, say, terminal } from "./client-steps.ts";
 import { preflight, samplesFor, advertised } from "./needs.ts";
 import type { Step } from "./steps.ts";
 import { metaLadenUpdate, unknownUpdate, type JsonObject, type SampleVersion } from "./updates.ts";
+
+export { say } from "./client-steps.ts";
 
 /** What the engine needs from the agent it runs in. */
 export interface StepContext {
@@ -78,13 +81,6 @@ async function echo(ctx: StepContext, text: string): Promise<TurnEnd | undefined
   return undefined;
 }
 
-/** Sends `text` as one agent message chunk of the turn. */
-export function say(ctx: StepContext, text: string): Promise<void> {
-  return ctx.sendUpdate({ sessionUpdate: "agent_message_chunk", ...(ctx.version === 2 ? { messageId: ctx.messageId } : {}), content: { type: "text", text } });
-}
-
-const report = (ctx: StepContext, text: string) => say(ctx, `[mock] ${text}\n`);
-
 async function runStep(ctx: StepContext, step: Step): Promise<TurnEnd | undefined> {
   switch (step.op) {
     case "echo":
@@ -142,72 +138,6 @@ async function updates(ctx: StepContext, kind: string, count: number): Promise<T
   return undefined;
 }
 
-/** Announces a tool call, asks permission for it, then moves it to completed or failed by the outcome. */
-async function permission(ctx: StepContext): Promise<TurnEnd | undefined> {
-  const toolCallId = `mock-permission-${ctx.messageId}`;
-  const toolCall = { toolCallId, title: "Mock edit needing permission", kind: "edit", status: "pending" };
-  await ctx.sendUpdate(ctx.version === 1 ? { sessionUpdate: "tool_call", ...toolCall } : { sessionUpdate: "tool_call_update", ...toolCall });
-  const options = [
-    { optionId: "allow", name: "Allow", kind: "allow_once" },
-    { optionId: "reject", name: "Reject", kind: "reject_once" },
-  ];
-  const params = ctx.version === 1
-    ? { sessionId: ctx.sessionId, toolCall: { toolCallId, title: toolCall.title, kind: "edit", status: "pending" }, options }
-    : { sessionId: ctx.sessionId, title: toolCall.title, subject: { type: "tool_call", toolCall: { toolCallId } }, options };
-  let outcome: { outcome?: string; optionId?: string } | undefined;
-  try {
-    outcome = ((await ctx.request("session/request_permission", params)) as { outcome?: { outcome?: string; optionId?: string } }).outcome;
-  } catch (error) {
-    await report(ctx, `permission request failed: ${describe(error)}`);
-    return ctx.signal.aborted ? { stopReason: "cancelled" } : undefined;
-  }
-  const text = outcome?.outcome === "selected" ? `selected ${outcome.optionId ?? "?"}` : String(outcome?.outcome);
-  const status = outcome?.outcome === "selected" && outcome.optionId === "allow" ? "completed" : "failed";
-  await ctx.sendUpdate({ sessionUpdate: "tool_call_update", toolCallId, status });
-  await report(ctx, `permission: ${text}`);
-  return outcome?.outcome === "cancelled" || ctx.signal.aborted ? { stopReason: "cancelled" } : undefined;
-}
-
-/** create → (kill) → wait_for_exit → output → release, the terminal shown in a tool call meanwhile. */
-async function terminal(ctx: StepContext, commandLine: string, kill: boolean): Promise<TurnEnd | undefined> {
-  const [command = "", ...args] = commandLine.split(/\s+/);
-  const sessionId = ctx.sessionId;
-  let terminalId: string | undefined;
-  try {
-    terminalId = ((await ctx.request("terminal/create", { sessionId, command, args, cwd: ctx.cwd })) as { terminalId: string }).terminalId;
-    const toolCallId = `mock-terminal-${terminalId}`;
-    await ctx.sendUpdate({ sessionUpdate: "tool_call", toolCallId, title: commandLine, kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId }] });
-    if (kill) await ctx.request("terminal/kill", { sessionId, terminalId });
-    const exit = (await ctx.request("terminal/wait_for_exit", { sessionId, terminalId })) as { exitCode?: number | null; signal?: string | null };
-    const output = (await ctx.request("terminal/output", { sessionId, terminalId })) as { output?: string; truncated?: boolean };
-    await ctx.sendUpdate({ sessionUpdate: "tool_call_update", toolCallId, status: exit.exitCode === 0 ? "completed" : "failed" });
-    await report(ctx, `terminal${kill ? " (killed)" : ""}: exit ${JSON.stringify({ exitCode: exit.exitCode ?? null, signal: exit.signal ?? null })}, output ${JSON.stringify(output.output ?? "")}`);
-  } catch (error) {
-    await report(ctx, `terminal failed: ${describe(error)}`);
-  } finally {
-    if (terminalId !== undefined) await ctx.request("terminal/release", { sessionId, terminalId }).catch((error: unknown) => ctx.log(`terminal/release failed: ${describe(error)}`));
-  }
-  return undefined;
-}
-
-function elicitation(ctx: StepContext): JsonObject {
-  return {
-    sessionId: ctx.sessionId,
-    mode: "form",
-    message: "The mock agent asks for a name.",
-    requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] },
-  };
-}
-
-async function call(ctx: StepContext, wire: string, params: JsonObject, ok: (result: unknown) => string): Promise<undefined> {
-  try {
-    await report(ctx, ok(await ctx.request(wire, params)));
-  } catch (error) {
-    await report(ctx, `${wire} failed: ${describe(error)}`);
-  }
-  return undefined;
-}
-
 function absolute(ctx: StepContext, path: string): string {
   return isAbsolute(path) ? path : resolve(ctx.cwd, path);
 }
@@ -216,14 +146,6 @@ function absolute(ctx: StepContext, path: string): string {
 export function bigText(bytes: number): string {
   const line = "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ mock-agent big message\n";
   return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "number" ? `${code} ${error.message}` : error.message;
-  }
-  return String(error);
 }
 
 /** Waits `ms` (Infinity: until aborted); false when `signal` aborted first. */

@@ -78,9 +78,9 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
   }
   lines.push(...HOW);
   lines.push(
-    "## Clients not scored",
+    "## Clients without a command line",
     "",
-    "- **acp-factory** (npm, 0.1.14): a library \"for spawning and managing agents through the Agent Client Protocol\" (its package has a `main` and `exports`, depends on `@agentclientprotocol/sdk` ^0.18.0, and has no `bin`): it cannot be driven from a command line as is. Scoring it needs a small script that spawns `{agent}` through its API, sends one prompt and exits; none is committed here.",
+    "- **acp-factory** (npm, 0.1.14) is scored above, but only through a script: it is a library \"for spawning and managing agents through the Agent Client Protocol\" (its package has `main` and `exports`, depends on `@agentclientprotocol/sdk` ^0.18.0, and has no `bin`), so it cannot be driven from a command line as is. `tools/real-clients/acp-factory-client.mjs` registers `{agent}` as a custom agent type, spawns it with `permissionMode: \"auto-approve\"`, sends one prompt, calls `session.cancel()` on SIGINT and closes the agent.",
     "- **acp-http-client** (npm, 0.4.2): a client library for ACP over Streamable HTTP only, with no command-line entry; `check --client` drives stdio clients, so it does not apply.",
     "",
   );

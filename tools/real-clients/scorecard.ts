@@ -52,6 +52,12 @@ export const CLIENTS: readonly RealClient[] = [
     shown: "<install>/acpx/node_modules/.bin/acpx --agent {agent} exec {prompt}",
     command: (dir) => [join(dir, "acpx/node_modules/.bin/acpx"), "--agent", "{agent}", "exec", "{prompt}"],
   },
+  {
+    name: "acp-factory 0.1.14 (through acp-factory-client.mjs)",
+    pkg: { name: "acp-factory", version: "0.1.14", folder: "acp-factory" },
+    shown: "node tools/real-clients/acp-factory-client.mjs <install>/acp-factory --agent {agent} --prompt {prompt}",
+    command: (dir) => [node, join(repo, "tools/real-clients/acp-factory-client.mjs"), join(dir, "acp-factory"), "--agent", "{agent}", "--prompt", "{prompt}"],
+  },
 ];
 
 const quote = (w: string) => `'${w.replace(/'/g, "'\\''")}'`;

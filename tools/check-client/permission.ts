@@ -1,0 +1,121 @@
+/**
+ * The permission and cancel turns of `check --client`: a permission request
+ * that must get an outcome, then the fs and terminal requests the client
+ * advertised (each answered, never -32601); and a running turn interrupted by
+ * SIGINT to the client's process group, after which the client must send
+ * session/cancel and answer a still-pending permission request `cancelled`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fail, na, notRun, pass } from "../check/score.ts";
+import { describeError, errorCode, seconds, show } from "../check/kit.ts";
+import { ErrorCode } from "../../src/errors.ts";
+import type { TurnStart } from "./agent.ts";
+import { LIVENESS_MS, survived, update, type TurnContext } from "./scenarios.ts";
+
+const PERMISSION_OPTIONS = [
+  { optionId: "check-allow", name: "Allow", kind: "allow_once" },
+  { optionId: "check-reject", name: "Reject", kind: "reject_once" },
+];
+
+/** The outcome of a permission answer, or why it is not one. */
+function outcomeOf(answer: Record<string, unknown>): { ok: true; outcome: string } | { ok: false; why: string } {
+  if (answer.error !== undefined) return { ok: false, why: `answered ${describeError(answer)}` };
+  const outcome = (answer.result as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)?.outcome;
+  if (outcome?.outcome === "cancelled") return { ok: true, outcome: "cancelled" };
+  if (outcome?.outcome === "selected" && PERMISSION_OPTIONS.some((o) => o.optionId === outcome.optionId)) return { ok: true, outcome: `selected ${String(outcome.optionId)}` };
+  return { ok: false, why: `answered without an outcome naming an offered option: ${show(answer)}` };
+}
+
+const permissionParams = (sessionId: string, toolCallId: string) => ({ sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS });
+
+export async function permissionTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn"> {
+  const { peer, card, timeoutMs } = ctx;
+  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-perm-1", title: "Write check-client-probe.txt", kind: "edit", status: "pending" });
+  const answer = await peer.request("session/request_permission", permissionParams(start.sessionId, "check-perm-1"), timeoutMs);
+  if (answer === undefined) card.score("ACP-PERM-103", ctx.gone() !== undefined ? notRun(`the client ${String(ctx.gone())}`) : fail(`session/request_permission got no answer within ${seconds(timeoutMs)}`));
+  else {
+    const o = outcomeOf(answer);
+    card.score("ACP-PERM-103", o.ok ? pass : fail(`session/request_permission ${o.why}`));
+    ctx.shared.permissionAnswered = o.ok;
+  }
+  update(ctx, start.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "check-perm-1", status: "completed" });
+  await probeGated(ctx, start);
+  return "end_turn";
+}
+
+/** fs/* and terminal/* requests the client advertised; each must be answered, and not with -32601. */
+async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
+  const { peer, card, timeoutMs, scratch } = ctx;
+  const caps = start.capabilities;
+  const fs = (caps.fs ?? {}) as { readTextFile?: unknown; writeTextFile?: unknown };
+  const problems: string[] = [];
+  let asked = 0;
+  const ask = async (method: string, params: unknown) => {
+    asked++;
+    const a = await peer.request(method, { sessionId: start.sessionId, ...(params as object) }, timeoutMs);
+    if (a === undefined) problems.push(`${method} got no answer within ${seconds(timeoutMs)}`);
+    else if (errorCode(a) === ErrorCode.MethodNotFound) problems.push(`${method} was answered -32601 although the capability was advertised`);
+    return a;
+  };
+  const path = join(scratch, "check-client-probe.txt");
+  const content = "written by acp-router check --client\n";
+  if (fs.writeTextFile === true) {
+    const a = await ask("fs/write_text_file", { path, content });
+    if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
+    else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+  }
+  if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
+  if (caps.terminal === true) {
+    const created = await ask("terminal/create", { command: "echo", args: ["acp-router check --client"], cwd: scratch });
+    const terminalId = (created?.result as { terminalId?: unknown } | undefined)?.terminalId;
+    if (typeof terminalId === "string") {
+      for (const method of ["terminal/wait_for_exit", "terminal/output", "terminal/release"]) await ask(method, { terminalId });
+    }
+  }
+  if (asked === 0) card.score("ACP-CLIENTCAP-103", na("the client advertised no fs or terminal capability"));
+  else if (problems.length > 0 && ctx.gone() !== undefined) card.score("ACP-CLIENTCAP-103", notRun(`the client ${String(ctx.gone())}`));
+  else card.score("ACP-CLIENTCAP-103", problems.length === 0 ? pass : fail(problems.join("; ")));
+}
+
+export async function cancelTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn" | "cancelled"> {
+  const { peer, card, timeoutMs } = ctx;
+  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-cancel-1", title: "A long task", kind: "execute", status: "in_progress" });
+  let permission: Promise<Record<string, unknown> | undefined> | undefined;
+  let answeredFirst: Record<string, unknown> | undefined;
+  let interrupted = false;
+  if (ctx.shared.permissionAnswered === true) {
+    permission = peer.request("session/request_permission", permissionParams(start.sessionId, "check-cancel-1"), timeoutMs * 2);
+    void permission.then((a) => (answeredFirst ??= a && !interrupted ? a : undefined));
+  }
+  await peer.pause(500);
+  const from = peer.lines.length;
+  interrupted = true;
+  ctx.interrupt();
+  const cancel = await peer.waitFor((l) => l.body?.method === "session/cancel", timeoutMs, from);
+  const perms = ["ACP-PERM-101", "ACP-PERM-102"];
+  if (cancel === undefined) {
+    const why = ctx.gone();
+    card.score("ACP-CANCEL-110", fail(why !== undefined ? `the client ${why} after SIGINT without sending session/cancel` : `no session/cancel within ${seconds(timeoutMs)} of SIGINT during a running turn`));
+    card.all([...perms, "ACP-CANCEL-103"], na("the client sent no session/cancel"));
+    return "end_turn";
+  }
+  const params = cancel.body?.params as { sessionId?: unknown } | undefined;
+  card.score("ACP-CANCEL-110", params?.sessionId === start.sessionId ? pass : fail(`session/cancel named session ${JSON.stringify(params?.sessionId)}, not the running ${start.sessionId}`));
+  card.score("ACP-CANCEL-205", cancel.body !== undefined && "id" in cancel.body ? fail(`session/cancel carried an id: ${cancel.text.slice(0, 200)}`) : pass);
+  if (permission === undefined) card.all(perms, na("no permission request was left pending: the client did not answer one in the permission run (ACP-PERM-103)"));
+  else if (answeredFirst !== undefined) card.all(perms, na(`the client answered the permission request before the cancel: ${show(answeredFirst.result ?? answeredFirst.error)}`));
+  else {
+    const a = await permission;
+    if (a === undefined) card.score("ACP-PERM-101", ctx.gone() !== undefined ? notRun(`the client ${String(ctx.gone())}`) : fail(`the pending session/request_permission was still unanswered ${seconds(timeoutMs * 2)} after it was sent (session/cancel came meanwhile)`));
+    else {
+      card.score("ACP-PERM-101", pass);
+      const o = outcomeOf(a);
+      card.score("ACP-PERM-102", o.ok && o.outcome === "cancelled" ? pass : fail(`after session/cancel the permission request was ${o.ok ? `answered ${o.outcome}` : o.why}`));
+    }
+  }
+  update(ctx, start.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "check-cancel-1", status: "failed" });
+  const why = await survived(ctx);
+  card.score("ACP-CANCEL-103", why === undefined ? pass : fail(`the client ${why} within ${LIVENESS_MS} ms of a tool_call_update sent after its session/cancel`));
+  return "cancelled";
+}
