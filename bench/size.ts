@@ -9,12 +9,15 @@
  *
  *   node --import tsx bench/size.ts
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, transformSync } from "esbuild";
-import { bundle, ROOT } from "./lib/build.ts";
+import { emitValidators, validatedTypes } from "../codegen/emit-validators.ts";
+import { loadSchema } from "../codegen/schema.ts";
+import { methods, schemaSource, type MethodRow } from "../method-table.ts";
+import { BUILD_DIR, bundle, ROOT } from "./lib/build.ts";
 import { emit, Recorder } from "./lib/harness.ts";
 
 const require = createRequire(`${ROOT}package.json`);
@@ -66,6 +69,21 @@ for (const peer of ["ours", "sdk"] as const) {
 const v2 = await agentBundle(AGENTS.v2);
 rec.add("v2 agent (acp-router/v2 + acp-router/stdio) bundle: minified", "ours", v2.length);
 rec.add("v2 agent (acp-router/v2 + acp-router/stdio) bundle: minified + gzip", "ours", gzip(v2));
+// Where the floor is: the v1 table's rows hold both sides' validators, so every bundle of a
+// connection carries them all. An agent calls only the params validators of the rows it
+// handles and the result validators of the requests it sends: emitted alone, bundled alone.
+const noResult = (r: MethodRow): MethodRow => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "result")) as unknown as MethodRow;
+const agentRows = methods.flatMap((r) => [
+  ...(r.side !== "client" && typeof r.params === "string" ? [noResult(r)] : []),
+  ...(r.side !== "agent" && typeof r.result === "string" ? [noResult({ ...r, params: r.result })] : []),
+]);
+mkdirSync(BUILD_DIR, { recursive: true });
+const agentValidators = `${BUILD_DIR}agent-side-validators.ts`;
+writeFileSync(agentValidators, emitValidators(agentRows, loadSchema(schemaSource).schema, { header: "", runtime: `${ROOT}src/runtime.ts`, ext: ".ts" }));
+const sided = await agentBundle(`export * from ${JSON.stringify(agentValidators)};`);
+rec.add("v1 validators an agent calls, bundled alone: minified", "ours", sided.length);
+rec.add("v1 validators an agent calls, bundled alone: minified + gzip", "ours", gzip(sided));
+rec.notes.push(`v1 validators an agent calls: params of the rows an agent handles and results of the requests it sends (${validatedTypes(agentRows).length} of the table's ${validatedTypes(methods).length}), emitted by the same codegen and bundled alone with their runtime helpers; the floor of a one-sided v1 agent, whose bundle today carries all 46 because the rows of both sides are one table`);
 rec.notes.push("minimal v1 agent: serveStdio from the acp-router entry with initialize, newSession and prompt; sdk: the SDK's agent() app with the same three handlers over ndJsonStream on stdin/stdout; esbuild bundle, minify, ESM, platform node (issue 24: ours ≤ 150 KB minified, ≤ 40 KB gzip)");
 rec.notes.push("validators: ours = src/generated/validators.ts (ajv standalone code); sdk = @agentclientprotocol/sdk dist/v1/schema/zod.gen.js (zod schemas; the zod runtime is extra)");
 rec.notes.push("whole package: esbuild bundle of the public entry (ours: src/index.ts; sdk: its main entry with zod), minified");
