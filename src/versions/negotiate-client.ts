@@ -110,6 +110,13 @@ export async function negotiateClient<C1 extends AnyClient = AnyClient, C2 exten
   const initialize = connection.agent.initialize(v2.initialize as never) as Promise<InitializeAnswerOf<C2>>;
   initialize.catch(() => {});
   const answer = await answered;
+  const beyond = answer === undefined ? undefined : versionBeyond(answer);
+  if (beyond !== undefined) {
+    // A version this client does not speak: the spec's answer is to close and say so, not to guess.
+    connection.close(`the agent answered protocol version ${beyond}`);
+    board.close();
+    throw new Error(`the agent answered protocol version ${beyond}; this client speaks ${v1 ? "1 and 2" : "2"} only, so it closed the connection`);
+  }
 
   if (answer === undefined ? !v1 : decide(answer) === "pass") {
     try {
@@ -159,10 +166,21 @@ async function initializeV1<C1 extends AnyClient, C2 extends AnyClient>(
   }
 }
 
-/** Whether an `initialize` answer is a success in protocol version 2 or later. */
-function answersV2(answer: Record<string, unknown>): boolean {
+/** The protocol version of a successful `initialize` answer, if it has a numeric one. */
+function answeredVersion(answer: Record<string, unknown>): number | undefined {
   const result = answer.result;
-  if ("error" in answer || typeof result !== "object" || result === null) return false;
+  if ("error" in answer || typeof result !== "object" || result === null) return undefined;
   const version = (result as { protocolVersion?: unknown }).protocolVersion;
-  return typeof version === "number" && version >= 2;
+  return typeof version === "number" ? version : undefined;
+}
+
+/** Whether an `initialize` answer is a success in protocol version 2. */
+function answersV2(answer: Record<string, unknown>): boolean {
+  return answeredVersion(answer) === 2;
+}
+
+/** A version above 2 in a successful answer: one this client cannot speak (the agent should have answered 2 or lower). */
+function versionBeyond(answer: Record<string, unknown>): number | undefined {
+  const version = answeredVersion(answer);
+  return version !== undefined && version > 2 ? version : undefined;
 }

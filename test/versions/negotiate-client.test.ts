@@ -71,6 +71,16 @@ describe("negotiateClient against agents of either version", () => {
     negotiated.connection.close();
   });
 
+  it("closes the connection with a clear error when the agent answers a version above 2, one it cannot speak", async () => {
+    const agent: v2.AgentHandler = { ...v2Agent(), initialize: () => ({ protocolVersion: 3, info: { name: "v3-agent", version: "1" }, capabilities: { session: {} } }) };
+    let agentConn: ReturnType<typeof v2.connectAgent> | undefined;
+    const transport = agentBy((t) => (agentConn = v2.connectAgent(agent, t)));
+    await expect(negotiateClient(transport, both)).rejects.toThrow("the agent answered protocol version 3; this client speaks 1 and 2 only, so it closed the connection");
+    await agentConn?.closed;
+    const { v1: _v1, ...v2Only } = both;
+    await expect(negotiateClient(agentBy((t) => v2.connectAgent(agent, t)), v2Only)).rejects.toThrow("the agent answered protocol version 3; this client speaks 2 only, so it closed the connection");
+  });
+
   it("falls back to v1 behind a v1-only version router, which rewrote the v2 offer", async () => {
     const negotiated = await negotiateClient(agentBy((t) => routeAgent(t, { v1: (x) => connectAgent(testAgent().handler, x) })), both);
     expect(negotiated.version).toBe(1);
