@@ -15,7 +15,7 @@ const report: ClientReport = {
     { id: "ACP-PERM-103", tier: "MUST", outcome: "pass", evidence: undefined },
     { id: "ACP-LIST-105", tier: "MUST", outcome: "not run", evidence: "check --client has no probe for this requirement" },
   ],
-  runs: [{ scenario: "handshake", exit: "code 0", tail: "done in /work/somewhere/x" }],
+  runs: [{ scenario: "handshake", exit: "code 0", tail: "done in /Users/someone/x" }],
   negotiated: { offered: [1], answered: 1 },
 };
 
