@@ -7,8 +7,9 @@ import type { HandlerContext, RequestId } from "../context.ts";
 import type { Row } from "../row.ts";
 import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
 
-/** Advertised capabilities as the connection holds them: the object `initialize` carried. */
-export type Capabilities = Readonly<Record<string, unknown>>;
+import type { Capabilities } from "./state.ts";
+
+export type { Capabilities };
 
 /** What a call needs from its connection. */
 export interface CallHost<Peer> {
@@ -23,6 +24,8 @@ export interface CallHost<Peer> {
 
 /** Collects the answers of one accepted batch. */
 export interface BatchSink {
+  /** One more element of the batch will be answered (called before its answer can arrive). */
+  expect(): void;
   add(answer: string): void;
   done(): void;
 }

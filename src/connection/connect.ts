@@ -3,7 +3,6 @@
  * pipeline, end-of-stream to close, and builds the public object. Generic
  * over the protocol it is given (`src/protocol.ts`); imports no table.
  */
-import { wireError } from "../errors.ts";
 import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
 import { withExtensions } from "../extensions/registry.ts";
 import { notifyExtension, requestExtension } from "../extensions/send.ts";
@@ -13,7 +12,7 @@ import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine } from "./inbound.ts";
+import { processLine, rejectOversized } from "./pipeline.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -61,10 +60,10 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {
-      return core.agentCapabilities;
+      return core.state.agentCapabilities;
     },
     get clientCapabilities() {
-      return core.clientCapabilities;
+      return core.state.clientCapabilities;
     },
     stats: () => core.stats(),
   } as C;
@@ -86,15 +85,13 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   let yielding = false;
   let ended: { error: Error | undefined } | undefined;
 
-  const oversized = (length: number) => {
-    core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-    core.reject(null, wireError.lineTooLong(maxBytes), undefined);
-  };
+  const inbound = core.inbound;
+  const oversized = (length: number) => rejectOversized(inbound, length, maxBytes);
   const handle = (text: string | number, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    processLine(core, text, maxDepth, shallow);
-    if (core.settledResponse) {
-      core.settledResponse = false;
+    processLine(inbound, text, maxDepth, shallow);
+    if (inbound.settledResponse) {
+      inbound.settledResponse = false;
       if (!yielding) {
         yielding = true;
         queueMicrotask(drain);

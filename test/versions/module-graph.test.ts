@@ -32,7 +32,7 @@ describe("the runtime's module graph", () => {
 
   it("reads the imports of every runtime file", () => {
     expect(files.length).toBeGreaterThan(60);
-    expect(importsOf("src/connection/core.ts")).toContain("src/connection/lanes.ts");
+    expect(importsOf("src/connection/pipeline.ts")).toContain("src/connection/lanes.ts");
     // The check itself sees a table import where there is one.
     expect(importsOf("src/serve-stdio-v1.ts").some(isTable)).toBe(true);
   });
