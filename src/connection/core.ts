@@ -29,7 +29,7 @@ import type { Protocol } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ConnectionOptions, Diagnostic } from "./options.ts";
 import { Outbound, type OutboundHost } from "./outbound.ts";
-import { Inbound, describeError, type InboundHost } from "./pipeline.ts";
+import { Inbound, describeError, report, type InboundHost } from "./pipeline.ts";
 import { ConnectionState, type StateView } from "./state.ts";
 
 /** One side of a connection: the agent or the client. */
@@ -60,7 +60,6 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   readonly peer: Peer;
   readonly closed: Promise<CloseInfo>;
   private readonly writer: ConnectionState;
-  private readonly diagnostic: ((d: Diagnostic) => void) | undefined;
   private info: CloseInfo | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
@@ -69,7 +68,6 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     this.side = side;
     this.peerSide = side === "agent" ? "client" : "agent";
     this.transport = transport;
-    this.diagnostic = options.onDiagnostic;
     // Per-object gates are learnt by the client from the updates it receives (rows the agent handles).
     this.writer = new ConnectionState(side === "client" ? protocol.rows.agent.filter((r) => r.objectCapability !== undefined) : []);
     this.inbound = new Inbound<Peer>(this, this.writer, handler, options);
@@ -97,12 +95,7 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   }
 
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void {
-    if (!this.diagnostic) return;
-    try {
-      this.diagnostic(data === undefined ? { kind, message } : { kind, message, data });
-    } catch {
-      // A failing diagnostics hook must not break the connection.
-    }
+    report(this.inbound, kind, message, data);
   }
 
   answerPending(body: Record<string, unknown>): void {

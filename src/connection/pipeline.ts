@@ -12,7 +12,7 @@
  * that imports it back.
  */
 import type { RequestId } from "../context.ts";
-import { dispatch, decodeParams } from "../decode.ts";
+import { dispatch } from "../decode.ts";
 import { ErrorCode, RpcError, wireError, type ErrorObject } from "../errors.ts";
 import { classify, isResponseShaped } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
@@ -21,7 +21,7 @@ import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import type { Transport } from "../transport/transport.ts";
-import type { Leniency } from "../validation/check.ts";
+import { decodeParams, type Leniency } from "../validation/check.ts";
 import { reportUnhandled } from "./advertised.ts";
 import { InboundCall, type BatchSink, type CallHost } from "./call.ts";
 import { gate } from "./gate.ts";
@@ -59,6 +59,8 @@ export class Inbound<Peer> implements CallHost<Peer> {
   /** Set when a response settled a call: the next line waits one microtask so the caller's continuation runs first. */
   settledResponse = false;
   readonly host: InboundHost<Peer>;
+  /** The `onDiagnostic` hook; undefined: diagnostics cost nothing. */
+  readonly diagnostic: ((d: Diagnostic) => void) | undefined;
   readonly state: ConnectionState;
   readonly handler: object;
   readonly leniency: Leniency;
@@ -71,6 +73,7 @@ export class Inbound<Peer> implements CallHost<Peer> {
 
   constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, options: ConnectionOptions) {
     this.host = host;
+    this.diagnostic = options.onDiagnostic;
     this.state = state;
     this.handler = handler;
     const rows = host.protocol.rows;
@@ -82,11 +85,11 @@ export class Inbound<Peer> implements CallHost<Peer> {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.hasRepeatable = [...rows.agent, ...rows.client].some((r) => r.repeatable !== undefined);
     this.lanes = new Lanes(
-      (error) => host.report("handler_error", "a notification handler failed", describeError(error)),
+      (error) => report(this, "handler_error", "a notification handler failed", describeError(error)),
       options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
       (high, queued) => {
         if (host.isClosed) return;
-        host.report("backpressure", high ? `reading paused: ${queued} notifications wait for their handlers` : `reading resumed: ${queued} notifications wait`);
+        report(this, "backpressure", high ? `reading paused: ${queued} notifications wait for their handlers` : `reading resumed: ${queued} notifications wait`);
         if (high) host.transport.pause?.();
         else host.transport.resume?.();
       },
@@ -157,11 +160,22 @@ export class Inbound<Peer> implements CallHost<Peer> {
   }
 }
 
+/** Tells the `onDiagnostic` hook; a failing hook never breaks the connection. */
+export function report<P>(inbound: Inbound<P>, kind: Diagnostic["kind"], message: string, data?: unknown): void {
+  const hook = inbound.diagnostic;
+  if (hook === undefined) return;
+  try {
+    hook(data === undefined ? { kind, message } : { kind, message, data });
+  } catch {
+    // A failing diagnostics hook must not break the connection.
+  }
+}
+
 /** Handles one framed line; `shallow`: the framer found too few brackets in it to nest deeper than `maxDepth`. */
 export function processLine<P>(inbound: Inbound<P>, text: string, maxDepth: number | undefined, shallow = false): void {
   const value = parseValue(text, maxDepth, shallow);
   if (value instanceof ParseFailure) {
-    inbound.host.report("parse_error", `unparsable line: ${value.reason}`);
+    report(inbound, "parse_error", `unparsable line: ${value.reason}`);
     reject(inbound, null, wireError.parse(value.reason), undefined);
   } else processValue(inbound, value);
 }
@@ -174,14 +188,14 @@ export function processValue<P>(inbound: Inbound<P>, value: unknown): void {
 
 /** Answers a line too long to read: `-32700`, `id: null`. */
 export function rejectOversized<P>(inbound: Inbound<P>, length: number, maxBytes: number): void {
-  inbound.host.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
+  report(inbound, "oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
   reject(inbound, null, wireError.lineTooLong(maxBytes), undefined);
 }
 
 /** A batch (JSON-RPC 2.0 §6): rejected whole, or each element handled and the answers written as one array. */
 function processBatch<P>(inbound: Inbound<P>, items: unknown[]): void {
   if (!inbound.acceptBatches || items.length === 0) {
-    inbound.host.report("batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
+    report(inbound, "batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
     reject(inbound, null, wireError.batchRejected(items.length === 0), undefined);
     return;
   }
@@ -206,46 +220,68 @@ function processBatch<P>(inbound: Inbound<P>, items: unknown[]): void {
 /** Handles one message: classified once, its row looked up once. */
 function processMessage<P>(inbound: Inbound<P>, value: unknown, batch: BatchSink | undefined): void {
   const kind = classify(value);
+  // Response-shaped bodies (having `result` or `error`) are never answered, whatever else is wrong.
+  const responseShaped = kind === "unknown" && isResponseShaped(value);
   const body = value as Body;
   if (kind === "request" || kind === "notification") {
-    const wire = body.method as string;
-    const row = inbound.host.protocol.inboundRow(inbound.host.side, kind, wire) as AnyRow | undefined;
-    if (kind === "request") processRequest(inbound, body, wire, row, batch);
-    else processNotification(inbound, body, wire, row);
-  } else if (kind === "response") inbound.host.answerPending(body);
+    const row = inbound.host.protocol.inboundRow(inbound.host.side, kind, body.method as string) as AnyRow | undefined;
+    processCall(inbound, body, kind, row, batch);
+  }
+  else if (kind === "response") inbound.host.answerPending(body);
   else if (kind === "unidentified_request") {
     batch?.expect();
     reject(inbound, null, wireError.unusableId(), batch);
-  } else if (!isResponseShaped(value)) {
+  } else if (!responseShaped) {
     batch?.expect();
-    inbound.host.report("unknown_message", "message is neither a request, a notification nor a response");
+    report(inbound, "unknown_message", "message is neither a request, a notification nor a response");
     reject(inbound, null, wireError.notJsonRpc(), batch);
   } else if (!inbound.host.rejectInvalidResponse(body)) {
     // Never answered; with both result and error, the pending call it names failed above (JSON-RPC 2.0 §5).
-    inbound.host.report("unknown_response", "response-shaped message without a usable id dropped", { id: body.id ?? null });
+    report(inbound, "unknown_response", "response-shaped message without a usable id dropped", { id: body.id ?? null });
   }
 }
 
-function processRequest<P>(inbound: Inbound<P>, body: Body, wire: string, row: AnyRow | undefined, batch: BatchSink | undefined): void {
-  batch?.expect();
-  const id = body.id as RequestId;
-  const state = inbound.state;
-  const refused = refuseRequest(inbound, body, id, row, batch !== undefined);
-  if (refused !== undefined) return reject(inbound, id, refused, batch);
+/**
+ * A request or a notification, one path for both: the row, the gates of its
+ * kind, decode, what the state learns from it, then its call — answered
+ * (requests) or delivered in its session's lane (notifications).
+ */
+function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "notification", row: AnyRow | undefined, batch: BatchSink | undefined): void {
+  const wire = body.method as string;
+  const request = kind === "request";
+  const id = request ? (body.id as RequestId) : undefined;
+  if (request) {
+    batch?.expect();
+    const refused = refuseRequest(inbound, body, id as RequestId, row, batch !== undefined);
+    if (refused !== undefined) return reject(inbound, id as RequestId, refused, batch);
+  } else if (!admitNotification(inbound, body, wire, row)) return;
   const params = body.params ?? {};
   if (row !== undefined) {
     const outcome = decodeParams(inbound.host.protocol, row, params, inbound.leniency);
     if (outcome !== undefined) {
-      if (!outcome.ok) return reject(inbound, id, wireError.invalidParams({ errors: outcome.errors }), batch);
-      inbound.host.report("repaired", `repaired the params of "${wire}"`, { id, repairs: outcome.repairs });
+      if (!outcome.ok) {
+        if (request) return reject(inbound, id as RequestId, wireError.invalidParams({ errors: outcome.errors }), batch);
+        return report(inbound, "invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
+      }
+      report(inbound, "repaired", `repaired the params of "${wire}"`, request ? { id, repairs: outcome.repairs } : { repairs: outcome.repairs });
     }
-    if (row.lifecycle === "initialize" && inbound.host.side === "agent") state.initializeOffered(row, params);
   }
-  const call = new InboundCall(inbound, wire, id, sessionOf(params), row, batch, undefined);
-  if (row?.cancelsSession && call.sessionId !== undefined) inbound.cancelSession(call.sessionId, "session_close");
+  const sessionId = sessionOf(params);
+  if (row !== undefined && !inbound.state.received(row, kind, params, sessionId, inbound.host.side)) {
+    report(inbound, "unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
+  }
+  // A notification runs in its session's lane (those without a session share one): at once
+  // when the lane is idle, else after the notifications queued before it.
+  const lane = request ? undefined : (sessionId ?? "");
+  const call = new InboundCall(inbound, wire, id, sessionId, row, batch, lane);
+  if (lane !== undefined) {
+    if (!inbound.lanes.runNow(lane, runNotification, inbound, call, params)) inbound.lanes.run(lane, () => runNotification(inbound, call, params));
+    return;
+  }
+  if (row?.cancelsSession && sessionId !== undefined) inbound.cancelSession(sessionId, "session_close");
   if (inbound.inFlight.size >= inbound.maxInFlight) {
     call.answered = true;
-    return reject(inbound, id, wireError.tooManyInFlight(inbound.maxInFlight), batch);
+    return reject(inbound, id as RequestId, wireError.tooManyInFlight(inbound.maxInFlight), batch);
   }
   invoke(inbound, call, params);
 }
@@ -277,46 +313,35 @@ function refuseRequest<P>(inbound: Inbound<P>, body: Body, id: RequestId, row: A
   return undefined;
 }
 
-function processNotification<P>(inbound: Inbound<P>, body: Body, wire: string, row: AnyRow | undefined): void {
+/**
+ * What a notification meets before decode: the connection-routed rows
+ * (`$/cancel_request`, `session/cancel`: handled here, never decoded,
+ * DESIGN §4.5), unknown methods (ignored; unregistered `_` ones go to
+ * `extNotification`) and the capability gate (dropped with a diagnostic).
+ * True when it goes on to decode and delivery.
+ */
+function admitNotification<P>(inbound: Inbound<P>, body: Body, wire: string, row: AnyRow | undefined): boolean {
   const params = body.params ?? {};
-  const host = inbound.host;
-  // Connection-routed rows, before any gate and never decoded by a handler (DESIGN §4.5).
-  if (row?.layer === "protocol") return inbound.cancelRequest((params as { requestId?: unknown } | null)?.requestId);
-  const sessionId = sessionOf(params);
+  if (row?.layer === "protocol") {
+    inbound.cancelRequest((params as { requestId?: unknown } | null)?.requestId);
+    return false;
+  }
   if (row?.layer === "session_control") {
-    if (sessionId === undefined) return host.report("invalid_notification", `dropped "${wire}" without a string sessionId`);
-    return inbound.cancelSession(sessionId);
+    const sessionId = sessionOf(params);
+    if (sessionId === undefined) report(inbound, "invalid_notification", `dropped "${wire}" without a string sessionId`);
+    else inbound.cancelSession(sessionId);
+    return false;
   }
   if (row === undefined || row.invoke === undefined) {
     const handler = inbound.handler as { extNotification?: unknown };
-    if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) return deliver(inbound, sessionId, undefined, wire, params);
-    return host.report("unknown_notification", `ignored notification "${wire}"`);
+    if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) return true;
+    report(inbound, "unknown_notification", `ignored notification "${wire}"`);
+    return false;
   }
-  const refusal = gate(host.protocol, inbound.state, row, host.side);
-  if (refusal !== undefined) return host.report("gated_notification", `dropped "${wire}": ${refusal.message}`);
-  const outcome = decodeParams(host.protocol, row, params, inbound.leniency);
-  if (outcome !== undefined) {
-    if (!outcome.ok) return host.report("invalid_notification", `dropped "${wire}" with invalid params`, { errors: outcome.errors });
-    host.report("repaired", `repaired the params of "${wire}"`, { repairs: outcome.repairs });
-  }
-  if (host.side === "client") {
-    inbound.state.updateSeen(params);
-    if (sessionId !== undefined && !inbound.state.knowsSession(sessionId)) {
-      host.report("unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
-    }
-  }
-  deliver(inbound, sessionId, row, wire, params);
-}
-
-/**
- * Runs a notification handler in its session's lane (notifications without a
- * session share one lane): at once when the lane is idle, else after the
- * notifications queued before it. `row` undefined means an extension.
- */
-function deliver<P>(inbound: Inbound<P>, sessionId: string | undefined, row: AnyRow | undefined, wire: string, params: unknown): void {
-  const lane = sessionId ?? "";
-  const call = new InboundCall(inbound, wire, undefined, sessionId, row, undefined, lane);
-  if (!inbound.lanes.runNow(lane, runNotification, inbound, call, params)) inbound.lanes.run(lane, () => runNotification(inbound, call, params));
+  const refusal = gate(inbound.host.protocol, inbound.state, row, inbound.host.side);
+  if (refusal === undefined) return true;
+  report(inbound, "gated_notification", `dropped "${wire}": ${refusal.message}`);
+  return false;
 }
 
 function runNotification<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
@@ -359,7 +384,7 @@ function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unkno
     if (call.requestId !== undefined) fail(inbound, call, error);
     else {
       finishNotification(inbound, call);
-      inbound.host.report("handler_error", "a notification handler threw", describeError(error));
+      report(inbound, "handler_error", "a notification handler threw", describeError(error));
     }
     return THREW;
   }
@@ -418,7 +443,7 @@ function succeed<P>(inbound: Inbound<P>, call: InboundCall<P>, value: unknown): 
   try {
     line = encodeResult(call.requestId as RequestId, value);
   } catch (error) {
-    inbound.host.report("handler_error", `the result of "${call.wire}" cannot be encoded as JSON`, describeError(error));
+    report(inbound, "handler_error", `the result of "${call.wire}" cannot be encoded as JSON`, describeError(error));
     line = encodeLine(errorMessage(call.requestId as RequestId, RpcError.internalError().toJSON()));
   }
   writeAnswer(inbound, line, call.batch);
@@ -433,7 +458,7 @@ function fail<P>(inbound: Inbound<P>, call: InboundCall<P>, error: unknown): voi
   }
   call.answered = true;
   inbound.inFlight.delete(call.requestId as RequestId);
-  if (!(error instanceof RpcError)) inbound.host.report("handler_error", `handler of "${call.wire}" threw`, describeError(error));
+  if (!(error instanceof RpcError)) report(inbound, "handler_error", `handler of "${call.wire}" threw`, describeError(error));
   reject(inbound, call.requestId as RequestId, RpcError.from(error, inbound.exposeErrors).toJSON(), call.batch);
 }
 

@@ -115,9 +115,22 @@ export class ConnectionState implements StateView {
     if (this.isInitialized) this.otherRequestSeen = true;
   }
 
-  /** Agent side: an `initialize` request was decoded; its client capabilities count once it is answered with success. */
-  initializeOffered(row: AnyRow, params: unknown): void {
-    this.offeredClientCaps = capabilitiesIn(row, "params", params);
+  /**
+   * A request or notification of `row` was decoded, with `params` and their
+   * `sessionId`. Agent side, `initialize`: its client capabilities count once
+   * it is answered with success. Client side, a notification: the
+   * per-object capabilities an update announces are recorded. Returns false
+   * when a client-side notification names a session that no session/new,
+   * load or resume introduced (delivered anyway; the caller reports it).
+   */
+  received(row: AnyRow, kind: "request" | "notification", params: unknown, sessionId: string | undefined, side: "agent" | "client"): boolean {
+    if (side === "agent") {
+      if (row.lifecycle === "initialize") this.offeredClientCaps = capabilitiesIn(row, "params", params);
+      return true;
+    }
+    if (kind !== "notification") return true;
+    this.updateSeen(params);
+    return sessionId === undefined || this.sessions.has(sessionId);
   }
 
   /** Client side: this client sends `initialize` with these params (its capabilities are what it advertised). */
@@ -190,7 +203,7 @@ export class ConnectionState implements StateView {
    * unchanged; `null` or a missing path: cleared — ACP v2 tool calls and
    * terminals). Tables without such rows pay one length check.
    */
-  updateSeen(params: unknown): void {
+  private updateSeen(params: unknown): void {
     if (this.objectRows.length === 0) return;
     const update = (params as { update?: unknown } | null)?.update;
     if (typeof update !== "object" || update === null) return;

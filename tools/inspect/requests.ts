@@ -5,7 +5,7 @@ import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { isExtensionWire } from "../../src/row.ts";
 import { idKey, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
-import type { MonitorState, SessionState } from "./monitor.ts";
+import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
 import { tableFor, widerTableFor, type Table } from "./tables.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
