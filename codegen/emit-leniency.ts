@@ -11,6 +11,8 @@ import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 import { validatedTypes } from "./emit-validators.ts";
+import { decodedBy } from "./emit-router.ts";
+import type { HandlingSide } from "./sides.ts";
 
 interface Prop {
   onError?: true;
@@ -174,22 +176,64 @@ function prune(graph: Record<string, GraphNode>, roots: readonly string[]): Reco
   return out;
 }
 
+/** The nodes of `graph` reachable from `roots` (a side's decoded types): what that side's half walks. */
+export function reachable(graph: Readonly<Record<string, GraphNode>>, roots: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const queue = roots.filter((r) => graph[r] !== undefined);
+  while (queue.length) {
+    const name = queue.shift() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const n = graph[name] as GraphNode;
+    queue.push(...(n.refs ?? []), ...Object.values(n.variants ?? {}).flat(), ...Object.values(n.props ?? {}).flatMap((p) => [...(p.value ?? []), ...(p.items ?? [])]));
+  }
+  return [...seen].sort();
+}
+
+/**
+ * `leniency.ts`: one constant per node, then three graphs over them — the
+ * whole table's (`leniency`) and each half's (`agentLeniency`,
+ * `clientLeniency`: the nodes reachable from the types that side decodes),
+ * so a bundle of one side carries only its nodes.
+ */
 export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const graph = buildLeniencyGraph(rows, schema);
-  const lines = Object.keys(graph)
-    .sort()
-    .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(graph[name])},`);
+  const names = Object.keys(graph).sort();
+  const consts = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of names) {
+    const base = `L_${name.replace(/[^A-Za-z0-9_]/g, "_")}`;
+    let id = base;
+    for (let i = 2; taken.has(id); i++) id = `${base}_${i}`;
+    taken.add(id);
+    consts.set(name, id);
+  }
+  const map = (list: readonly string[]) => list.map((name) => `  ${JSON.stringify(name)}: ${consts.get(name) as string},`);
+  const side = (s: HandlingSide) => [
+    "",
+    "/**",
+    ` * Lenient locations of the types the ${s} decodes (the ${s} half's graph).`,
+    " * @internal",
+    " */",
+    `export const ${s}Leniency: LeniencyGraph = {`,
+    ...map(reachable(graph, decodedBy(rows, s))),
+    "};",
+  ];
   return [
     p.header,
     runtimeImport(p, ["LeniencyGraph"]),
+    "",
+    ...names.map((name) => `const ${consts.get(name) as string}: LeniencyGraph[string] = ${JSON.stringify(graph[name])};`),
     "",
     "/**",
     " * Lenient locations of every params/result type, keyed by definition.",
     " * @internal",
     " */",
     "export const leniency: LeniencyGraph = {",
-    ...lines,
+    ...map(names),
     "};",
+    ...side("agent"),
+    ...side("client"),
     "",
   ].join("\n");
 }
