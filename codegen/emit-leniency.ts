@@ -12,7 +12,6 @@ import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./sc
 import { typeDefinitions } from "./emit-types.ts";
 import { validatedTypes } from "./emit-validators.ts";
 import { decodedBy } from "./emit-router.ts";
-import type { HandlingSide } from "./sides.ts";
 
 interface Prop {
   onError?: true;
@@ -191,49 +190,49 @@ export function reachable(graph: Readonly<Record<string, GraphNode>>, roots: rea
 }
 
 /**
- * `leniency.ts`: one constant per node, then three graphs over them — the
- * whole table's (`leniency`) and each half's (`agentLeniency`,
- * `clientLeniency`: the nodes reachable from the types that side decodes),
- * so a bundle of one side carries only its nodes.
+ * `leniency.ts`: the graph's nodes in three groups, each printed once — the
+ * nodes both sides reach, those only the agent's decoded types reach, those
+ * only the client's — and three graphs over them: each half's
+ * (`agentLeniency`, `clientLeniency`: shared + its own) and the whole table's
+ * (`leniency`: all three). The merges are calls annotated pure, so a bundle
+ * of one side drops the other side's group.
  */
 export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const graph = buildLeniencyGraph(rows, schema);
+  const agent = new Set(reachable(graph, decodedBy(rows, "agent")));
+  const client = new Set(reachable(graph, decodedBy(rows, "client")));
   const names = Object.keys(graph).sort();
-  const consts = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const name of names) {
-    const base = `L_${name.replace(/[^A-Za-z0-9_]/g, "_")}`;
-    let id = base;
-    for (let i = 2; taken.has(id); i++) id = `${base}_${i}`;
-    taken.add(id);
-    consts.set(name, id);
-  }
-  const map = (list: readonly string[]) => list.map((name) => `  ${JSON.stringify(name)}: ${consts.get(name) as string},`);
-  const side = (s: HandlingSide) => [
-    "",
-    "/**",
-    ` * Lenient locations of the types the ${s} decodes (the ${s} half's graph).`,
-    " * @internal",
-    " */",
-    `export const ${s}Leniency: LeniencyGraph = {`,
-    ...map(reachable(graph, decodedBy(rows, s))),
+  const group = (name: string, doc: string, keep: (n: string) => boolean) => [
+    `/** ${doc} */`,
+    `const ${name}: LeniencyGraph = {`,
+    ...names.filter(keep).map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(graph[n])},`),
     "};",
   ];
   return [
     p.header,
     runtimeImport(p, ["LeniencyGraph"]),
     "",
-    ...names.map((name) => `const ${consts.get(name) as string}: LeniencyGraph[string] = ${JSON.stringify(graph[name])};`),
+    ...group("both", "Nodes the types of both sides reach.", (n) => agent.has(n) && client.has(n)),
+    ...group("agentOnly", "Nodes only the types the agent decodes reach (the params it receives, the results it gets).", (n) => agent.has(n) && !client.has(n)),
+    ...group("clientOnly", "Nodes only the types the client decodes reach.", (n) => !agent.has(n) && client.has(n)),
     "",
     "/**",
     " * Lenient locations of every params/result type, keyed by definition.",
     " * @internal",
     " */",
-    "export const leniency: LeniencyGraph = {",
-    ...map(names),
-    "};",
-    ...side("agent"),
-    ...side("client"),
+    "export const leniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly, clientOnly);",
+    "",
+    "/**",
+    " * Lenient locations of the types the agent decodes (the agent half's graph).",
+    " * @internal",
+    " */",
+    "export const agentLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly);",
+    "",
+    "/**",
+    " * Lenient locations of the types the client decodes (the client half's graph).",
+    " * @internal",
+    " */",
+    "export const clientLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, clientOnly);",
     "",
   ].join("\n");
 }

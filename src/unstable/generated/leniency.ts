@@ -2,711 +2,253 @@
 // Do not edit: change tables/v1-unstable.ts and run `npm run codegen`.
 import type { LeniencyGraph } from "../../runtime.ts";
 
-const L_AgentAuthCapabilities: LeniencyGraph[string] = {"props":{"status":{"onError":true,"value":["AuthStatusCapabilities"]},"logout":{"onError":true,"value":["LogoutCapabilities"]},"_meta":{"onError":true}}};
-const L_AgentCapabilities: LeniencyGraph[string] = {"props":{"loadSession":{"onError":true,"default":false},"promptCapabilities":{"onError":true,"default":{"image":false,"audio":false,"embeddedContext":false},"value":["PromptCapabilities"]},"mcpCapabilities":{"onError":true,"default":{"http":false,"sse":false,"acp":false},"value":["McpCapabilities"]},"sessionCapabilities":{"onError":true,"default":{},"value":["SessionCapabilities"]},"auth":{"onError":true,"default":{},"value":["AgentAuthCapabilities"]},"providers":{"onError":true,"value":["ProvidersCapabilities"]},"_meta":{"onError":true}}};
-const L_Annotations: LeniencyGraph[string] = {"props":{"audience":{"onError":true,"skipItems":true},"lastModified":{"onError":true},"priority":{"onError":true},"_meta":{"onError":true}}};
-const L_ArchiveSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ArchiveSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AudioContent: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_AuthAccount: LeniencyGraph[string] = {"props":{"active":{"onError":true},"name":{"onError":true},"email":{"onError":true},"organization":{"onError":true},"_meta":{"onError":true}}};
-const L_AuthCapabilities: LeniencyGraph[string] = {"props":{"terminal":{"onError":true,"default":false},"_meta":{"onError":true}}};
-const L_AuthMethod: LeniencyGraph[string] = {"refs":["AuthMethodAgent"],"tag":"type","variants":{"terminal":["AuthMethod/anyOf0"]}};
-const L_AuthMethod_anyOf0: LeniencyGraph[string] = {"refs":["AuthMethodTerminal"]};
-const L_AuthMethodAgent: LeniencyGraph[string] = {"props":{"description":{"onError":true},"_meta":{"onError":true}}};
-const L_AuthMethodTerminal: LeniencyGraph[string] = {"props":{"description":{"onError":true},"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":{}},"_meta":{"onError":true}}};
-const L_AuthStatusCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AuthStatusRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AuthStatusResponse: LeniencyGraph[string] = {"props":{"accounts":{"onError":true,"default":[],"skipItems":true,"items":["AuthAccount"]},"_meta":{"onError":true}}};
-const L_AuthStatusUpdateNotification: LeniencyGraph[string] = {"props":{"accounts":{"onError":true,"default":[],"skipItems":true,"items":["AuthAccount"]},"_meta":{"onError":true}}};
-const L_AuthenticateRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AuthenticateResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AvailableCommand: LeniencyGraph[string] = {"props":{"input":{"onError":true,"value":["AvailableCommandInput"]},"_meta":{"onError":true}}};
-const L_AvailableCommandInput: LeniencyGraph[string] = {"refs":["UnstructuredCommandInput"]};
-const L_AvailableCommandsUpdate: LeniencyGraph[string] = {"props":{"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}};
-const L_BlobResourceContents: LeniencyGraph[string] = {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}};
-const L_BooleanConfigOptionCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelRequestNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ClientCapabilities: LeniencyGraph[string] = {"props":{"fs":{"onError":true,"default":{"readTextFile":false,"writeTextFile":false},"value":["FileSystemCapabilities"]},"terminal":{"onError":true,"default":false},"session":{"onError":true,"value":["ClientSessionCapabilities"]},"subagents":{"onError":true,"value":["SubagentCapabilities"]},"plan":{"onError":true,"value":["PlanCapabilities"]},"auth":{"onError":true,"default":{"terminal":false},"value":["AuthCapabilities"]},"elicitation":{"onError":true,"value":["ElicitationCapabilities"]},"_meta":{"onError":true}}};
-const L_ClientSessionCapabilities: LeniencyGraph[string] = {"props":{"compaction":{"onError":true},"configOptions":{"onError":true,"value":["SessionConfigOptionsCapabilities"]},"notices":{"onError":true},"_meta":{"onError":true}}};
-const L_CloseSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CloseSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CompactionSummaryChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_CompactionUpdate: LeniencyGraph[string] = {"props":{"summary":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"error":{"onError":true},"_meta":{"onError":true}}};
-const L_CompleteElicitationNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ConfigOptionUpdate: LeniencyGraph[string] = {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_Content: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_ContentBlock: LeniencyGraph[string] = {"tag":"type","variants":{"text":["ContentBlock/oneOf0"],"image":["ContentBlock/oneOf1"],"audio":["ContentBlock/oneOf2"],"resource_link":["ContentBlock/oneOf3"],"resource":["ContentBlock/oneOf4"]}};
-const L_ContentBlock_oneOf0: LeniencyGraph[string] = {"refs":["TextContent"]};
-const L_ContentBlock_oneOf1: LeniencyGraph[string] = {"refs":["ImageContent"]};
-const L_ContentBlock_oneOf2: LeniencyGraph[string] = {"refs":["AudioContent"]};
-const L_ContentBlock_oneOf3: LeniencyGraph[string] = {"refs":["ResourceLink"]};
-const L_ContentBlock_oneOf4: LeniencyGraph[string] = {"refs":["EmbeddedResource"]};
-const L_ContentChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"messageId":{"onError":true},"_meta":{"onError":true}}};
-const L_Cost: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CreateElicitationRequest: LeniencyGraph[string] = {"refs":["CreateElicitationRequest/anyOf2"],"tag":"mode","variants":{"form":["CreateElicitationRequest/anyOf0"],"url":["CreateElicitationRequest/anyOf1"]},"props":{"_meta":{"onError":true}}};
-const L_CreateElicitationRequest_anyOf0: LeniencyGraph[string] = {"refs":["ElicitationFormMode"]};
-const L_CreateElicitationRequest_anyOf1: LeniencyGraph[string] = {"refs":["ElicitationUrlMode"]};
-const L_CreateElicitationRequest_anyOf2: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"]};
-const L_CreateElicitationResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CreateTerminalRequest: LeniencyGraph[string] = {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}};
-const L_CreateTerminalResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CurrentModeUpdate: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_DeleteSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_DeleteSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Diff: LeniencyGraph[string] = {"props":{"oldText":{"onError":true},"_meta":{"onError":true}}};
-const L_DisableProviderRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_DisableProviderResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationCapabilities: LeniencyGraph[string] = {"props":{"form":{"onError":true,"value":["ElicitationFormCapabilities"]},"url":{"onError":true,"value":["ElicitationUrlCapabilities"]},"_meta":{"onError":true}}};
-const L_ElicitationFormCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationFormMode: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"],"props":{"requestedSchema":{"value":["ElicitationSchema"]}}};
-const L_ElicitationSchema: LeniencyGraph[string] = {"props":{"type":{"onError":true,"default":"object"},"title":{"onError":true},"description":{"onError":true},"_meta":{"onError":true}}};
-const L_ElicitationSessionScope: LeniencyGraph[string] = {"props":{"toolCallId":{"onError":true}}};
-const L_ElicitationUrlCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationUrlMode: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"]};
-const L_EmbeddedResource: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"resource":{"value":["EmbeddedResourceResource"]},"_meta":{"onError":true}}};
-const L_EmbeddedResourceResource: LeniencyGraph[string] = {"refs":["TextResourceContents","BlobResourceContents"]};
-const L_EnvVariable: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Error: LeniencyGraph[string] = {"props":{"data":{"onError":true}}};
-const L_ErrorStopReason: LeniencyGraph[string] = {"props":{"error":{"onError":true,"value":["Error"]}}};
-const L_FileSystemCapabilities: LeniencyGraph[string] = {"props":{"readTextFile":{"onError":true,"default":false},"writeTextFile":{"onError":true,"default":false},"_meta":{"onError":true}}};
-const L_ForkSessionRequest: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}};
-const L_ForkSessionResponse: LeniencyGraph[string] = {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_HttpHeader: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_IdleStateUpdate: LeniencyGraph[string] = {"refs":["IdleStateUpdate/anyOf5"],"props":{"usage":{"onError":true,"value":["Usage"]},"_meta":{"onError":true},"stopReason":{"onError":true}}};
-const L_IdleStateUpdate_anyOf5: LeniencyGraph[string] = {"refs":["ErrorStopReason"]};
-const L_ImageContent: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"uri":{"onError":true},"_meta":{"onError":true}}};
-const L_Implementation: LeniencyGraph[string] = {"props":{"title":{"onError":true},"_meta":{"onError":true}}};
-const L_InitializeRequest: LeniencyGraph[string] = {"props":{"clientCapabilities":{"onError":true,"default":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"auth":{"terminal":false}},"value":["ClientCapabilities"]},"clientInfo":{"onError":true,"value":["Implementation"]},"_meta":{"onError":true}}};
-const L_InitializeResponse: LeniencyGraph[string] = {"props":{"agentCapabilities":{"onError":true,"default":{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}},"value":["AgentCapabilities"]},"authMethods":{"onError":true,"default":[],"skipItems":true,"items":["AuthMethod"]},"agentInfo":{"onError":true,"value":["Implementation"]},"_meta":{"onError":true}}};
-const L_KillTerminalRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_KillTerminalResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ListProvidersRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ListProvidersResponse: LeniencyGraph[string] = {"props":{"providers":{"items":["ProviderInfo"]},"_meta":{"onError":true}}};
-const L_ListSessionsRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ListSessionsResponse: LeniencyGraph[string] = {"props":{"sessions":{"onError":true,"default":[],"skipItems":true,"items":["SessionInfo"]},"nextCursor":{"onError":true},"_meta":{"onError":true}}};
-const L_LoadSessionRequest: LeniencyGraph[string] = {"props":{"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"additionalDirectories":{"onNull":true,"default":[]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}};
-const L_LoadSessionResponse: LeniencyGraph[string] = {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_LogoutCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_LogoutRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_LogoutResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_McpCapabilities: LeniencyGraph[string] = {"props":{"http":{"onError":true,"default":false},"sse":{"onError":true,"default":false},"acp":{"onError":true,"default":false},"_meta":{"onError":true}}};
-const L_McpServer: LeniencyGraph[string] = {"refs":["McpServerStdio"],"tag":"type","variants":{"http":["McpServer/anyOf0"],"sse":["McpServer/anyOf1"],"acp":["McpServer/anyOf2"]}};
-const L_McpServer_anyOf0: LeniencyGraph[string] = {"refs":["McpServerHttp"]};
-const L_McpServer_anyOf1: LeniencyGraph[string] = {"refs":["McpServerSse"]};
-const L_McpServer_anyOf2: LeniencyGraph[string] = {"refs":["McpServerAcp"]};
-const L_McpServerAcp: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_McpServerHttp: LeniencyGraph[string] = {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}};
-const L_McpServerSse: LeniencyGraph[string] = {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}};
-const L_McpServerStdio: LeniencyGraph[string] = {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}};
-const L_MessageMcpNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_MessageMcpRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_MessageMcpResponse: LeniencyGraph[string] = {"refs":["MessageMcpResponse/anyOf0","MessageMcpResponse/anyOf1"]};
-const L_MessageMcpResponse_anyOf0: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_MessageMcpResponse_anyOf1: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_NewSessionRequest: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}};
-const L_NewSessionResponse: LeniencyGraph[string] = {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_Notice: LeniencyGraph[string] = {"props":{"description":{"onError":true},"_meta":{"onError":true}}};
-const L_PermissionOption: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Plan: LeniencyGraph[string] = {"props":{"entries":{"onError":true,"default":[],"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}};
-const L_PlanCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanEntry: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanFile: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanItems: LeniencyGraph[string] = {"props":{"entries":{"onError":true,"default":[],"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}};
-const L_PlanMarkdown: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanRemoved: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanUpdate: LeniencyGraph[string] = {"props":{"plan":{"value":["PlanUpdateContent"]},"_meta":{"onError":true}}};
-const L_PlanUpdateContent: LeniencyGraph[string] = {"tag":"type","variants":{"items":["PlanUpdateContent/oneOf0"],"file":["PlanUpdateContent/oneOf1"],"markdown":["PlanUpdateContent/oneOf2"]}};
-const L_PlanUpdateContent_oneOf0: LeniencyGraph[string] = {"refs":["PlanItems"]};
-const L_PlanUpdateContent_oneOf1: LeniencyGraph[string] = {"refs":["PlanFile"]};
-const L_PlanUpdateContent_oneOf2: LeniencyGraph[string] = {"refs":["PlanMarkdown"]};
-const L_PromptCapabilities: LeniencyGraph[string] = {"props":{"image":{"onError":true,"default":false},"audio":{"onError":true,"default":false},"embeddedContext":{"onError":true,"default":false},"_meta":{"onError":true}}};
-const L_PromptRequest: LeniencyGraph[string] = {"props":{"prompt":{"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_PromptResponse: LeniencyGraph[string] = {"props":{"usage":{"onError":true,"value":["Usage"]},"_meta":{"onError":true}}};
-const L_ProviderCurrentConfig: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ProviderInfo: LeniencyGraph[string] = {"props":{"supported":{"onError":true,"default":[],"skipItems":true},"current":{"value":["ProviderCurrentConfig"]},"_meta":{"onError":true}}};
-const L_ProvidersCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ReadTextFileRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ReadTextFileResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ReleaseTerminalRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ReleaseTerminalResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_RequestPermissionOutcome: LeniencyGraph[string] = {"tag":"outcome","variants":{"selected":["RequestPermissionOutcome/oneOf1"]}};
-const L_RequestPermissionOutcome_oneOf1: LeniencyGraph[string] = {"refs":["SelectedPermissionOutcome"]};
-const L_RequestPermissionRequest: LeniencyGraph[string] = {"props":{"toolCall":{"value":["ToolCallUpdate"]},"options":{"items":["PermissionOption"]},"_meta":{"onError":true}}};
-const L_RequestPermissionResponse: LeniencyGraph[string] = {"props":{"outcome":{"value":["RequestPermissionOutcome"]},"_meta":{"onError":true}}};
-const L_RequiresActionStateUpdate: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ResourceLink: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"description":{"onError":true},"mimeType":{"onError":true},"size":{"onError":true},"title":{"onError":true},"_meta":{"onError":true}}};
-const L_ResumeSessionRequest: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}};
-const L_ResumeSessionResponse: LeniencyGraph[string] = {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_RunningStateUpdate: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SelectedPermissionOutcome: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionAdditionalDirectoriesCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionArchiveCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionCancelCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionCapabilities: LeniencyGraph[string] = {"props":{"list":{"onError":true,"value":["SessionListCapabilities"]},"delete":{"onError":true,"value":["SessionDeleteCapabilities"]},"additionalDirectories":{"onError":true,"value":["SessionAdditionalDirectoriesCapabilities"]},"systemPrompt":{"onError":true,"value":["SessionSystemPromptCapabilities"]},"fork":{"onError":true,"value":["SessionForkCapabilities"]},"archive":{"onError":true,"value":["SessionArchiveCapabilities"]},"status":{"onError":true,"value":["SessionStatusCapabilities"]},"title":{"onError":true,"value":["SessionTitleCapabilities"]},"resume":{"onError":true,"value":["SessionResumeCapabilities"]},"close":{"onError":true,"value":["SessionCloseCapabilities"]},"_meta":{"onError":true}}};
-const L_SessionCloseCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionConfigOption: LeniencyGraph[string] = {"props":{"description":{"onError":true},"category":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionConfigOptionsCapabilities: LeniencyGraph[string] = {"props":{"boolean":{"onError":true,"value":["BooleanConfigOptionCapabilities"]},"_meta":{"onError":true}}};
-const L_SessionDeleteCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionForkCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionInfo: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onError":true,"default":[],"skipItems":true},"title":{"onError":true},"updatedAt":{"onError":true},"archived":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionInfoUpdate: LeniencyGraph[string] = {"props":{"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionListCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionMessage: LeniencyGraph[string] = {"props":{"senderSessionId":{"onError":true},"recipientSessionId":{"onError":true},"senderMessageId":{"onError":true},"recipientMessageId":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_SessionMessageChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_SessionMode: LeniencyGraph[string] = {"props":{"description":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionModeState: LeniencyGraph[string] = {"props":{"availableModes":{"onError":true,"default":[],"skipItems":true,"items":["SessionMode"]},"_meta":{"onError":true}}};
-const L_SessionNotification: LeniencyGraph[string] = {"props":{"update":{"value":["SessionUpdate"]},"_meta":{"onError":true}}};
-const L_SessionResumeCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionStatusCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionStatusRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionStatusResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionSystemPromptCapabilities: LeniencyGraph[string] = {"props":{"mode":{"onError":true,"value":["SessionSystemPromptModeCapabilities"]},"_meta":{"onError":true}}};
-const L_SessionSystemPromptModeCapabilities: LeniencyGraph[string] = {"props":{"override":{"onError":true,"value":["SessionSystemPromptOverrideCapabilities"]},"_meta":{"onError":true}}};
-const L_SessionSystemPromptOverrideCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionTitleCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionUpdate: LeniencyGraph[string] = {"tag":"sessionUpdate","variants":{"user_message_chunk":["SessionUpdate/oneOf0"],"agent_message_chunk":["SessionUpdate/oneOf1"],"agent_thought_chunk":["SessionUpdate/oneOf2"],"tool_call":["SessionUpdate/oneOf3"],"tool_call_update":["SessionUpdate/oneOf4"],"plan":["SessionUpdate/oneOf5"],"plan_update":["SessionUpdate/oneOf6"],"plan_removed":["SessionUpdate/oneOf7"],"available_commands_update":["SessionUpdate/oneOf8"],"current_mode_update":["SessionUpdate/oneOf9"],"config_option_update":["SessionUpdate/oneOf10"],"session_info_update":["SessionUpdate/oneOf11"],"usage_update":["SessionUpdate/oneOf12"],"notice":["SessionUpdate/oneOf13"],"compaction_update":["SessionUpdate/oneOf14"],"compaction_summary_chunk":["SessionUpdate/oneOf15"],"subagent_update":["SessionUpdate/oneOf16"],"session_message":["SessionUpdate/oneOf17"],"session_message_chunk":["SessionUpdate/oneOf18"]}};
-const L_SessionUpdate_oneOf0: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_oneOf1: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_oneOf10: LeniencyGraph[string] = {"refs":["ConfigOptionUpdate"]};
-const L_SessionUpdate_oneOf11: LeniencyGraph[string] = {"refs":["SessionInfoUpdate"]};
-const L_SessionUpdate_oneOf12: LeniencyGraph[string] = {"refs":["UsageUpdate"]};
-const L_SessionUpdate_oneOf13: LeniencyGraph[string] = {"refs":["Notice"]};
-const L_SessionUpdate_oneOf14: LeniencyGraph[string] = {"refs":["CompactionUpdate"]};
-const L_SessionUpdate_oneOf15: LeniencyGraph[string] = {"refs":["CompactionSummaryChunk"]};
-const L_SessionUpdate_oneOf16: LeniencyGraph[string] = {"refs":["SubagentUpdate"]};
-const L_SessionUpdate_oneOf17: LeniencyGraph[string] = {"refs":["SessionMessage"]};
-const L_SessionUpdate_oneOf18: LeniencyGraph[string] = {"refs":["SessionMessageChunk"]};
-const L_SessionUpdate_oneOf2: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_oneOf3: LeniencyGraph[string] = {"refs":["ToolCall"]};
-const L_SessionUpdate_oneOf4: LeniencyGraph[string] = {"refs":["ToolCallUpdate"]};
-const L_SessionUpdate_oneOf5: LeniencyGraph[string] = {"refs":["Plan"]};
-const L_SessionUpdate_oneOf6: LeniencyGraph[string] = {"refs":["PlanUpdate"]};
-const L_SessionUpdate_oneOf7: LeniencyGraph[string] = {"refs":["PlanRemoved"]};
-const L_SessionUpdate_oneOf8: LeniencyGraph[string] = {"refs":["AvailableCommandsUpdate"]};
-const L_SessionUpdate_oneOf9: LeniencyGraph[string] = {"refs":["CurrentModeUpdate"]};
-const L_SetProviderRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetProviderResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionConfigOptionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionConfigOptionResponse: LeniencyGraph[string] = {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_SetSessionModeRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionModeResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionTitleRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionTitleResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_StateUpdate: LeniencyGraph[string] = {"tag":"state","variants":{"running":["StateUpdate/anyOf0"],"idle":["StateUpdate/anyOf1"],"requires_action":["StateUpdate/anyOf2"],"unknown":["StateUpdate/anyOf3"]}};
-const L_StateUpdate_anyOf0: LeniencyGraph[string] = {"refs":["RunningStateUpdate"]};
-const L_StateUpdate_anyOf1: LeniencyGraph[string] = {"refs":["IdleStateUpdate"]};
-const L_StateUpdate_anyOf2: LeniencyGraph[string] = {"refs":["RequiresActionStateUpdate"]};
-const L_StateUpdate_anyOf3: LeniencyGraph[string] = {"refs":["UnknownStateUpdate"]};
-const L_SubagentCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SubagentSessionCapabilities: LeniencyGraph[string] = {"props":{"cancel":{"onError":true,"value":["SessionCancelCapabilities"]},"_meta":{"onError":true}}};
-const L_SubagentUpdate: LeniencyGraph[string] = {"props":{"title":{"onError":true},"description":{"onError":true},"capabilities":{"onError":true,"value":["SubagentSessionCapabilities"]},"state":{"onError":true,"value":["StateUpdate"]},"_meta":{"onError":true}}};
-const L_SystemPrompt: LeniencyGraph[string] = {"props":{"content":{"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_Terminal: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalExitStatus: LeniencyGraph[string] = {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}};
-const L_TerminalOutputRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalOutputResponse: LeniencyGraph[string] = {"props":{"exitStatus":{"onError":true,"value":["TerminalExitStatus"]},"_meta":{"onError":true}}};
-const L_TextContent: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_TextResourceContents: LeniencyGraph[string] = {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}};
-const L_ToolCall: LeniencyGraph[string] = {"props":{"name":{"onError":true},"kind":{"onError":true},"status":{"onError":true},"content":{"onError":true,"default":[],"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"default":[],"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"_meta":{"onError":true}}};
-const L_ToolCallContent: LeniencyGraph[string] = {"tag":"type","variants":{"content":["ToolCallContent/oneOf0"],"diff":["ToolCallContent/oneOf1"],"terminal":["ToolCallContent/oneOf2"]}};
-const L_ToolCallContent_oneOf0: LeniencyGraph[string] = {"refs":["Content"]};
-const L_ToolCallContent_oneOf1: LeniencyGraph[string] = {"refs":["Diff"]};
-const L_ToolCallContent_oneOf2: LeniencyGraph[string] = {"refs":["Terminal"]};
-const L_ToolCallLocation: LeniencyGraph[string] = {"props":{"line":{"onError":true},"_meta":{"onError":true}}};
-const L_ToolCallUpdate: LeniencyGraph[string] = {"props":{"kind":{"onError":true},"status":{"onError":true},"title":{"onError":true},"name":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"_meta":{"onError":true}}};
-const L_UnarchiveSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_UnarchiveSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_UnknownStateUpdate: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_UnstructuredCommandInput: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Usage: LeniencyGraph[string] = {"props":{"thoughtTokens":{"onError":true},"cachedReadTokens":{"onError":true},"cachedWriteTokens":{"onError":true},"_meta":{"onError":true}}};
-const L_UsageUpdate: LeniencyGraph[string] = {"props":{"cost":{"onError":true,"value":["Cost"]},"_meta":{"onError":true}}};
-const L_WaitForTerminalExitRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_WaitForTerminalExitResponse: LeniencyGraph[string] = {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}};
-const L_WriteTextFileRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_WriteTextFileResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
+/** Nodes the types of both sides reach. */
+const both: LeniencyGraph = {
+  "Annotations": {"props":{"audience":{"onError":true,"skipItems":true},"lastModified":{"onError":true},"priority":{"onError":true},"_meta":{"onError":true}}},
+  "AudioContent": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "BlobResourceContents": {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}},
+  "CancelRequestNotification": {"props":{"_meta":{"onError":true}}},
+  "ContentBlock": {"tag":"type","variants":{"text":["ContentBlock/oneOf0"],"image":["ContentBlock/oneOf1"],"audio":["ContentBlock/oneOf2"],"resource_link":["ContentBlock/oneOf3"],"resource":["ContentBlock/oneOf4"]}},
+  "ContentBlock/oneOf0": {"refs":["TextContent"]},
+  "ContentBlock/oneOf1": {"refs":["ImageContent"]},
+  "ContentBlock/oneOf2": {"refs":["AudioContent"]},
+  "ContentBlock/oneOf3": {"refs":["ResourceLink"]},
+  "ContentBlock/oneOf4": {"refs":["EmbeddedResource"]},
+  "EmbeddedResource": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"resource":{"value":["EmbeddedResourceResource"]},"_meta":{"onError":true}}},
+  "EmbeddedResourceResource": {"refs":["TextResourceContents","BlobResourceContents"]},
+  "EnvVariable": {"props":{"_meta":{"onError":true}}},
+  "ImageContent": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"uri":{"onError":true},"_meta":{"onError":true}}},
+  "Implementation": {"props":{"title":{"onError":true},"_meta":{"onError":true}}},
+  "ResourceLink": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"description":{"onError":true},"mimeType":{"onError":true},"size":{"onError":true},"title":{"onError":true},"_meta":{"onError":true}}},
+  "TextContent": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "TextResourceContents": {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}},
+};
+/** Nodes only the types the agent decodes reach (the params it receives, the results it gets). */
+const agentOnly: LeniencyGraph = {
+  "ArchiveSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "AuthCapabilities": {"props":{"terminal":{"onError":true,"default":false},"_meta":{"onError":true}}},
+  "AuthStatusRequest": {"props":{"_meta":{"onError":true}}},
+  "AuthenticateRequest": {"props":{"_meta":{"onError":true}}},
+  "BooleanConfigOptionCapabilities": {"props":{"_meta":{"onError":true}}},
+  "CancelNotification": {"props":{"_meta":{"onError":true}}},
+  "ClientCapabilities": {"props":{"fs":{"onError":true,"default":{"readTextFile":false,"writeTextFile":false},"value":["FileSystemCapabilities"]},"terminal":{"onError":true,"default":false},"session":{"onError":true,"value":["ClientSessionCapabilities"]},"subagents":{"onError":true,"value":["SubagentCapabilities"]},"plan":{"onError":true,"value":["PlanCapabilities"]},"auth":{"onError":true,"default":{"terminal":false},"value":["AuthCapabilities"]},"elicitation":{"onError":true,"value":["ElicitationCapabilities"]},"_meta":{"onError":true}}},
+  "ClientSessionCapabilities": {"props":{"compaction":{"onError":true},"configOptions":{"onError":true,"value":["SessionConfigOptionsCapabilities"]},"notices":{"onError":true},"_meta":{"onError":true}}},
+  "CloseSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "CreateElicitationResponse": {"props":{"_meta":{"onError":true}}},
+  "CreateTerminalResponse": {"props":{"_meta":{"onError":true}}},
+  "DeleteSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "DisableProviderRequest": {"props":{"_meta":{"onError":true}}},
+  "ElicitationCapabilities": {"props":{"form":{"onError":true,"value":["ElicitationFormCapabilities"]},"url":{"onError":true,"value":["ElicitationUrlCapabilities"]},"_meta":{"onError":true}}},
+  "ElicitationFormCapabilities": {"props":{"_meta":{"onError":true}}},
+  "ElicitationUrlCapabilities": {"props":{"_meta":{"onError":true}}},
+  "FileSystemCapabilities": {"props":{"readTextFile":{"onError":true,"default":false},"writeTextFile":{"onError":true,"default":false},"_meta":{"onError":true}}},
+  "ForkSessionRequest": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}},
+  "HttpHeader": {"props":{"_meta":{"onError":true}}},
+  "InitializeRequest": {"props":{"clientCapabilities":{"onError":true,"default":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"auth":{"terminal":false}},"value":["ClientCapabilities"]},"clientInfo":{"onError":true,"value":["Implementation"]},"_meta":{"onError":true}}},
+  "KillTerminalResponse": {"props":{"_meta":{"onError":true}}},
+  "ListProvidersRequest": {"props":{"_meta":{"onError":true}}},
+  "ListSessionsRequest": {"props":{"_meta":{"onError":true}}},
+  "LoadSessionRequest": {"props":{"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"additionalDirectories":{"onNull":true,"default":[]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}},
+  "LogoutRequest": {"props":{"_meta":{"onError":true}}},
+  "McpServer": {"refs":["McpServerStdio"],"tag":"type","variants":{"http":["McpServer/anyOf0"],"sse":["McpServer/anyOf1"],"acp":["McpServer/anyOf2"]}},
+  "McpServer/anyOf0": {"refs":["McpServerHttp"]},
+  "McpServer/anyOf1": {"refs":["McpServerSse"]},
+  "McpServer/anyOf2": {"refs":["McpServerAcp"]},
+  "McpServerAcp": {"props":{"_meta":{"onError":true}}},
+  "McpServerHttp": {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}},
+  "McpServerSse": {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}},
+  "McpServerStdio": {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}},
+  "MessageMcpNotification": {"props":{"_meta":{"onError":true}}},
+  "MessageMcpResponse": {"refs":["MessageMcpResponse/anyOf0","MessageMcpResponse/anyOf1"]},
+  "MessageMcpResponse/anyOf0": {"props":{"_meta":{"onError":true}}},
+  "MessageMcpResponse/anyOf1": {"props":{"_meta":{"onError":true}}},
+  "NewSessionRequest": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}},
+  "PlanCapabilities": {"props":{"_meta":{"onError":true}}},
+  "PromptRequest": {"props":{"prompt":{"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "ReadTextFileResponse": {"props":{"_meta":{"onError":true}}},
+  "ReleaseTerminalResponse": {"props":{"_meta":{"onError":true}}},
+  "RequestPermissionOutcome": {"tag":"outcome","variants":{"selected":["RequestPermissionOutcome/oneOf1"]}},
+  "RequestPermissionOutcome/oneOf1": {"refs":["SelectedPermissionOutcome"]},
+  "RequestPermissionResponse": {"props":{"outcome":{"value":["RequestPermissionOutcome"]},"_meta":{"onError":true}}},
+  "ResumeSessionRequest": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"systemPrompt":{"value":["SystemPrompt"]},"_meta":{"onError":true}}},
+  "SelectedPermissionOutcome": {"props":{"_meta":{"onError":true}}},
+  "SessionConfigOptionsCapabilities": {"props":{"boolean":{"onError":true,"value":["BooleanConfigOptionCapabilities"]},"_meta":{"onError":true}}},
+  "SessionStatusRequest": {"props":{"_meta":{"onError":true}}},
+  "SetProviderRequest": {"props":{"_meta":{"onError":true}}},
+  "SetSessionConfigOptionRequest": {"props":{"_meta":{"onError":true}}},
+  "SetSessionModeRequest": {"props":{"_meta":{"onError":true}}},
+  "SetSessionTitleRequest": {"props":{"_meta":{"onError":true}}},
+  "SubagentCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SystemPrompt": {"props":{"content":{"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "TerminalExitStatus": {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}},
+  "TerminalOutputResponse": {"props":{"exitStatus":{"onError":true,"value":["TerminalExitStatus"]},"_meta":{"onError":true}}},
+  "UnarchiveSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "WaitForTerminalExitResponse": {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}},
+  "WriteTextFileResponse": {"props":{"_meta":{"onError":true}}},
+};
+/** Nodes only the types the client decodes reach. */
+const clientOnly: LeniencyGraph = {
+  "AgentAuthCapabilities": {"props":{"status":{"onError":true,"value":["AuthStatusCapabilities"]},"logout":{"onError":true,"value":["LogoutCapabilities"]},"_meta":{"onError":true}}},
+  "AgentCapabilities": {"props":{"loadSession":{"onError":true,"default":false},"promptCapabilities":{"onError":true,"default":{"image":false,"audio":false,"embeddedContext":false},"value":["PromptCapabilities"]},"mcpCapabilities":{"onError":true,"default":{"http":false,"sse":false,"acp":false},"value":["McpCapabilities"]},"sessionCapabilities":{"onError":true,"default":{},"value":["SessionCapabilities"]},"auth":{"onError":true,"default":{},"value":["AgentAuthCapabilities"]},"providers":{"onError":true,"value":["ProvidersCapabilities"]},"_meta":{"onError":true}}},
+  "ArchiveSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "AuthAccount": {"props":{"active":{"onError":true},"name":{"onError":true},"email":{"onError":true},"organization":{"onError":true},"_meta":{"onError":true}}},
+  "AuthMethod": {"refs":["AuthMethodAgent"],"tag":"type","variants":{"terminal":["AuthMethod/anyOf0"]}},
+  "AuthMethod/anyOf0": {"refs":["AuthMethodTerminal"]},
+  "AuthMethodAgent": {"props":{"description":{"onError":true},"_meta":{"onError":true}}},
+  "AuthMethodTerminal": {"props":{"description":{"onError":true},"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":{}},"_meta":{"onError":true}}},
+  "AuthStatusCapabilities": {"props":{"_meta":{"onError":true}}},
+  "AuthStatusResponse": {"props":{"accounts":{"onError":true,"default":[],"skipItems":true,"items":["AuthAccount"]},"_meta":{"onError":true}}},
+  "AuthStatusUpdateNotification": {"props":{"accounts":{"onError":true,"default":[],"skipItems":true,"items":["AuthAccount"]},"_meta":{"onError":true}}},
+  "AuthenticateResponse": {"props":{"_meta":{"onError":true}}},
+  "AvailableCommand": {"props":{"input":{"onError":true,"value":["AvailableCommandInput"]},"_meta":{"onError":true}}},
+  "AvailableCommandInput": {"refs":["UnstructuredCommandInput"]},
+  "AvailableCommandsUpdate": {"props":{"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}},
+  "CloseSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "CompactionSummaryChunk": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "CompactionUpdate": {"props":{"summary":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"error":{"onError":true},"_meta":{"onError":true}}},
+  "CompleteElicitationNotification": {"props":{"_meta":{"onError":true}}},
+  "ConfigOptionUpdate": {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "Content": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "ContentChunk": {"props":{"content":{"value":["ContentBlock"]},"messageId":{"onError":true},"_meta":{"onError":true}}},
+  "Cost": {"props":{"_meta":{"onError":true}}},
+  "CreateElicitationRequest": {"refs":["CreateElicitationRequest/anyOf2"],"tag":"mode","variants":{"form":["CreateElicitationRequest/anyOf0"],"url":["CreateElicitationRequest/anyOf1"]},"props":{"_meta":{"onError":true}}},
+  "CreateElicitationRequest/anyOf0": {"refs":["ElicitationFormMode"]},
+  "CreateElicitationRequest/anyOf1": {"refs":["ElicitationUrlMode"]},
+  "CreateElicitationRequest/anyOf2": {"refs":["ElicitationSessionScope"]},
+  "CreateTerminalRequest": {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}},
+  "CurrentModeUpdate": {"props":{"_meta":{"onError":true}}},
+  "DeleteSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "Diff": {"props":{"oldText":{"onError":true},"_meta":{"onError":true}}},
+  "DisableProviderResponse": {"props":{"_meta":{"onError":true}}},
+  "ElicitationFormMode": {"refs":["ElicitationSessionScope"],"props":{"requestedSchema":{"value":["ElicitationSchema"]}}},
+  "ElicitationSchema": {"props":{"type":{"onError":true,"default":"object"},"title":{"onError":true},"description":{"onError":true},"_meta":{"onError":true}}},
+  "ElicitationSessionScope": {"props":{"toolCallId":{"onError":true}}},
+  "ElicitationUrlMode": {"refs":["ElicitationSessionScope"]},
+  "Error": {"props":{"data":{"onError":true}}},
+  "ErrorStopReason": {"props":{"error":{"onError":true,"value":["Error"]}}},
+  "ForkSessionResponse": {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "IdleStateUpdate": {"refs":["IdleStateUpdate/anyOf5"],"props":{"usage":{"onError":true,"value":["Usage"]},"_meta":{"onError":true},"stopReason":{"onError":true}}},
+  "IdleStateUpdate/anyOf5": {"refs":["ErrorStopReason"]},
+  "InitializeResponse": {"props":{"agentCapabilities":{"onError":true,"default":{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}},"value":["AgentCapabilities"]},"authMethods":{"onError":true,"default":[],"skipItems":true,"items":["AuthMethod"]},"agentInfo":{"onError":true,"value":["Implementation"]},"_meta":{"onError":true}}},
+  "KillTerminalRequest": {"props":{"_meta":{"onError":true}}},
+  "ListProvidersResponse": {"props":{"providers":{"items":["ProviderInfo"]},"_meta":{"onError":true}}},
+  "ListSessionsResponse": {"props":{"sessions":{"onError":true,"default":[],"skipItems":true,"items":["SessionInfo"]},"nextCursor":{"onError":true},"_meta":{"onError":true}}},
+  "LoadSessionResponse": {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "LogoutCapabilities": {"props":{"_meta":{"onError":true}}},
+  "LogoutResponse": {"props":{"_meta":{"onError":true}}},
+  "McpCapabilities": {"props":{"http":{"onError":true,"default":false},"sse":{"onError":true,"default":false},"acp":{"onError":true,"default":false},"_meta":{"onError":true}}},
+  "MessageMcpRequest": {"props":{"_meta":{"onError":true}}},
+  "NewSessionResponse": {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "Notice": {"props":{"description":{"onError":true},"_meta":{"onError":true}}},
+  "PermissionOption": {"props":{"_meta":{"onError":true}}},
+  "Plan": {"props":{"entries":{"onError":true,"default":[],"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}},
+  "PlanEntry": {"props":{"_meta":{"onError":true}}},
+  "PlanFile": {"props":{"_meta":{"onError":true}}},
+  "PlanItems": {"props":{"entries":{"onError":true,"default":[],"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}},
+  "PlanMarkdown": {"props":{"_meta":{"onError":true}}},
+  "PlanRemoved": {"props":{"_meta":{"onError":true}}},
+  "PlanUpdate": {"props":{"plan":{"value":["PlanUpdateContent"]},"_meta":{"onError":true}}},
+  "PlanUpdateContent": {"tag":"type","variants":{"items":["PlanUpdateContent/oneOf0"],"file":["PlanUpdateContent/oneOf1"],"markdown":["PlanUpdateContent/oneOf2"]}},
+  "PlanUpdateContent/oneOf0": {"refs":["PlanItems"]},
+  "PlanUpdateContent/oneOf1": {"refs":["PlanFile"]},
+  "PlanUpdateContent/oneOf2": {"refs":["PlanMarkdown"]},
+  "PromptCapabilities": {"props":{"image":{"onError":true,"default":false},"audio":{"onError":true,"default":false},"embeddedContext":{"onError":true,"default":false},"_meta":{"onError":true}}},
+  "PromptResponse": {"props":{"usage":{"onError":true,"value":["Usage"]},"_meta":{"onError":true}}},
+  "ProviderCurrentConfig": {"props":{"_meta":{"onError":true}}},
+  "ProviderInfo": {"props":{"supported":{"onError":true,"default":[],"skipItems":true},"current":{"value":["ProviderCurrentConfig"]},"_meta":{"onError":true}}},
+  "ProvidersCapabilities": {"props":{"_meta":{"onError":true}}},
+  "ReadTextFileRequest": {"props":{"_meta":{"onError":true}}},
+  "ReleaseTerminalRequest": {"props":{"_meta":{"onError":true}}},
+  "RequestPermissionRequest": {"props":{"toolCall":{"value":["ToolCallUpdate"]},"options":{"items":["PermissionOption"]},"_meta":{"onError":true}}},
+  "RequiresActionStateUpdate": {"props":{"_meta":{"onError":true}}},
+  "ResumeSessionResponse": {"props":{"modes":{"onError":true,"value":["SessionModeState"]},"configOptions":{"onError":true,"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "RunningStateUpdate": {"props":{"_meta":{"onError":true}}},
+  "SessionAdditionalDirectoriesCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionArchiveCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionCancelCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionCapabilities": {"props":{"list":{"onError":true,"value":["SessionListCapabilities"]},"delete":{"onError":true,"value":["SessionDeleteCapabilities"]},"additionalDirectories":{"onError":true,"value":["SessionAdditionalDirectoriesCapabilities"]},"systemPrompt":{"onError":true,"value":["SessionSystemPromptCapabilities"]},"fork":{"onError":true,"value":["SessionForkCapabilities"]},"archive":{"onError":true,"value":["SessionArchiveCapabilities"]},"status":{"onError":true,"value":["SessionStatusCapabilities"]},"title":{"onError":true,"value":["SessionTitleCapabilities"]},"resume":{"onError":true,"value":["SessionResumeCapabilities"]},"close":{"onError":true,"value":["SessionCloseCapabilities"]},"_meta":{"onError":true}}},
+  "SessionCloseCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionConfigOption": {"props":{"description":{"onError":true},"category":{"onError":true},"_meta":{"onError":true}}},
+  "SessionDeleteCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionForkCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionInfo": {"props":{"additionalDirectories":{"onError":true,"default":[],"skipItems":true},"title":{"onError":true},"updatedAt":{"onError":true},"archived":{"onError":true},"_meta":{"onError":true}}},
+  "SessionInfoUpdate": {"props":{"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}},
+  "SessionListCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionMessage": {"props":{"senderSessionId":{"onError":true},"recipientSessionId":{"onError":true},"senderMessageId":{"onError":true},"recipientMessageId":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "SessionMessageChunk": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "SessionMode": {"props":{"description":{"onError":true},"_meta":{"onError":true}}},
+  "SessionModeState": {"props":{"availableModes":{"onError":true,"default":[],"skipItems":true,"items":["SessionMode"]},"_meta":{"onError":true}}},
+  "SessionNotification": {"props":{"update":{"value":["SessionUpdate"]},"_meta":{"onError":true}}},
+  "SessionResumeCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionStatusCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionStatusResponse": {"props":{"_meta":{"onError":true}}},
+  "SessionSystemPromptCapabilities": {"props":{"mode":{"onError":true,"value":["SessionSystemPromptModeCapabilities"]},"_meta":{"onError":true}}},
+  "SessionSystemPromptModeCapabilities": {"props":{"override":{"onError":true,"value":["SessionSystemPromptOverrideCapabilities"]},"_meta":{"onError":true}}},
+  "SessionSystemPromptOverrideCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionTitleCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionUpdate": {"tag":"sessionUpdate","variants":{"user_message_chunk":["SessionUpdate/oneOf0"],"agent_message_chunk":["SessionUpdate/oneOf1"],"agent_thought_chunk":["SessionUpdate/oneOf2"],"tool_call":["SessionUpdate/oneOf3"],"tool_call_update":["SessionUpdate/oneOf4"],"plan":["SessionUpdate/oneOf5"],"plan_update":["SessionUpdate/oneOf6"],"plan_removed":["SessionUpdate/oneOf7"],"available_commands_update":["SessionUpdate/oneOf8"],"current_mode_update":["SessionUpdate/oneOf9"],"config_option_update":["SessionUpdate/oneOf10"],"session_info_update":["SessionUpdate/oneOf11"],"usage_update":["SessionUpdate/oneOf12"],"notice":["SessionUpdate/oneOf13"],"compaction_update":["SessionUpdate/oneOf14"],"compaction_summary_chunk":["SessionUpdate/oneOf15"],"subagent_update":["SessionUpdate/oneOf16"],"session_message":["SessionUpdate/oneOf17"],"session_message_chunk":["SessionUpdate/oneOf18"]}},
+  "SessionUpdate/oneOf0": {"refs":["ContentChunk"]},
+  "SessionUpdate/oneOf1": {"refs":["ContentChunk"]},
+  "SessionUpdate/oneOf10": {"refs":["ConfigOptionUpdate"]},
+  "SessionUpdate/oneOf11": {"refs":["SessionInfoUpdate"]},
+  "SessionUpdate/oneOf12": {"refs":["UsageUpdate"]},
+  "SessionUpdate/oneOf13": {"refs":["Notice"]},
+  "SessionUpdate/oneOf14": {"refs":["CompactionUpdate"]},
+  "SessionUpdate/oneOf15": {"refs":["CompactionSummaryChunk"]},
+  "SessionUpdate/oneOf16": {"refs":["SubagentUpdate"]},
+  "SessionUpdate/oneOf17": {"refs":["SessionMessage"]},
+  "SessionUpdate/oneOf18": {"refs":["SessionMessageChunk"]},
+  "SessionUpdate/oneOf2": {"refs":["ContentChunk"]},
+  "SessionUpdate/oneOf3": {"refs":["ToolCall"]},
+  "SessionUpdate/oneOf4": {"refs":["ToolCallUpdate"]},
+  "SessionUpdate/oneOf5": {"refs":["Plan"]},
+  "SessionUpdate/oneOf6": {"refs":["PlanUpdate"]},
+  "SessionUpdate/oneOf7": {"refs":["PlanRemoved"]},
+  "SessionUpdate/oneOf8": {"refs":["AvailableCommandsUpdate"]},
+  "SessionUpdate/oneOf9": {"refs":["CurrentModeUpdate"]},
+  "SetProviderResponse": {"props":{"_meta":{"onError":true}}},
+  "SetSessionConfigOptionResponse": {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "SetSessionModeResponse": {"props":{"_meta":{"onError":true}}},
+  "SetSessionTitleResponse": {"props":{"_meta":{"onError":true}}},
+  "StateUpdate": {"tag":"state","variants":{"running":["StateUpdate/anyOf0"],"idle":["StateUpdate/anyOf1"],"requires_action":["StateUpdate/anyOf2"],"unknown":["StateUpdate/anyOf3"]}},
+  "StateUpdate/anyOf0": {"refs":["RunningStateUpdate"]},
+  "StateUpdate/anyOf1": {"refs":["IdleStateUpdate"]},
+  "StateUpdate/anyOf2": {"refs":["RequiresActionStateUpdate"]},
+  "StateUpdate/anyOf3": {"refs":["UnknownStateUpdate"]},
+  "SubagentSessionCapabilities": {"props":{"cancel":{"onError":true,"value":["SessionCancelCapabilities"]},"_meta":{"onError":true}}},
+  "SubagentUpdate": {"props":{"title":{"onError":true},"description":{"onError":true},"capabilities":{"onError":true,"value":["SubagentSessionCapabilities"]},"state":{"onError":true,"value":["StateUpdate"]},"_meta":{"onError":true}}},
+  "Terminal": {"props":{"_meta":{"onError":true}}},
+  "TerminalOutputRequest": {"props":{"_meta":{"onError":true}}},
+  "ToolCall": {"props":{"name":{"onError":true},"kind":{"onError":true},"status":{"onError":true},"content":{"onError":true,"default":[],"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"default":[],"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"_meta":{"onError":true}}},
+  "ToolCallContent": {"tag":"type","variants":{"content":["ToolCallContent/oneOf0"],"diff":["ToolCallContent/oneOf1"],"terminal":["ToolCallContent/oneOf2"]}},
+  "ToolCallContent/oneOf0": {"refs":["Content"]},
+  "ToolCallContent/oneOf1": {"refs":["Diff"]},
+  "ToolCallContent/oneOf2": {"refs":["Terminal"]},
+  "ToolCallLocation": {"props":{"line":{"onError":true},"_meta":{"onError":true}}},
+  "ToolCallUpdate": {"props":{"kind":{"onError":true},"status":{"onError":true},"title":{"onError":true},"name":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"_meta":{"onError":true}}},
+  "UnarchiveSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "UnknownStateUpdate": {"props":{"_meta":{"onError":true}}},
+  "UnstructuredCommandInput": {"props":{"_meta":{"onError":true}}},
+  "Usage": {"props":{"thoughtTokens":{"onError":true},"cachedReadTokens":{"onError":true},"cachedWriteTokens":{"onError":true},"_meta":{"onError":true}}},
+  "UsageUpdate": {"props":{"cost":{"onError":true,"value":["Cost"]},"_meta":{"onError":true}}},
+  "WaitForTerminalExitRequest": {"props":{"_meta":{"onError":true}}},
+  "WriteTextFileRequest": {"props":{"_meta":{"onError":true}}},
+};
 
 /**
  * Lenient locations of every params/result type, keyed by definition.
  * @internal
  */
-export const leniency: LeniencyGraph = {
-  "AgentAuthCapabilities": L_AgentAuthCapabilities,
-  "AgentCapabilities": L_AgentCapabilities,
-  "Annotations": L_Annotations,
-  "ArchiveSessionRequest": L_ArchiveSessionRequest,
-  "ArchiveSessionResponse": L_ArchiveSessionResponse,
-  "AudioContent": L_AudioContent,
-  "AuthAccount": L_AuthAccount,
-  "AuthCapabilities": L_AuthCapabilities,
-  "AuthMethod": L_AuthMethod,
-  "AuthMethod/anyOf0": L_AuthMethod_anyOf0,
-  "AuthMethodAgent": L_AuthMethodAgent,
-  "AuthMethodTerminal": L_AuthMethodTerminal,
-  "AuthStatusCapabilities": L_AuthStatusCapabilities,
-  "AuthStatusRequest": L_AuthStatusRequest,
-  "AuthStatusResponse": L_AuthStatusResponse,
-  "AuthStatusUpdateNotification": L_AuthStatusUpdateNotification,
-  "AuthenticateRequest": L_AuthenticateRequest,
-  "AuthenticateResponse": L_AuthenticateResponse,
-  "AvailableCommand": L_AvailableCommand,
-  "AvailableCommandInput": L_AvailableCommandInput,
-  "AvailableCommandsUpdate": L_AvailableCommandsUpdate,
-  "BlobResourceContents": L_BlobResourceContents,
-  "BooleanConfigOptionCapabilities": L_BooleanConfigOptionCapabilities,
-  "CancelNotification": L_CancelNotification,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "ClientCapabilities": L_ClientCapabilities,
-  "ClientSessionCapabilities": L_ClientSessionCapabilities,
-  "CloseSessionRequest": L_CloseSessionRequest,
-  "CloseSessionResponse": L_CloseSessionResponse,
-  "CompactionSummaryChunk": L_CompactionSummaryChunk,
-  "CompactionUpdate": L_CompactionUpdate,
-  "CompleteElicitationNotification": L_CompleteElicitationNotification,
-  "ConfigOptionUpdate": L_ConfigOptionUpdate,
-  "Content": L_Content,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/oneOf0": L_ContentBlock_oneOf0,
-  "ContentBlock/oneOf1": L_ContentBlock_oneOf1,
-  "ContentBlock/oneOf2": L_ContentBlock_oneOf2,
-  "ContentBlock/oneOf3": L_ContentBlock_oneOf3,
-  "ContentBlock/oneOf4": L_ContentBlock_oneOf4,
-  "ContentChunk": L_ContentChunk,
-  "Cost": L_Cost,
-  "CreateElicitationRequest": L_CreateElicitationRequest,
-  "CreateElicitationRequest/anyOf0": L_CreateElicitationRequest_anyOf0,
-  "CreateElicitationRequest/anyOf1": L_CreateElicitationRequest_anyOf1,
-  "CreateElicitationRequest/anyOf2": L_CreateElicitationRequest_anyOf2,
-  "CreateElicitationResponse": L_CreateElicitationResponse,
-  "CreateTerminalRequest": L_CreateTerminalRequest,
-  "CreateTerminalResponse": L_CreateTerminalResponse,
-  "CurrentModeUpdate": L_CurrentModeUpdate,
-  "DeleteSessionRequest": L_DeleteSessionRequest,
-  "DeleteSessionResponse": L_DeleteSessionResponse,
-  "Diff": L_Diff,
-  "DisableProviderRequest": L_DisableProviderRequest,
-  "DisableProviderResponse": L_DisableProviderResponse,
-  "ElicitationCapabilities": L_ElicitationCapabilities,
-  "ElicitationFormCapabilities": L_ElicitationFormCapabilities,
-  "ElicitationFormMode": L_ElicitationFormMode,
-  "ElicitationSchema": L_ElicitationSchema,
-  "ElicitationSessionScope": L_ElicitationSessionScope,
-  "ElicitationUrlCapabilities": L_ElicitationUrlCapabilities,
-  "ElicitationUrlMode": L_ElicitationUrlMode,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "Error": L_Error,
-  "ErrorStopReason": L_ErrorStopReason,
-  "FileSystemCapabilities": L_FileSystemCapabilities,
-  "ForkSessionRequest": L_ForkSessionRequest,
-  "ForkSessionResponse": L_ForkSessionResponse,
-  "HttpHeader": L_HttpHeader,
-  "IdleStateUpdate": L_IdleStateUpdate,
-  "IdleStateUpdate/anyOf5": L_IdleStateUpdate_anyOf5,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeRequest": L_InitializeRequest,
-  "InitializeResponse": L_InitializeResponse,
-  "KillTerminalRequest": L_KillTerminalRequest,
-  "KillTerminalResponse": L_KillTerminalResponse,
-  "ListProvidersRequest": L_ListProvidersRequest,
-  "ListProvidersResponse": L_ListProvidersResponse,
-  "ListSessionsRequest": L_ListSessionsRequest,
-  "ListSessionsResponse": L_ListSessionsResponse,
-  "LoadSessionRequest": L_LoadSessionRequest,
-  "LoadSessionResponse": L_LoadSessionResponse,
-  "LogoutCapabilities": L_LogoutCapabilities,
-  "LogoutRequest": L_LogoutRequest,
-  "LogoutResponse": L_LogoutResponse,
-  "McpCapabilities": L_McpCapabilities,
-  "McpServer": L_McpServer,
-  "McpServer/anyOf0": L_McpServer_anyOf0,
-  "McpServer/anyOf1": L_McpServer_anyOf1,
-  "McpServer/anyOf2": L_McpServer_anyOf2,
-  "McpServerAcp": L_McpServerAcp,
-  "McpServerHttp": L_McpServerHttp,
-  "McpServerSse": L_McpServerSse,
-  "McpServerStdio": L_McpServerStdio,
-  "MessageMcpNotification": L_MessageMcpNotification,
-  "MessageMcpRequest": L_MessageMcpRequest,
-  "MessageMcpResponse": L_MessageMcpResponse,
-  "MessageMcpResponse/anyOf0": L_MessageMcpResponse_anyOf0,
-  "MessageMcpResponse/anyOf1": L_MessageMcpResponse_anyOf1,
-  "NewSessionRequest": L_NewSessionRequest,
-  "NewSessionResponse": L_NewSessionResponse,
-  "Notice": L_Notice,
-  "PermissionOption": L_PermissionOption,
-  "Plan": L_Plan,
-  "PlanCapabilities": L_PlanCapabilities,
-  "PlanEntry": L_PlanEntry,
-  "PlanFile": L_PlanFile,
-  "PlanItems": L_PlanItems,
-  "PlanMarkdown": L_PlanMarkdown,
-  "PlanRemoved": L_PlanRemoved,
-  "PlanUpdate": L_PlanUpdate,
-  "PlanUpdateContent": L_PlanUpdateContent,
-  "PlanUpdateContent/oneOf0": L_PlanUpdateContent_oneOf0,
-  "PlanUpdateContent/oneOf1": L_PlanUpdateContent_oneOf1,
-  "PlanUpdateContent/oneOf2": L_PlanUpdateContent_oneOf2,
-  "PromptCapabilities": L_PromptCapabilities,
-  "PromptRequest": L_PromptRequest,
-  "PromptResponse": L_PromptResponse,
-  "ProviderCurrentConfig": L_ProviderCurrentConfig,
-  "ProviderInfo": L_ProviderInfo,
-  "ProvidersCapabilities": L_ProvidersCapabilities,
-  "ReadTextFileRequest": L_ReadTextFileRequest,
-  "ReadTextFileResponse": L_ReadTextFileResponse,
-  "ReleaseTerminalRequest": L_ReleaseTerminalRequest,
-  "ReleaseTerminalResponse": L_ReleaseTerminalResponse,
-  "RequestPermissionOutcome": L_RequestPermissionOutcome,
-  "RequestPermissionOutcome/oneOf1": L_RequestPermissionOutcome_oneOf1,
-  "RequestPermissionRequest": L_RequestPermissionRequest,
-  "RequestPermissionResponse": L_RequestPermissionResponse,
-  "RequiresActionStateUpdate": L_RequiresActionStateUpdate,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionRequest": L_ResumeSessionRequest,
-  "ResumeSessionResponse": L_ResumeSessionResponse,
-  "RunningStateUpdate": L_RunningStateUpdate,
-  "SelectedPermissionOutcome": L_SelectedPermissionOutcome,
-  "SessionAdditionalDirectoriesCapabilities": L_SessionAdditionalDirectoriesCapabilities,
-  "SessionArchiveCapabilities": L_SessionArchiveCapabilities,
-  "SessionCancelCapabilities": L_SessionCancelCapabilities,
-  "SessionCapabilities": L_SessionCapabilities,
-  "SessionCloseCapabilities": L_SessionCloseCapabilities,
-  "SessionConfigOption": L_SessionConfigOption,
-  "SessionConfigOptionsCapabilities": L_SessionConfigOptionsCapabilities,
-  "SessionDeleteCapabilities": L_SessionDeleteCapabilities,
-  "SessionForkCapabilities": L_SessionForkCapabilities,
-  "SessionInfo": L_SessionInfo,
-  "SessionInfoUpdate": L_SessionInfoUpdate,
-  "SessionListCapabilities": L_SessionListCapabilities,
-  "SessionMessage": L_SessionMessage,
-  "SessionMessageChunk": L_SessionMessageChunk,
-  "SessionMode": L_SessionMode,
-  "SessionModeState": L_SessionModeState,
-  "SessionNotification": L_SessionNotification,
-  "SessionResumeCapabilities": L_SessionResumeCapabilities,
-  "SessionStatusCapabilities": L_SessionStatusCapabilities,
-  "SessionStatusRequest": L_SessionStatusRequest,
-  "SessionStatusResponse": L_SessionStatusResponse,
-  "SessionSystemPromptCapabilities": L_SessionSystemPromptCapabilities,
-  "SessionSystemPromptModeCapabilities": L_SessionSystemPromptModeCapabilities,
-  "SessionSystemPromptOverrideCapabilities": L_SessionSystemPromptOverrideCapabilities,
-  "SessionTitleCapabilities": L_SessionTitleCapabilities,
-  "SessionUpdate": L_SessionUpdate,
-  "SessionUpdate/oneOf0": L_SessionUpdate_oneOf0,
-  "SessionUpdate/oneOf1": L_SessionUpdate_oneOf1,
-  "SessionUpdate/oneOf10": L_SessionUpdate_oneOf10,
-  "SessionUpdate/oneOf11": L_SessionUpdate_oneOf11,
-  "SessionUpdate/oneOf12": L_SessionUpdate_oneOf12,
-  "SessionUpdate/oneOf13": L_SessionUpdate_oneOf13,
-  "SessionUpdate/oneOf14": L_SessionUpdate_oneOf14,
-  "SessionUpdate/oneOf15": L_SessionUpdate_oneOf15,
-  "SessionUpdate/oneOf16": L_SessionUpdate_oneOf16,
-  "SessionUpdate/oneOf17": L_SessionUpdate_oneOf17,
-  "SessionUpdate/oneOf18": L_SessionUpdate_oneOf18,
-  "SessionUpdate/oneOf2": L_SessionUpdate_oneOf2,
-  "SessionUpdate/oneOf3": L_SessionUpdate_oneOf3,
-  "SessionUpdate/oneOf4": L_SessionUpdate_oneOf4,
-  "SessionUpdate/oneOf5": L_SessionUpdate_oneOf5,
-  "SessionUpdate/oneOf6": L_SessionUpdate_oneOf6,
-  "SessionUpdate/oneOf7": L_SessionUpdate_oneOf7,
-  "SessionUpdate/oneOf8": L_SessionUpdate_oneOf8,
-  "SessionUpdate/oneOf9": L_SessionUpdate_oneOf9,
-  "SetProviderRequest": L_SetProviderRequest,
-  "SetProviderResponse": L_SetProviderResponse,
-  "SetSessionConfigOptionRequest": L_SetSessionConfigOptionRequest,
-  "SetSessionConfigOptionResponse": L_SetSessionConfigOptionResponse,
-  "SetSessionModeRequest": L_SetSessionModeRequest,
-  "SetSessionModeResponse": L_SetSessionModeResponse,
-  "SetSessionTitleRequest": L_SetSessionTitleRequest,
-  "SetSessionTitleResponse": L_SetSessionTitleResponse,
-  "StateUpdate": L_StateUpdate,
-  "StateUpdate/anyOf0": L_StateUpdate_anyOf0,
-  "StateUpdate/anyOf1": L_StateUpdate_anyOf1,
-  "StateUpdate/anyOf2": L_StateUpdate_anyOf2,
-  "StateUpdate/anyOf3": L_StateUpdate_anyOf3,
-  "SubagentCapabilities": L_SubagentCapabilities,
-  "SubagentSessionCapabilities": L_SubagentSessionCapabilities,
-  "SubagentUpdate": L_SubagentUpdate,
-  "SystemPrompt": L_SystemPrompt,
-  "Terminal": L_Terminal,
-  "TerminalExitStatus": L_TerminalExitStatus,
-  "TerminalOutputRequest": L_TerminalOutputRequest,
-  "TerminalOutputResponse": L_TerminalOutputResponse,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-  "ToolCall": L_ToolCall,
-  "ToolCallContent": L_ToolCallContent,
-  "ToolCallContent/oneOf0": L_ToolCallContent_oneOf0,
-  "ToolCallContent/oneOf1": L_ToolCallContent_oneOf1,
-  "ToolCallContent/oneOf2": L_ToolCallContent_oneOf2,
-  "ToolCallLocation": L_ToolCallLocation,
-  "ToolCallUpdate": L_ToolCallUpdate,
-  "UnarchiveSessionRequest": L_UnarchiveSessionRequest,
-  "UnarchiveSessionResponse": L_UnarchiveSessionResponse,
-  "UnknownStateUpdate": L_UnknownStateUpdate,
-  "UnstructuredCommandInput": L_UnstructuredCommandInput,
-  "Usage": L_Usage,
-  "UsageUpdate": L_UsageUpdate,
-  "WaitForTerminalExitRequest": L_WaitForTerminalExitRequest,
-  "WaitForTerminalExitResponse": L_WaitForTerminalExitResponse,
-  "WriteTextFileRequest": L_WriteTextFileRequest,
-  "WriteTextFileResponse": L_WriteTextFileResponse,
-};
+export const leniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly, clientOnly);
 
 /**
  * Lenient locations of the types the agent decodes (the agent half's graph).
  * @internal
  */
-export const agentLeniency: LeniencyGraph = {
-  "Annotations": L_Annotations,
-  "ArchiveSessionRequest": L_ArchiveSessionRequest,
-  "AudioContent": L_AudioContent,
-  "AuthCapabilities": L_AuthCapabilities,
-  "AuthStatusRequest": L_AuthStatusRequest,
-  "AuthenticateRequest": L_AuthenticateRequest,
-  "BlobResourceContents": L_BlobResourceContents,
-  "BooleanConfigOptionCapabilities": L_BooleanConfigOptionCapabilities,
-  "CancelNotification": L_CancelNotification,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "ClientCapabilities": L_ClientCapabilities,
-  "ClientSessionCapabilities": L_ClientSessionCapabilities,
-  "CloseSessionRequest": L_CloseSessionRequest,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/oneOf0": L_ContentBlock_oneOf0,
-  "ContentBlock/oneOf1": L_ContentBlock_oneOf1,
-  "ContentBlock/oneOf2": L_ContentBlock_oneOf2,
-  "ContentBlock/oneOf3": L_ContentBlock_oneOf3,
-  "ContentBlock/oneOf4": L_ContentBlock_oneOf4,
-  "CreateElicitationResponse": L_CreateElicitationResponse,
-  "CreateTerminalResponse": L_CreateTerminalResponse,
-  "DeleteSessionRequest": L_DeleteSessionRequest,
-  "DisableProviderRequest": L_DisableProviderRequest,
-  "ElicitationCapabilities": L_ElicitationCapabilities,
-  "ElicitationFormCapabilities": L_ElicitationFormCapabilities,
-  "ElicitationUrlCapabilities": L_ElicitationUrlCapabilities,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "FileSystemCapabilities": L_FileSystemCapabilities,
-  "ForkSessionRequest": L_ForkSessionRequest,
-  "HttpHeader": L_HttpHeader,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeRequest": L_InitializeRequest,
-  "KillTerminalResponse": L_KillTerminalResponse,
-  "ListProvidersRequest": L_ListProvidersRequest,
-  "ListSessionsRequest": L_ListSessionsRequest,
-  "LoadSessionRequest": L_LoadSessionRequest,
-  "LogoutRequest": L_LogoutRequest,
-  "McpServer": L_McpServer,
-  "McpServer/anyOf0": L_McpServer_anyOf0,
-  "McpServer/anyOf1": L_McpServer_anyOf1,
-  "McpServer/anyOf2": L_McpServer_anyOf2,
-  "McpServerAcp": L_McpServerAcp,
-  "McpServerHttp": L_McpServerHttp,
-  "McpServerSse": L_McpServerSse,
-  "McpServerStdio": L_McpServerStdio,
-  "MessageMcpNotification": L_MessageMcpNotification,
-  "MessageMcpResponse": L_MessageMcpResponse,
-  "MessageMcpResponse/anyOf0": L_MessageMcpResponse_anyOf0,
-  "MessageMcpResponse/anyOf1": L_MessageMcpResponse_anyOf1,
-  "NewSessionRequest": L_NewSessionRequest,
-  "PlanCapabilities": L_PlanCapabilities,
-  "PromptRequest": L_PromptRequest,
-  "ReadTextFileResponse": L_ReadTextFileResponse,
-  "ReleaseTerminalResponse": L_ReleaseTerminalResponse,
-  "RequestPermissionOutcome": L_RequestPermissionOutcome,
-  "RequestPermissionOutcome/oneOf1": L_RequestPermissionOutcome_oneOf1,
-  "RequestPermissionResponse": L_RequestPermissionResponse,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionRequest": L_ResumeSessionRequest,
-  "SelectedPermissionOutcome": L_SelectedPermissionOutcome,
-  "SessionConfigOptionsCapabilities": L_SessionConfigOptionsCapabilities,
-  "SessionStatusRequest": L_SessionStatusRequest,
-  "SetProviderRequest": L_SetProviderRequest,
-  "SetSessionConfigOptionRequest": L_SetSessionConfigOptionRequest,
-  "SetSessionModeRequest": L_SetSessionModeRequest,
-  "SetSessionTitleRequest": L_SetSessionTitleRequest,
-  "SubagentCapabilities": L_SubagentCapabilities,
-  "SystemPrompt": L_SystemPrompt,
-  "TerminalExitStatus": L_TerminalExitStatus,
-  "TerminalOutputResponse": L_TerminalOutputResponse,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-  "UnarchiveSessionRequest": L_UnarchiveSessionRequest,
-  "WaitForTerminalExitResponse": L_WaitForTerminalExitResponse,
-  "WriteTextFileResponse": L_WriteTextFileResponse,
-};
+export const agentLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly);
 
 /**
  * Lenient locations of the types the client decodes (the client half's graph).
  * @internal
  */
-export const clientLeniency: LeniencyGraph = {
-  "AgentAuthCapabilities": L_AgentAuthCapabilities,
-  "AgentCapabilities": L_AgentCapabilities,
-  "Annotations": L_Annotations,
-  "ArchiveSessionResponse": L_ArchiveSessionResponse,
-  "AudioContent": L_AudioContent,
-  "AuthAccount": L_AuthAccount,
-  "AuthMethod": L_AuthMethod,
-  "AuthMethod/anyOf0": L_AuthMethod_anyOf0,
-  "AuthMethodAgent": L_AuthMethodAgent,
-  "AuthMethodTerminal": L_AuthMethodTerminal,
-  "AuthStatusCapabilities": L_AuthStatusCapabilities,
-  "AuthStatusResponse": L_AuthStatusResponse,
-  "AuthStatusUpdateNotification": L_AuthStatusUpdateNotification,
-  "AuthenticateResponse": L_AuthenticateResponse,
-  "AvailableCommand": L_AvailableCommand,
-  "AvailableCommandInput": L_AvailableCommandInput,
-  "AvailableCommandsUpdate": L_AvailableCommandsUpdate,
-  "BlobResourceContents": L_BlobResourceContents,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "CloseSessionResponse": L_CloseSessionResponse,
-  "CompactionSummaryChunk": L_CompactionSummaryChunk,
-  "CompactionUpdate": L_CompactionUpdate,
-  "CompleteElicitationNotification": L_CompleteElicitationNotification,
-  "ConfigOptionUpdate": L_ConfigOptionUpdate,
-  "Content": L_Content,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/oneOf0": L_ContentBlock_oneOf0,
-  "ContentBlock/oneOf1": L_ContentBlock_oneOf1,
-  "ContentBlock/oneOf2": L_ContentBlock_oneOf2,
-  "ContentBlock/oneOf3": L_ContentBlock_oneOf3,
-  "ContentBlock/oneOf4": L_ContentBlock_oneOf4,
-  "ContentChunk": L_ContentChunk,
-  "Cost": L_Cost,
-  "CreateElicitationRequest": L_CreateElicitationRequest,
-  "CreateElicitationRequest/anyOf0": L_CreateElicitationRequest_anyOf0,
-  "CreateElicitationRequest/anyOf1": L_CreateElicitationRequest_anyOf1,
-  "CreateElicitationRequest/anyOf2": L_CreateElicitationRequest_anyOf2,
-  "CreateTerminalRequest": L_CreateTerminalRequest,
-  "CurrentModeUpdate": L_CurrentModeUpdate,
-  "DeleteSessionResponse": L_DeleteSessionResponse,
-  "Diff": L_Diff,
-  "DisableProviderResponse": L_DisableProviderResponse,
-  "ElicitationFormMode": L_ElicitationFormMode,
-  "ElicitationSchema": L_ElicitationSchema,
-  "ElicitationSessionScope": L_ElicitationSessionScope,
-  "ElicitationUrlMode": L_ElicitationUrlMode,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "Error": L_Error,
-  "ErrorStopReason": L_ErrorStopReason,
-  "ForkSessionResponse": L_ForkSessionResponse,
-  "IdleStateUpdate": L_IdleStateUpdate,
-  "IdleStateUpdate/anyOf5": L_IdleStateUpdate_anyOf5,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeResponse": L_InitializeResponse,
-  "KillTerminalRequest": L_KillTerminalRequest,
-  "ListProvidersResponse": L_ListProvidersResponse,
-  "ListSessionsResponse": L_ListSessionsResponse,
-  "LoadSessionResponse": L_LoadSessionResponse,
-  "LogoutCapabilities": L_LogoutCapabilities,
-  "LogoutResponse": L_LogoutResponse,
-  "McpCapabilities": L_McpCapabilities,
-  "MessageMcpRequest": L_MessageMcpRequest,
-  "NewSessionResponse": L_NewSessionResponse,
-  "Notice": L_Notice,
-  "PermissionOption": L_PermissionOption,
-  "Plan": L_Plan,
-  "PlanEntry": L_PlanEntry,
-  "PlanFile": L_PlanFile,
-  "PlanItems": L_PlanItems,
-  "PlanMarkdown": L_PlanMarkdown,
-  "PlanRemoved": L_PlanRemoved,
-  "PlanUpdate": L_PlanUpdate,
-  "PlanUpdateContent": L_PlanUpdateContent,
-  "PlanUpdateContent/oneOf0": L_PlanUpdateContent_oneOf0,
-  "PlanUpdateContent/oneOf1": L_PlanUpdateContent_oneOf1,
-  "PlanUpdateContent/oneOf2": L_PlanUpdateContent_oneOf2,
-  "PromptCapabilities": L_PromptCapabilities,
-  "PromptResponse": L_PromptResponse,
-  "ProviderCurrentConfig": L_ProviderCurrentConfig,
-  "ProviderInfo": L_ProviderInfo,
-  "ProvidersCapabilities": L_ProvidersCapabilities,
-  "ReadTextFileRequest": L_ReadTextFileRequest,
-  "ReleaseTerminalRequest": L_ReleaseTerminalRequest,
-  "RequestPermissionRequest": L_RequestPermissionRequest,
-  "RequiresActionStateUpdate": L_RequiresActionStateUpdate,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionResponse": L_ResumeSessionResponse,
-  "RunningStateUpdate": L_RunningStateUpdate,
-  "SessionAdditionalDirectoriesCapabilities": L_SessionAdditionalDirectoriesCapabilities,
-  "SessionArchiveCapabilities": L_SessionArchiveCapabilities,
-  "SessionCancelCapabilities": L_SessionCancelCapabilities,
-  "SessionCapabilities": L_SessionCapabilities,
-  "SessionCloseCapabilities": L_SessionCloseCapabilities,
-  "SessionConfigOption": L_SessionConfigOption,
-  "SessionDeleteCapabilities": L_SessionDeleteCapabilities,
-  "SessionForkCapabilities": L_SessionForkCapabilities,
-  "SessionInfo": L_SessionInfo,
-  "SessionInfoUpdate": L_SessionInfoUpdate,
-  "SessionListCapabilities": L_SessionListCapabilities,
-  "SessionMessage": L_SessionMessage,
-  "SessionMessageChunk": L_SessionMessageChunk,
-  "SessionMode": L_SessionMode,
-  "SessionModeState": L_SessionModeState,
-  "SessionNotification": L_SessionNotification,
-  "SessionResumeCapabilities": L_SessionResumeCapabilities,
-  "SessionStatusCapabilities": L_SessionStatusCapabilities,
-  "SessionStatusResponse": L_SessionStatusResponse,
-  "SessionSystemPromptCapabilities": L_SessionSystemPromptCapabilities,
-  "SessionSystemPromptModeCapabilities": L_SessionSystemPromptModeCapabilities,
-  "SessionSystemPromptOverrideCapabilities": L_SessionSystemPromptOverrideCapabilities,
-  "SessionTitleCapabilities": L_SessionTitleCapabilities,
-  "SessionUpdate": L_SessionUpdate,
-  "SessionUpdate/oneOf0": L_SessionUpdate_oneOf0,
-  "SessionUpdate/oneOf1": L_SessionUpdate_oneOf1,
-  "SessionUpdate/oneOf10": L_SessionUpdate_oneOf10,
-  "SessionUpdate/oneOf11": L_SessionUpdate_oneOf11,
-  "SessionUpdate/oneOf12": L_SessionUpdate_oneOf12,
-  "SessionUpdate/oneOf13": L_SessionUpdate_oneOf13,
-  "SessionUpdate/oneOf14": L_SessionUpdate_oneOf14,
-  "SessionUpdate/oneOf15": L_SessionUpdate_oneOf15,
-  "SessionUpdate/oneOf16": L_SessionUpdate_oneOf16,
-  "SessionUpdate/oneOf17": L_SessionUpdate_oneOf17,
-  "SessionUpdate/oneOf18": L_SessionUpdate_oneOf18,
-  "SessionUpdate/oneOf2": L_SessionUpdate_oneOf2,
-  "SessionUpdate/oneOf3": L_SessionUpdate_oneOf3,
-  "SessionUpdate/oneOf4": L_SessionUpdate_oneOf4,
-  "SessionUpdate/oneOf5": L_SessionUpdate_oneOf5,
-  "SessionUpdate/oneOf6": L_SessionUpdate_oneOf6,
-  "SessionUpdate/oneOf7": L_SessionUpdate_oneOf7,
-  "SessionUpdate/oneOf8": L_SessionUpdate_oneOf8,
-  "SessionUpdate/oneOf9": L_SessionUpdate_oneOf9,
-  "SetProviderResponse": L_SetProviderResponse,
-  "SetSessionConfigOptionResponse": L_SetSessionConfigOptionResponse,
-  "SetSessionModeResponse": L_SetSessionModeResponse,
-  "SetSessionTitleResponse": L_SetSessionTitleResponse,
-  "StateUpdate": L_StateUpdate,
-  "StateUpdate/anyOf0": L_StateUpdate_anyOf0,
-  "StateUpdate/anyOf1": L_StateUpdate_anyOf1,
-  "StateUpdate/anyOf2": L_StateUpdate_anyOf2,
-  "StateUpdate/anyOf3": L_StateUpdate_anyOf3,
-  "SubagentSessionCapabilities": L_SubagentSessionCapabilities,
-  "SubagentUpdate": L_SubagentUpdate,
-  "Terminal": L_Terminal,
-  "TerminalOutputRequest": L_TerminalOutputRequest,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-  "ToolCall": L_ToolCall,
-  "ToolCallContent": L_ToolCallContent,
-  "ToolCallContent/oneOf0": L_ToolCallContent_oneOf0,
-  "ToolCallContent/oneOf1": L_ToolCallContent_oneOf1,
-  "ToolCallContent/oneOf2": L_ToolCallContent_oneOf2,
-  "ToolCallLocation": L_ToolCallLocation,
-  "ToolCallUpdate": L_ToolCallUpdate,
-  "UnarchiveSessionResponse": L_UnarchiveSessionResponse,
-  "UnknownStateUpdate": L_UnknownStateUpdate,
-  "UnstructuredCommandInput": L_UnstructuredCommandInput,
-  "Usage": L_Usage,
-  "UsageUpdate": L_UsageUpdate,
-  "WaitForTerminalExitRequest": L_WaitForTerminalExitRequest,
-  "WriteTextFileRequest": L_WriteTextFileRequest,
-};
+export const clientLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, clientOnly);

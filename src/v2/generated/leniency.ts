@@ -2,595 +2,214 @@
 // Do not edit: change tables/v2.ts and run `npm run codegen`.
 import type { LeniencyGraph } from "../../runtime.ts";
 
-const L_AgentAuthCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_AgentCapabilities: LeniencyGraph[string] = {"props":{"session":{"onError":true,"value":["SessionCapabilities"]},"auth":{"onError":true,"value":["AgentAuthCapabilities"]},"_meta":{"onError":true}}};
-const L_AgentMessage: LeniencyGraph[string] = {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_AgentThought: LeniencyGraph[string] = {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_Annotations: LeniencyGraph[string] = {"props":{"audience":{"onError":true,"skipItems":true},"lastModified":{"onError":true},"priority":{"onError":true},"_meta":{"onError":true}}};
-const L_AudioContent: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_AuthMethod: LeniencyGraph[string] = {"tag":"type","variants":{"terminal":["AuthMethod/anyOf0"],"agent":["AuthMethod/anyOf1"]}};
-const L_AuthMethod_anyOf0: LeniencyGraph[string] = {"refs":["AuthMethodTerminal"]};
-const L_AuthMethod_anyOf1: LeniencyGraph[string] = {"refs":["AuthMethodAgent"]};
-const L_AuthMethodAgent: LeniencyGraph[string] = {"props":{"description":{"onError":true},"_meta":{"onError":true}}};
-const L_AuthMethodTerminal: LeniencyGraph[string] = {"props":{"description":{"onError":true},"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}};
-const L_AvailableCommand: LeniencyGraph[string] = {"tag":"type","variants":{"command":["AvailableCommand/anyOf0"]}};
-const L_AvailableCommand_anyOf0: LeniencyGraph[string] = {"refs":["Command"]};
-const L_AvailableCommandInput: LeniencyGraph[string] = {"tag":"type","variants":{"text":["AvailableCommandInput/anyOf0"]}};
-const L_AvailableCommandInput_anyOf0: LeniencyGraph[string] = {"refs":["TextCommandInput"]};
-const L_AvailableCommandsUpdate: LeniencyGraph[string] = {"props":{"availableCommands":{"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}};
-const L_BackgroundTerminal: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_BackgroundToolCall: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_BackgroundWork: LeniencyGraph[string] = {"tag":"type","variants":{"terminal":["BackgroundWork/anyOf0"],"tool_call":["BackgroundWork/anyOf1"]}};
-const L_BackgroundWork_anyOf0: LeniencyGraph[string] = {"refs":["BackgroundTerminal"]};
-const L_BackgroundWork_anyOf1: LeniencyGraph[string] = {"refs":["BackgroundToolCall"]};
-const L_BlobResourceContents: LeniencyGraph[string] = {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}};
-const L_CancelRequestNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelSessionNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelTerminalRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelTerminalResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelToolCallRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelToolCallResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CancelledPermissionOutcome: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ClientAuthCapabilities: LeniencyGraph[string] = {"props":{"terminal":{"onError":true,"value":["TerminalAuthCapabilities"]},"_meta":{"onError":true}}};
-const L_ClientCapabilities: LeniencyGraph[string] = {"props":{"auth":{"onError":true,"value":["ClientAuthCapabilities"]},"elicitation":{"onError":true,"value":["ElicitationCapabilities"]},"_meta":{"onError":true}}};
-const L_CloseSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CloseSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Command: LeniencyGraph[string] = {"props":{"input":{"onError":true,"value":["AvailableCommandInput"]},"_meta":{"onError":true}}};
-const L_CommandPermissionSubject: LeniencyGraph[string] = {"props":{"toolCallId":{"onError":true},"terminalId":{"onError":true},"_meta":{"onError":true}}};
-const L_CompactionSummaryChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_CompactionUpdate: LeniencyGraph[string] = {"props":{"summary":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"error":{"onError":true},"_meta":{"onError":true}}};
-const L_CompleteElicitationNotification: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ConfigOptionUpdate: LeniencyGraph[string] = {"props":{"configOptions":{"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_Content: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_ContentBlock: LeniencyGraph[string] = {"tag":"type","variants":{"text":["ContentBlock/anyOf0"],"image":["ContentBlock/anyOf1"],"audio":["ContentBlock/anyOf2"],"resource_link":["ContentBlock/anyOf3"],"resource":["ContentBlock/anyOf4"]}};
-const L_ContentBlock_anyOf0: LeniencyGraph[string] = {"refs":["TextContent"]};
-const L_ContentBlock_anyOf1: LeniencyGraph[string] = {"refs":["ImageContent"]};
-const L_ContentBlock_anyOf2: LeniencyGraph[string] = {"refs":["AudioContent"]};
-const L_ContentBlock_anyOf3: LeniencyGraph[string] = {"refs":["ResourceLink"]};
-const L_ContentBlock_anyOf4: LeniencyGraph[string] = {"refs":["EmbeddedResource"]};
-const L_ContentChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_Cost: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_CreateElicitationRequest: LeniencyGraph[string] = {"refs":["CreateElicitationRequest/anyOf2"],"tag":"mode","variants":{"form":["CreateElicitationRequest/anyOf0"],"url":["CreateElicitationRequest/anyOf1"]},"props":{"_meta":{"onError":true}}};
-const L_CreateElicitationRequest_anyOf0: LeniencyGraph[string] = {"refs":["ElicitationFormMode"]};
-const L_CreateElicitationRequest_anyOf1: LeniencyGraph[string] = {"refs":["ElicitationUrlMode"]};
-const L_CreateElicitationRequest_anyOf2: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"]};
-const L_CreateElicitationResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_DeleteSessionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_DeleteSessionResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Diff: LeniencyGraph[string] = {"props":{"changes":{"skipItems":true,"items":["DiffChange"]},"patch":{"onError":true,"value":["DiffPatch"]},"_meta":{"onError":true}}};
-const L_DiffChange: LeniencyGraph[string] = {"props":{"fileType":{"onError":true},"mimeType":{"onError":true},"_meta":{"onError":true}}};
-const L_DiffPatch: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationCapabilities: LeniencyGraph[string] = {"props":{"form":{"onError":true,"value":["ElicitationFormCapabilities"]},"url":{"onError":true,"value":["ElicitationUrlCapabilities"]},"_meta":{"onError":true}}};
-const L_ElicitationFormCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationFormMode: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"],"props":{"requestedSchema":{"value":["ElicitationSchema"]}}};
-const L_ElicitationSchema: LeniencyGraph[string] = {"props":{"title":{"onError":true},"description":{"onError":true},"_meta":{"onError":true}}};
-const L_ElicitationSessionScope: LeniencyGraph[string] = {"props":{"toolCallId":{"onError":true}}};
-const L_ElicitationUrlCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ElicitationUrlMode: LeniencyGraph[string] = {"refs":["ElicitationSessionScope"]};
-const L_EmbeddedResource: LeniencyGraph[string] = {"props":{"resource":{"value":["EmbeddedResourceResource"]},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_EmbeddedResourceResource: LeniencyGraph[string] = {"refs":["TextResourceContents","BlobResourceContents"]};
-const L_EnvVariable: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Error: LeniencyGraph[string] = {"props":{"data":{"onError":true,"value":["ErrorData"]}}};
-const L_ErrorData: LeniencyGraph[string] = {"refs":["UnsupportedProtocolVersionErrorData","SessionNotFoundErrorData"]};
-const L_ErrorStopReason: LeniencyGraph[string] = {"props":{"error":{"onError":true,"value":["Error"]}}};
-const L_HttpHeader: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_Icon: LeniencyGraph[string] = {"props":{"mimeType":{"onError":true},"sizes":{"onError":true,"skipItems":true},"theme":{"onError":true},"_meta":{"onError":true}}};
-const L_IdleStateUpdate: LeniencyGraph[string] = {"refs":["IdleStateUpdate/anyOf5"],"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true},"stopReason":{"onError":true}}};
-const L_IdleStateUpdate_anyOf5: LeniencyGraph[string] = {"refs":["ErrorStopReason"]};
-const L_ImageContent: LeniencyGraph[string] = {"props":{"uri":{"onError":true},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_Implementation: LeniencyGraph[string] = {"props":{"title":{"onError":true},"_meta":{"onError":true}}};
-const L_InitializeRequest: LeniencyGraph[string] = {"props":{"info":{"value":["Implementation"]},"capabilities":{"onError":true,"default":{},"value":["ClientCapabilities"]},"_meta":{"onError":true}}};
-const L_InitializeResponse: LeniencyGraph[string] = {"props":{"info":{"value":["Implementation"]},"capabilities":{"onError":true,"default":{},"value":["AgentCapabilities"]},"authMethods":{"onError":true,"default":[],"skipItems":true,"items":["AuthMethod"]},"_meta":{"onError":true}}};
-const L_ListSessionsRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ListSessionsResponse: LeniencyGraph[string] = {"props":{"sessions":{"onError":true,"default":[],"skipItems":true,"items":["SessionInfo"]},"_meta":{"onError":true}}};
-const L_LoginAuthRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_LoginAuthResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_LogoutAuthRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_LogoutAuthResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_McpCapabilities: LeniencyGraph[string] = {"props":{"stdio":{"onError":true,"value":["McpStdioCapabilities"]},"http":{"onError":true,"value":["McpHttpCapabilities"]},"_meta":{"onError":true}}};
-const L_McpHttpCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_McpServer: LeniencyGraph[string] = {"tag":"type","variants":{"http":["McpServer/anyOf0"],"stdio":["McpServer/anyOf1"]}};
-const L_McpServer_anyOf0: LeniencyGraph[string] = {"refs":["McpServerHttp"]};
-const L_McpServer_anyOf1: LeniencyGraph[string] = {"refs":["McpServerStdio"]};
-const L_McpServerHttp: LeniencyGraph[string] = {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}};
-const L_McpServerStdio: LeniencyGraph[string] = {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}};
-const L_McpStdioCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_NewSessionRequest: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"_meta":{"onError":true}}};
-const L_NewSessionResponse: LeniencyGraph[string] = {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}};
-const L_Notice: LeniencyGraph[string] = {"props":{"description":{"onError":true},"_meta":{"onError":true}}};
-const L_PermissionOption: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanEntry: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PlanItems: LeniencyGraph[string] = {"props":{"entries":{"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}};
-const L_PlanUpdate: LeniencyGraph[string] = {"props":{"plan":{"value":["PlanUpdateContent"]},"_meta":{"onError":true}}};
-const L_PlanUpdateContent: LeniencyGraph[string] = {"tag":"type","variants":{"items":["PlanUpdateContent/anyOf0"]}};
-const L_PlanUpdateContent_anyOf0: LeniencyGraph[string] = {"refs":["PlanItems"]};
-const L_PromptAudioCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PromptCapabilities: LeniencyGraph[string] = {"props":{"image":{"onError":true,"value":["PromptImageCapabilities"]},"audio":{"onError":true,"value":["PromptAudioCapabilities"]},"embeddedContext":{"onError":true,"value":["PromptEmbeddedContextCapabilities"]},"_meta":{"onError":true}}};
-const L_PromptEmbeddedContextCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PromptImageCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_PromptRequest: LeniencyGraph[string] = {"props":{"prompt":{"items":["ContentBlock"]},"_meta":{"onError":true}}};
-const L_PromptResponse: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ReplayFrom: LeniencyGraph[string] = {"tag":"type","variants":{"start":["ReplayFrom/anyOf0"]}};
-const L_ReplayFrom_anyOf0: LeniencyGraph[string] = {"refs":["ReplayFromStart"]};
-const L_ReplayFromStart: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_RequestPermissionOutcome: LeniencyGraph[string] = {"tag":"outcome","variants":{"cancelled":["RequestPermissionOutcome/anyOf0"],"selected":["RequestPermissionOutcome/anyOf1"]}};
-const L_RequestPermissionOutcome_anyOf0: LeniencyGraph[string] = {"refs":["CancelledPermissionOutcome"]};
-const L_RequestPermissionOutcome_anyOf1: LeniencyGraph[string] = {"refs":["SelectedPermissionOutcome"]};
-const L_RequestPermissionRequest: LeniencyGraph[string] = {"props":{"description":{"onError":true},"subject":{"value":["RequestPermissionSubject"]},"options":{"items":["PermissionOption"]},"_meta":{"onError":true}}};
-const L_RequestPermissionResponse: LeniencyGraph[string] = {"props":{"outcome":{"value":["RequestPermissionOutcome"]},"_meta":{"onError":true}}};
-const L_RequestPermissionSubject: LeniencyGraph[string] = {"tag":"type","variants":{"tool_call":["RequestPermissionSubject/anyOf0"],"command":["RequestPermissionSubject/anyOf1"]}};
-const L_RequestPermissionSubject_anyOf0: LeniencyGraph[string] = {"refs":["ToolCallPermissionSubject"]};
-const L_RequestPermissionSubject_anyOf1: LeniencyGraph[string] = {"refs":["CommandPermissionSubject"]};
-const L_RequiresActionStateUpdate: LeniencyGraph[string] = {"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true}}};
-const L_ResourceLink: LeniencyGraph[string] = {"props":{"title":{"onError":true},"description":{"onError":true},"icons":{"onError":true,"skipItems":true,"items":["Icon"]},"mimeType":{"onError":true},"size":{"onError":true},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_ResumeSessionRequest: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"replayFrom":{"value":["ReplayFrom"]},"_meta":{"onError":true}}};
-const L_ResumeSessionResponse: LeniencyGraph[string] = {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}};
-const L_RunningStateUpdate: LeniencyGraph[string] = {"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true}}};
-const L_SelectedPermissionOutcome: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionAdditionalDirectoriesCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionCapabilities: LeniencyGraph[string] = {"props":{"prompt":{"onError":true,"value":["PromptCapabilities"]},"mcp":{"onError":true,"value":["McpCapabilities"]},"delete":{"onError":true,"value":["SessionDeleteCapabilities"]},"additionalDirectories":{"onError":true,"value":["SessionAdditionalDirectoriesCapabilities"]},"_meta":{"onError":true}}};
-const L_SessionConfigOption: LeniencyGraph[string] = {"props":{"description":{"onError":true},"category":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionDeleteCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionInfo: LeniencyGraph[string] = {"props":{"additionalDirectories":{"onNull":true,"default":[]},"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionInfoUpdate: LeniencyGraph[string] = {"props":{"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}};
-const L_SessionNotFoundErrorData: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SessionUpdate: LeniencyGraph[string] = {"tag":"sessionUpdate","variants":{"user_message_chunk":["SessionUpdate/anyOf0"],"user_message":["SessionUpdate/anyOf1"],"agent_message_chunk":["SessionUpdate/anyOf2"],"agent_message":["SessionUpdate/anyOf3"],"agent_thought_chunk":["SessionUpdate/anyOf4"],"agent_thought":["SessionUpdate/anyOf5"],"state_update":["SessionUpdate/anyOf6"],"tool_call_content_chunk":["SessionUpdate/anyOf7"],"tool_call_update":["SessionUpdate/anyOf8"],"terminal_update":["SessionUpdate/anyOf9"],"terminal_output_chunk":["SessionUpdate/anyOf10"],"plan_update":["SessionUpdate/anyOf11"],"available_commands_update":["SessionUpdate/anyOf12"],"config_option_update":["SessionUpdate/anyOf13"],"session_info_update":["SessionUpdate/anyOf14"],"usage_update":["SessionUpdate/anyOf15"],"notice":["SessionUpdate/anyOf16"],"compaction_update":["SessionUpdate/anyOf17"],"compaction_summary_chunk":["SessionUpdate/anyOf18"]}};
-const L_SessionUpdate_anyOf0: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_anyOf1: LeniencyGraph[string] = {"refs":["UserMessage"]};
-const L_SessionUpdate_anyOf10: LeniencyGraph[string] = {"refs":["TerminalOutputChunk"]};
-const L_SessionUpdate_anyOf11: LeniencyGraph[string] = {"refs":["PlanUpdate"]};
-const L_SessionUpdate_anyOf12: LeniencyGraph[string] = {"refs":["AvailableCommandsUpdate"]};
-const L_SessionUpdate_anyOf13: LeniencyGraph[string] = {"refs":["ConfigOptionUpdate"]};
-const L_SessionUpdate_anyOf14: LeniencyGraph[string] = {"refs":["SessionInfoUpdate"]};
-const L_SessionUpdate_anyOf15: LeniencyGraph[string] = {"refs":["UsageUpdate"]};
-const L_SessionUpdate_anyOf16: LeniencyGraph[string] = {"refs":["Notice"]};
-const L_SessionUpdate_anyOf17: LeniencyGraph[string] = {"refs":["CompactionUpdate"]};
-const L_SessionUpdate_anyOf18: LeniencyGraph[string] = {"refs":["CompactionSummaryChunk"]};
-const L_SessionUpdate_anyOf2: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_anyOf3: LeniencyGraph[string] = {"refs":["AgentMessage"]};
-const L_SessionUpdate_anyOf4: LeniencyGraph[string] = {"refs":["ContentChunk"]};
-const L_SessionUpdate_anyOf5: LeniencyGraph[string] = {"refs":["AgentThought"]};
-const L_SessionUpdate_anyOf6: LeniencyGraph[string] = {"refs":["StateUpdate"]};
-const L_SessionUpdate_anyOf7: LeniencyGraph[string] = {"refs":["ToolCallContentChunk"]};
-const L_SessionUpdate_anyOf8: LeniencyGraph[string] = {"refs":["ToolCallUpdate"]};
-const L_SessionUpdate_anyOf9: LeniencyGraph[string] = {"refs":["TerminalUpdate"]};
-const L_SetSessionConfigOptionRequest: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_SetSessionConfigOptionResponse: LeniencyGraph[string] = {"props":{"configOptions":{"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}};
-const L_StateUpdate: LeniencyGraph[string] = {"tag":"state","variants":{"running":["StateUpdate/anyOf0"],"idle":["StateUpdate/anyOf1"],"requires_action":["StateUpdate/anyOf2"]}};
-const L_StateUpdate_anyOf0: LeniencyGraph[string] = {"refs":["RunningStateUpdate"]};
-const L_StateUpdate_anyOf1: LeniencyGraph[string] = {"refs":["IdleStateUpdate"]};
-const L_StateUpdate_anyOf2: LeniencyGraph[string] = {"refs":["RequiresActionStateUpdate"]};
-const L_Terminal: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalAuthCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalCancelCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalCapabilities: LeniencyGraph[string] = {"props":{"cancel":{"onError":true,"value":["TerminalCancelCapabilities"]},"_meta":{"onError":true}}};
-const L_TerminalExitStatus: LeniencyGraph[string] = {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}};
-const L_TerminalOutput: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalOutputChunk: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalSize: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TerminalUpdate: LeniencyGraph[string] = {"props":{"command":{"onError":true},"cwd":{"onError":true},"output":{"onError":true,"value":["TerminalOutput"]},"exitStatus":{"onError":true,"value":["TerminalExitStatus"]},"size":{"onError":true,"value":["TerminalSize"]},"capabilities":{"onError":true,"value":["TerminalCapabilities"]},"_meta":{"onError":true}}};
-const L_TextCommandInput: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_TextContent: LeniencyGraph[string] = {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}};
-const L_TextResourceContents: LeniencyGraph[string] = {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}};
-const L_ToolCallCancelCapabilities: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_ToolCallCapabilities: LeniencyGraph[string] = {"props":{"cancel":{"onError":true,"value":["ToolCallCancelCapabilities"]},"_meta":{"onError":true}}};
-const L_ToolCallContent: LeniencyGraph[string] = {"tag":"type","variants":{"content":["ToolCallContent/anyOf0"],"diff":["ToolCallContent/anyOf1"],"terminal":["ToolCallContent/anyOf2"]}};
-const L_ToolCallContent_anyOf0: LeniencyGraph[string] = {"refs":["Content"]};
-const L_ToolCallContent_anyOf1: LeniencyGraph[string] = {"refs":["Diff"]};
-const L_ToolCallContent_anyOf2: LeniencyGraph[string] = {"refs":["Terminal"]};
-const L_ToolCallContentChunk: LeniencyGraph[string] = {"props":{"content":{"value":["ToolCallContent"]},"_meta":{"onError":true}}};
-const L_ToolCallLocation: LeniencyGraph[string] = {"props":{"line":{"onError":true},"_meta":{"onError":true}}};
-const L_ToolCallPermissionSubject: LeniencyGraph[string] = {"props":{"toolCall":{"value":["ToolCallUpdate"]},"_meta":{"onError":true}}};
-const L_ToolCallUpdate: LeniencyGraph[string] = {"props":{"name":{"onError":true},"title":{"onError":true},"kind":{"onError":true},"status":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"capabilities":{"onError":true,"value":["ToolCallCapabilities"]},"_meta":{"onError":true}}};
-const L_UnsupportedProtocolVersionErrorData: LeniencyGraph[string] = {"props":{"_meta":{"onError":true}}};
-const L_UpdateSessionNotification: LeniencyGraph[string] = {"props":{"update":{"value":["SessionUpdate"]},"_meta":{"onError":true}}};
-const L_UsageUpdate: LeniencyGraph[string] = {"props":{"cost":{"onError":true,"value":["Cost"]},"_meta":{"onError":true}}};
-const L_UserMessage: LeniencyGraph[string] = {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}};
+/** Nodes the types of both sides reach. */
+const both: LeniencyGraph = {
+  "Annotations": {"props":{"audience":{"onError":true,"skipItems":true},"lastModified":{"onError":true},"priority":{"onError":true},"_meta":{"onError":true}}},
+  "AudioContent": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "BlobResourceContents": {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}},
+  "CancelRequestNotification": {"props":{"_meta":{"onError":true}}},
+  "ContentBlock": {"tag":"type","variants":{"text":["ContentBlock/anyOf0"],"image":["ContentBlock/anyOf1"],"audio":["ContentBlock/anyOf2"],"resource_link":["ContentBlock/anyOf3"],"resource":["ContentBlock/anyOf4"]}},
+  "ContentBlock/anyOf0": {"refs":["TextContent"]},
+  "ContentBlock/anyOf1": {"refs":["ImageContent"]},
+  "ContentBlock/anyOf2": {"refs":["AudioContent"]},
+  "ContentBlock/anyOf3": {"refs":["ResourceLink"]},
+  "ContentBlock/anyOf4": {"refs":["EmbeddedResource"]},
+  "EmbeddedResource": {"props":{"resource":{"value":["EmbeddedResourceResource"]},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "EmbeddedResourceResource": {"refs":["TextResourceContents","BlobResourceContents"]},
+  "EnvVariable": {"props":{"_meta":{"onError":true}}},
+  "Icon": {"props":{"mimeType":{"onError":true},"sizes":{"onError":true,"skipItems":true},"theme":{"onError":true},"_meta":{"onError":true}}},
+  "ImageContent": {"props":{"uri":{"onError":true},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "Implementation": {"props":{"title":{"onError":true},"_meta":{"onError":true}}},
+  "ResourceLink": {"props":{"title":{"onError":true},"description":{"onError":true},"icons":{"onError":true,"skipItems":true,"items":["Icon"]},"mimeType":{"onError":true},"size":{"onError":true},"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "TextContent": {"props":{"annotations":{"onError":true,"value":["Annotations"]},"_meta":{"onError":true}}},
+  "TextResourceContents": {"props":{"mimeType":{"onError":true},"_meta":{"onError":true}}},
+};
+/** Nodes only the types the agent decodes reach (the params it receives, the results it gets). */
+const agentOnly: LeniencyGraph = {
+  "CancelSessionNotification": {"props":{"_meta":{"onError":true}}},
+  "CancelTerminalRequest": {"props":{"_meta":{"onError":true}}},
+  "CancelToolCallRequest": {"props":{"_meta":{"onError":true}}},
+  "CancelledPermissionOutcome": {"props":{"_meta":{"onError":true}}},
+  "ClientAuthCapabilities": {"props":{"terminal":{"onError":true,"value":["TerminalAuthCapabilities"]},"_meta":{"onError":true}}},
+  "ClientCapabilities": {"props":{"auth":{"onError":true,"value":["ClientAuthCapabilities"]},"elicitation":{"onError":true,"value":["ElicitationCapabilities"]},"_meta":{"onError":true}}},
+  "CloseSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "CreateElicitationResponse": {"props":{"_meta":{"onError":true}}},
+  "DeleteSessionRequest": {"props":{"_meta":{"onError":true}}},
+  "ElicitationCapabilities": {"props":{"form":{"onError":true,"value":["ElicitationFormCapabilities"]},"url":{"onError":true,"value":["ElicitationUrlCapabilities"]},"_meta":{"onError":true}}},
+  "ElicitationFormCapabilities": {"props":{"_meta":{"onError":true}}},
+  "ElicitationUrlCapabilities": {"props":{"_meta":{"onError":true}}},
+  "HttpHeader": {"props":{"_meta":{"onError":true}}},
+  "InitializeRequest": {"props":{"info":{"value":["Implementation"]},"capabilities":{"onError":true,"default":{},"value":["ClientCapabilities"]},"_meta":{"onError":true}}},
+  "ListSessionsRequest": {"props":{"_meta":{"onError":true}}},
+  "LoginAuthRequest": {"props":{"_meta":{"onError":true}}},
+  "LogoutAuthRequest": {"props":{"_meta":{"onError":true}}},
+  "McpServer": {"tag":"type","variants":{"http":["McpServer/anyOf0"],"stdio":["McpServer/anyOf1"]}},
+  "McpServer/anyOf0": {"refs":["McpServerHttp"]},
+  "McpServer/anyOf1": {"refs":["McpServerStdio"]},
+  "McpServerHttp": {"props":{"headers":{"onNull":true,"default":[],"items":["HttpHeader"]},"_meta":{"onError":true}}},
+  "McpServerStdio": {"props":{"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}},
+  "NewSessionRequest": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"_meta":{"onError":true}}},
+  "PromptRequest": {"props":{"prompt":{"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "ReplayFrom": {"tag":"type","variants":{"start":["ReplayFrom/anyOf0"]}},
+  "ReplayFrom/anyOf0": {"refs":["ReplayFromStart"]},
+  "ReplayFromStart": {"props":{"_meta":{"onError":true}}},
+  "RequestPermissionOutcome": {"tag":"outcome","variants":{"cancelled":["RequestPermissionOutcome/anyOf0"],"selected":["RequestPermissionOutcome/anyOf1"]}},
+  "RequestPermissionOutcome/anyOf0": {"refs":["CancelledPermissionOutcome"]},
+  "RequestPermissionOutcome/anyOf1": {"refs":["SelectedPermissionOutcome"]},
+  "RequestPermissionResponse": {"props":{"outcome":{"value":["RequestPermissionOutcome"]},"_meta":{"onError":true}}},
+  "ResumeSessionRequest": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"mcpServers":{"onNull":true,"default":[],"items":["McpServer"]},"replayFrom":{"value":["ReplayFrom"]},"_meta":{"onError":true}}},
+  "SelectedPermissionOutcome": {"props":{"_meta":{"onError":true}}},
+  "SetSessionConfigOptionRequest": {"props":{"_meta":{"onError":true}}},
+  "TerminalAuthCapabilities": {"props":{"_meta":{"onError":true}}},
+};
+/** Nodes only the types the client decodes reach. */
+const clientOnly: LeniencyGraph = {
+  "AgentAuthCapabilities": {"props":{"_meta":{"onError":true}}},
+  "AgentCapabilities": {"props":{"session":{"onError":true,"value":["SessionCapabilities"]},"auth":{"onError":true,"value":["AgentAuthCapabilities"]},"_meta":{"onError":true}}},
+  "AgentMessage": {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "AgentThought": {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}},
+  "AuthMethod": {"tag":"type","variants":{"terminal":["AuthMethod/anyOf0"],"agent":["AuthMethod/anyOf1"]}},
+  "AuthMethod/anyOf0": {"refs":["AuthMethodTerminal"]},
+  "AuthMethod/anyOf1": {"refs":["AuthMethodAgent"]},
+  "AuthMethodAgent": {"props":{"description":{"onError":true},"_meta":{"onError":true}}},
+  "AuthMethodTerminal": {"props":{"description":{"onError":true},"args":{"onNull":true,"default":[]},"env":{"onNull":true,"default":[],"items":["EnvVariable"]},"_meta":{"onError":true}}},
+  "AvailableCommand": {"tag":"type","variants":{"command":["AvailableCommand/anyOf0"]}},
+  "AvailableCommand/anyOf0": {"refs":["Command"]},
+  "AvailableCommandInput": {"tag":"type","variants":{"text":["AvailableCommandInput/anyOf0"]}},
+  "AvailableCommandInput/anyOf0": {"refs":["TextCommandInput"]},
+  "AvailableCommandsUpdate": {"props":{"availableCommands":{"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}},
+  "BackgroundTerminal": {"props":{"_meta":{"onError":true}}},
+  "BackgroundToolCall": {"props":{"_meta":{"onError":true}}},
+  "BackgroundWork": {"tag":"type","variants":{"terminal":["BackgroundWork/anyOf0"],"tool_call":["BackgroundWork/anyOf1"]}},
+  "BackgroundWork/anyOf0": {"refs":["BackgroundTerminal"]},
+  "BackgroundWork/anyOf1": {"refs":["BackgroundToolCall"]},
+  "CancelTerminalResponse": {"props":{"_meta":{"onError":true}}},
+  "CancelToolCallResponse": {"props":{"_meta":{"onError":true}}},
+  "CloseSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "Command": {"props":{"input":{"onError":true,"value":["AvailableCommandInput"]},"_meta":{"onError":true}}},
+  "CommandPermissionSubject": {"props":{"toolCallId":{"onError":true},"terminalId":{"onError":true},"_meta":{"onError":true}}},
+  "CompactionSummaryChunk": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "CompactionUpdate": {"props":{"summary":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"error":{"onError":true},"_meta":{"onError":true}}},
+  "CompleteElicitationNotification": {"props":{"_meta":{"onError":true}}},
+  "ConfigOptionUpdate": {"props":{"configOptions":{"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "Content": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "ContentChunk": {"props":{"content":{"value":["ContentBlock"]},"_meta":{"onError":true}}},
+  "Cost": {"props":{"_meta":{"onError":true}}},
+  "CreateElicitationRequest": {"refs":["CreateElicitationRequest/anyOf2"],"tag":"mode","variants":{"form":["CreateElicitationRequest/anyOf0"],"url":["CreateElicitationRequest/anyOf1"]},"props":{"_meta":{"onError":true}}},
+  "CreateElicitationRequest/anyOf0": {"refs":["ElicitationFormMode"]},
+  "CreateElicitationRequest/anyOf1": {"refs":["ElicitationUrlMode"]},
+  "CreateElicitationRequest/anyOf2": {"refs":["ElicitationSessionScope"]},
+  "DeleteSessionResponse": {"props":{"_meta":{"onError":true}}},
+  "Diff": {"props":{"changes":{"skipItems":true,"items":["DiffChange"]},"patch":{"onError":true,"value":["DiffPatch"]},"_meta":{"onError":true}}},
+  "DiffChange": {"props":{"fileType":{"onError":true},"mimeType":{"onError":true},"_meta":{"onError":true}}},
+  "DiffPatch": {"props":{"_meta":{"onError":true}}},
+  "ElicitationFormMode": {"refs":["ElicitationSessionScope"],"props":{"requestedSchema":{"value":["ElicitationSchema"]}}},
+  "ElicitationSchema": {"props":{"title":{"onError":true},"description":{"onError":true},"_meta":{"onError":true}}},
+  "ElicitationSessionScope": {"props":{"toolCallId":{"onError":true}}},
+  "ElicitationUrlMode": {"refs":["ElicitationSessionScope"]},
+  "Error": {"props":{"data":{"onError":true,"value":["ErrorData"]}}},
+  "ErrorData": {"refs":["UnsupportedProtocolVersionErrorData","SessionNotFoundErrorData"]},
+  "ErrorStopReason": {"props":{"error":{"onError":true,"value":["Error"]}}},
+  "IdleStateUpdate": {"refs":["IdleStateUpdate/anyOf5"],"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true},"stopReason":{"onError":true}}},
+  "IdleStateUpdate/anyOf5": {"refs":["ErrorStopReason"]},
+  "InitializeResponse": {"props":{"info":{"value":["Implementation"]},"capabilities":{"onError":true,"default":{},"value":["AgentCapabilities"]},"authMethods":{"onError":true,"default":[],"skipItems":true,"items":["AuthMethod"]},"_meta":{"onError":true}}},
+  "ListSessionsResponse": {"props":{"sessions":{"onError":true,"default":[],"skipItems":true,"items":["SessionInfo"]},"_meta":{"onError":true}}},
+  "LoginAuthResponse": {"props":{"_meta":{"onError":true}}},
+  "LogoutAuthResponse": {"props":{"_meta":{"onError":true}}},
+  "McpCapabilities": {"props":{"stdio":{"onError":true,"value":["McpStdioCapabilities"]},"http":{"onError":true,"value":["McpHttpCapabilities"]},"_meta":{"onError":true}}},
+  "McpHttpCapabilities": {"props":{"_meta":{"onError":true}}},
+  "McpStdioCapabilities": {"props":{"_meta":{"onError":true}}},
+  "NewSessionResponse": {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}},
+  "Notice": {"props":{"description":{"onError":true},"_meta":{"onError":true}}},
+  "PermissionOption": {"props":{"_meta":{"onError":true}}},
+  "PlanEntry": {"props":{"_meta":{"onError":true}}},
+  "PlanItems": {"props":{"entries":{"skipItems":true,"items":["PlanEntry"]},"_meta":{"onError":true}}},
+  "PlanUpdate": {"props":{"plan":{"value":["PlanUpdateContent"]},"_meta":{"onError":true}}},
+  "PlanUpdateContent": {"tag":"type","variants":{"items":["PlanUpdateContent/anyOf0"]}},
+  "PlanUpdateContent/anyOf0": {"refs":["PlanItems"]},
+  "PromptAudioCapabilities": {"props":{"_meta":{"onError":true}}},
+  "PromptCapabilities": {"props":{"image":{"onError":true,"value":["PromptImageCapabilities"]},"audio":{"onError":true,"value":["PromptAudioCapabilities"]},"embeddedContext":{"onError":true,"value":["PromptEmbeddedContextCapabilities"]},"_meta":{"onError":true}}},
+  "PromptEmbeddedContextCapabilities": {"props":{"_meta":{"onError":true}}},
+  "PromptImageCapabilities": {"props":{"_meta":{"onError":true}}},
+  "PromptResponse": {"props":{"_meta":{"onError":true}}},
+  "RequestPermissionRequest": {"props":{"description":{"onError":true},"subject":{"value":["RequestPermissionSubject"]},"options":{"items":["PermissionOption"]},"_meta":{"onError":true}}},
+  "RequestPermissionSubject": {"tag":"type","variants":{"tool_call":["RequestPermissionSubject/anyOf0"],"command":["RequestPermissionSubject/anyOf1"]}},
+  "RequestPermissionSubject/anyOf0": {"refs":["ToolCallPermissionSubject"]},
+  "RequestPermissionSubject/anyOf1": {"refs":["CommandPermissionSubject"]},
+  "RequiresActionStateUpdate": {"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true}}},
+  "ResumeSessionResponse": {"props":{"configOptions":{"onError":true,"default":[],"skipItems":true,"items":["SessionConfigOption"]},"availableCommands":{"onError":true,"default":[],"skipItems":true,"items":["AvailableCommand"]},"_meta":{"onError":true}}},
+  "RunningStateUpdate": {"props":{"background":{"onError":true,"items":["BackgroundWork"]},"_meta":{"onError":true}}},
+  "SessionAdditionalDirectoriesCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionCapabilities": {"props":{"prompt":{"onError":true,"value":["PromptCapabilities"]},"mcp":{"onError":true,"value":["McpCapabilities"]},"delete":{"onError":true,"value":["SessionDeleteCapabilities"]},"additionalDirectories":{"onError":true,"value":["SessionAdditionalDirectoriesCapabilities"]},"_meta":{"onError":true}}},
+  "SessionConfigOption": {"props":{"description":{"onError":true},"category":{"onError":true},"_meta":{"onError":true}}},
+  "SessionDeleteCapabilities": {"props":{"_meta":{"onError":true}}},
+  "SessionInfo": {"props":{"additionalDirectories":{"onNull":true,"default":[]},"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}},
+  "SessionInfoUpdate": {"props":{"title":{"onError":true},"updatedAt":{"onError":true},"_meta":{"onError":true}}},
+  "SessionNotFoundErrorData": {"props":{"_meta":{"onError":true}}},
+  "SessionUpdate": {"tag":"sessionUpdate","variants":{"user_message_chunk":["SessionUpdate/anyOf0"],"user_message":["SessionUpdate/anyOf1"],"agent_message_chunk":["SessionUpdate/anyOf2"],"agent_message":["SessionUpdate/anyOf3"],"agent_thought_chunk":["SessionUpdate/anyOf4"],"agent_thought":["SessionUpdate/anyOf5"],"state_update":["SessionUpdate/anyOf6"],"tool_call_content_chunk":["SessionUpdate/anyOf7"],"tool_call_update":["SessionUpdate/anyOf8"],"terminal_update":["SessionUpdate/anyOf9"],"terminal_output_chunk":["SessionUpdate/anyOf10"],"plan_update":["SessionUpdate/anyOf11"],"available_commands_update":["SessionUpdate/anyOf12"],"config_option_update":["SessionUpdate/anyOf13"],"session_info_update":["SessionUpdate/anyOf14"],"usage_update":["SessionUpdate/anyOf15"],"notice":["SessionUpdate/anyOf16"],"compaction_update":["SessionUpdate/anyOf17"],"compaction_summary_chunk":["SessionUpdate/anyOf18"]}},
+  "SessionUpdate/anyOf0": {"refs":["ContentChunk"]},
+  "SessionUpdate/anyOf1": {"refs":["UserMessage"]},
+  "SessionUpdate/anyOf10": {"refs":["TerminalOutputChunk"]},
+  "SessionUpdate/anyOf11": {"refs":["PlanUpdate"]},
+  "SessionUpdate/anyOf12": {"refs":["AvailableCommandsUpdate"]},
+  "SessionUpdate/anyOf13": {"refs":["ConfigOptionUpdate"]},
+  "SessionUpdate/anyOf14": {"refs":["SessionInfoUpdate"]},
+  "SessionUpdate/anyOf15": {"refs":["UsageUpdate"]},
+  "SessionUpdate/anyOf16": {"refs":["Notice"]},
+  "SessionUpdate/anyOf17": {"refs":["CompactionUpdate"]},
+  "SessionUpdate/anyOf18": {"refs":["CompactionSummaryChunk"]},
+  "SessionUpdate/anyOf2": {"refs":["ContentChunk"]},
+  "SessionUpdate/anyOf3": {"refs":["AgentMessage"]},
+  "SessionUpdate/anyOf4": {"refs":["ContentChunk"]},
+  "SessionUpdate/anyOf5": {"refs":["AgentThought"]},
+  "SessionUpdate/anyOf6": {"refs":["StateUpdate"]},
+  "SessionUpdate/anyOf7": {"refs":["ToolCallContentChunk"]},
+  "SessionUpdate/anyOf8": {"refs":["ToolCallUpdate"]},
+  "SessionUpdate/anyOf9": {"refs":["TerminalUpdate"]},
+  "SetSessionConfigOptionResponse": {"props":{"configOptions":{"skipItems":true,"items":["SessionConfigOption"]},"_meta":{"onError":true}}},
+  "StateUpdate": {"tag":"state","variants":{"running":["StateUpdate/anyOf0"],"idle":["StateUpdate/anyOf1"],"requires_action":["StateUpdate/anyOf2"]}},
+  "StateUpdate/anyOf0": {"refs":["RunningStateUpdate"]},
+  "StateUpdate/anyOf1": {"refs":["IdleStateUpdate"]},
+  "StateUpdate/anyOf2": {"refs":["RequiresActionStateUpdate"]},
+  "Terminal": {"props":{"_meta":{"onError":true}}},
+  "TerminalCancelCapabilities": {"props":{"_meta":{"onError":true}}},
+  "TerminalCapabilities": {"props":{"cancel":{"onError":true,"value":["TerminalCancelCapabilities"]},"_meta":{"onError":true}}},
+  "TerminalExitStatus": {"props":{"exitCode":{"onError":true},"signal":{"onError":true},"_meta":{"onError":true}}},
+  "TerminalOutput": {"props":{"_meta":{"onError":true}}},
+  "TerminalOutputChunk": {"props":{"_meta":{"onError":true}}},
+  "TerminalSize": {"props":{"_meta":{"onError":true}}},
+  "TerminalUpdate": {"props":{"command":{"onError":true},"cwd":{"onError":true},"output":{"onError":true,"value":["TerminalOutput"]},"exitStatus":{"onError":true,"value":["TerminalExitStatus"]},"size":{"onError":true,"value":["TerminalSize"]},"capabilities":{"onError":true,"value":["TerminalCapabilities"]},"_meta":{"onError":true}}},
+  "TextCommandInput": {"props":{"_meta":{"onError":true}}},
+  "ToolCallCancelCapabilities": {"props":{"_meta":{"onError":true}}},
+  "ToolCallCapabilities": {"props":{"cancel":{"onError":true,"value":["ToolCallCancelCapabilities"]},"_meta":{"onError":true}}},
+  "ToolCallContent": {"tag":"type","variants":{"content":["ToolCallContent/anyOf0"],"diff":["ToolCallContent/anyOf1"],"terminal":["ToolCallContent/anyOf2"]}},
+  "ToolCallContent/anyOf0": {"refs":["Content"]},
+  "ToolCallContent/anyOf1": {"refs":["Diff"]},
+  "ToolCallContent/anyOf2": {"refs":["Terminal"]},
+  "ToolCallContentChunk": {"props":{"content":{"value":["ToolCallContent"]},"_meta":{"onError":true}}},
+  "ToolCallLocation": {"props":{"line":{"onError":true},"_meta":{"onError":true}}},
+  "ToolCallPermissionSubject": {"props":{"toolCall":{"value":["ToolCallUpdate"]},"_meta":{"onError":true}}},
+  "ToolCallUpdate": {"props":{"name":{"onError":true},"title":{"onError":true},"kind":{"onError":true},"status":{"onError":true},"content":{"onError":true,"skipItems":true,"items":["ToolCallContent"]},"locations":{"onError":true,"skipItems":true,"items":["ToolCallLocation"]},"rawInput":{"onError":true},"rawOutput":{"onError":true},"capabilities":{"onError":true,"value":["ToolCallCapabilities"]},"_meta":{"onError":true}}},
+  "UnsupportedProtocolVersionErrorData": {"props":{"_meta":{"onError":true}}},
+  "UpdateSessionNotification": {"props":{"update":{"value":["SessionUpdate"]},"_meta":{"onError":true}}},
+  "UsageUpdate": {"props":{"cost":{"onError":true,"value":["Cost"]},"_meta":{"onError":true}}},
+  "UserMessage": {"props":{"content":{"onError":true,"skipItems":true,"items":["ContentBlock"]},"_meta":{"onError":true}}},
+};
 
 /**
  * Lenient locations of every params/result type, keyed by definition.
  * @internal
  */
-export const leniency: LeniencyGraph = {
-  "AgentAuthCapabilities": L_AgentAuthCapabilities,
-  "AgentCapabilities": L_AgentCapabilities,
-  "AgentMessage": L_AgentMessage,
-  "AgentThought": L_AgentThought,
-  "Annotations": L_Annotations,
-  "AudioContent": L_AudioContent,
-  "AuthMethod": L_AuthMethod,
-  "AuthMethod/anyOf0": L_AuthMethod_anyOf0,
-  "AuthMethod/anyOf1": L_AuthMethod_anyOf1,
-  "AuthMethodAgent": L_AuthMethodAgent,
-  "AuthMethodTerminal": L_AuthMethodTerminal,
-  "AvailableCommand": L_AvailableCommand,
-  "AvailableCommand/anyOf0": L_AvailableCommand_anyOf0,
-  "AvailableCommandInput": L_AvailableCommandInput,
-  "AvailableCommandInput/anyOf0": L_AvailableCommandInput_anyOf0,
-  "AvailableCommandsUpdate": L_AvailableCommandsUpdate,
-  "BackgroundTerminal": L_BackgroundTerminal,
-  "BackgroundToolCall": L_BackgroundToolCall,
-  "BackgroundWork": L_BackgroundWork,
-  "BackgroundWork/anyOf0": L_BackgroundWork_anyOf0,
-  "BackgroundWork/anyOf1": L_BackgroundWork_anyOf1,
-  "BlobResourceContents": L_BlobResourceContents,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "CancelSessionNotification": L_CancelSessionNotification,
-  "CancelTerminalRequest": L_CancelTerminalRequest,
-  "CancelTerminalResponse": L_CancelTerminalResponse,
-  "CancelToolCallRequest": L_CancelToolCallRequest,
-  "CancelToolCallResponse": L_CancelToolCallResponse,
-  "CancelledPermissionOutcome": L_CancelledPermissionOutcome,
-  "ClientAuthCapabilities": L_ClientAuthCapabilities,
-  "ClientCapabilities": L_ClientCapabilities,
-  "CloseSessionRequest": L_CloseSessionRequest,
-  "CloseSessionResponse": L_CloseSessionResponse,
-  "Command": L_Command,
-  "CommandPermissionSubject": L_CommandPermissionSubject,
-  "CompactionSummaryChunk": L_CompactionSummaryChunk,
-  "CompactionUpdate": L_CompactionUpdate,
-  "CompleteElicitationNotification": L_CompleteElicitationNotification,
-  "ConfigOptionUpdate": L_ConfigOptionUpdate,
-  "Content": L_Content,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/anyOf0": L_ContentBlock_anyOf0,
-  "ContentBlock/anyOf1": L_ContentBlock_anyOf1,
-  "ContentBlock/anyOf2": L_ContentBlock_anyOf2,
-  "ContentBlock/anyOf3": L_ContentBlock_anyOf3,
-  "ContentBlock/anyOf4": L_ContentBlock_anyOf4,
-  "ContentChunk": L_ContentChunk,
-  "Cost": L_Cost,
-  "CreateElicitationRequest": L_CreateElicitationRequest,
-  "CreateElicitationRequest/anyOf0": L_CreateElicitationRequest_anyOf0,
-  "CreateElicitationRequest/anyOf1": L_CreateElicitationRequest_anyOf1,
-  "CreateElicitationRequest/anyOf2": L_CreateElicitationRequest_anyOf2,
-  "CreateElicitationResponse": L_CreateElicitationResponse,
-  "DeleteSessionRequest": L_DeleteSessionRequest,
-  "DeleteSessionResponse": L_DeleteSessionResponse,
-  "Diff": L_Diff,
-  "DiffChange": L_DiffChange,
-  "DiffPatch": L_DiffPatch,
-  "ElicitationCapabilities": L_ElicitationCapabilities,
-  "ElicitationFormCapabilities": L_ElicitationFormCapabilities,
-  "ElicitationFormMode": L_ElicitationFormMode,
-  "ElicitationSchema": L_ElicitationSchema,
-  "ElicitationSessionScope": L_ElicitationSessionScope,
-  "ElicitationUrlCapabilities": L_ElicitationUrlCapabilities,
-  "ElicitationUrlMode": L_ElicitationUrlMode,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "Error": L_Error,
-  "ErrorData": L_ErrorData,
-  "ErrorStopReason": L_ErrorStopReason,
-  "HttpHeader": L_HttpHeader,
-  "Icon": L_Icon,
-  "IdleStateUpdate": L_IdleStateUpdate,
-  "IdleStateUpdate/anyOf5": L_IdleStateUpdate_anyOf5,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeRequest": L_InitializeRequest,
-  "InitializeResponse": L_InitializeResponse,
-  "ListSessionsRequest": L_ListSessionsRequest,
-  "ListSessionsResponse": L_ListSessionsResponse,
-  "LoginAuthRequest": L_LoginAuthRequest,
-  "LoginAuthResponse": L_LoginAuthResponse,
-  "LogoutAuthRequest": L_LogoutAuthRequest,
-  "LogoutAuthResponse": L_LogoutAuthResponse,
-  "McpCapabilities": L_McpCapabilities,
-  "McpHttpCapabilities": L_McpHttpCapabilities,
-  "McpServer": L_McpServer,
-  "McpServer/anyOf0": L_McpServer_anyOf0,
-  "McpServer/anyOf1": L_McpServer_anyOf1,
-  "McpServerHttp": L_McpServerHttp,
-  "McpServerStdio": L_McpServerStdio,
-  "McpStdioCapabilities": L_McpStdioCapabilities,
-  "NewSessionRequest": L_NewSessionRequest,
-  "NewSessionResponse": L_NewSessionResponse,
-  "Notice": L_Notice,
-  "PermissionOption": L_PermissionOption,
-  "PlanEntry": L_PlanEntry,
-  "PlanItems": L_PlanItems,
-  "PlanUpdate": L_PlanUpdate,
-  "PlanUpdateContent": L_PlanUpdateContent,
-  "PlanUpdateContent/anyOf0": L_PlanUpdateContent_anyOf0,
-  "PromptAudioCapabilities": L_PromptAudioCapabilities,
-  "PromptCapabilities": L_PromptCapabilities,
-  "PromptEmbeddedContextCapabilities": L_PromptEmbeddedContextCapabilities,
-  "PromptImageCapabilities": L_PromptImageCapabilities,
-  "PromptRequest": L_PromptRequest,
-  "PromptResponse": L_PromptResponse,
-  "ReplayFrom": L_ReplayFrom,
-  "ReplayFrom/anyOf0": L_ReplayFrom_anyOf0,
-  "ReplayFromStart": L_ReplayFromStart,
-  "RequestPermissionOutcome": L_RequestPermissionOutcome,
-  "RequestPermissionOutcome/anyOf0": L_RequestPermissionOutcome_anyOf0,
-  "RequestPermissionOutcome/anyOf1": L_RequestPermissionOutcome_anyOf1,
-  "RequestPermissionRequest": L_RequestPermissionRequest,
-  "RequestPermissionResponse": L_RequestPermissionResponse,
-  "RequestPermissionSubject": L_RequestPermissionSubject,
-  "RequestPermissionSubject/anyOf0": L_RequestPermissionSubject_anyOf0,
-  "RequestPermissionSubject/anyOf1": L_RequestPermissionSubject_anyOf1,
-  "RequiresActionStateUpdate": L_RequiresActionStateUpdate,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionRequest": L_ResumeSessionRequest,
-  "ResumeSessionResponse": L_ResumeSessionResponse,
-  "RunningStateUpdate": L_RunningStateUpdate,
-  "SelectedPermissionOutcome": L_SelectedPermissionOutcome,
-  "SessionAdditionalDirectoriesCapabilities": L_SessionAdditionalDirectoriesCapabilities,
-  "SessionCapabilities": L_SessionCapabilities,
-  "SessionConfigOption": L_SessionConfigOption,
-  "SessionDeleteCapabilities": L_SessionDeleteCapabilities,
-  "SessionInfo": L_SessionInfo,
-  "SessionInfoUpdate": L_SessionInfoUpdate,
-  "SessionNotFoundErrorData": L_SessionNotFoundErrorData,
-  "SessionUpdate": L_SessionUpdate,
-  "SessionUpdate/anyOf0": L_SessionUpdate_anyOf0,
-  "SessionUpdate/anyOf1": L_SessionUpdate_anyOf1,
-  "SessionUpdate/anyOf10": L_SessionUpdate_anyOf10,
-  "SessionUpdate/anyOf11": L_SessionUpdate_anyOf11,
-  "SessionUpdate/anyOf12": L_SessionUpdate_anyOf12,
-  "SessionUpdate/anyOf13": L_SessionUpdate_anyOf13,
-  "SessionUpdate/anyOf14": L_SessionUpdate_anyOf14,
-  "SessionUpdate/anyOf15": L_SessionUpdate_anyOf15,
-  "SessionUpdate/anyOf16": L_SessionUpdate_anyOf16,
-  "SessionUpdate/anyOf17": L_SessionUpdate_anyOf17,
-  "SessionUpdate/anyOf18": L_SessionUpdate_anyOf18,
-  "SessionUpdate/anyOf2": L_SessionUpdate_anyOf2,
-  "SessionUpdate/anyOf3": L_SessionUpdate_anyOf3,
-  "SessionUpdate/anyOf4": L_SessionUpdate_anyOf4,
-  "SessionUpdate/anyOf5": L_SessionUpdate_anyOf5,
-  "SessionUpdate/anyOf6": L_SessionUpdate_anyOf6,
-  "SessionUpdate/anyOf7": L_SessionUpdate_anyOf7,
-  "SessionUpdate/anyOf8": L_SessionUpdate_anyOf8,
-  "SessionUpdate/anyOf9": L_SessionUpdate_anyOf9,
-  "SetSessionConfigOptionRequest": L_SetSessionConfigOptionRequest,
-  "SetSessionConfigOptionResponse": L_SetSessionConfigOptionResponse,
-  "StateUpdate": L_StateUpdate,
-  "StateUpdate/anyOf0": L_StateUpdate_anyOf0,
-  "StateUpdate/anyOf1": L_StateUpdate_anyOf1,
-  "StateUpdate/anyOf2": L_StateUpdate_anyOf2,
-  "Terminal": L_Terminal,
-  "TerminalAuthCapabilities": L_TerminalAuthCapabilities,
-  "TerminalCancelCapabilities": L_TerminalCancelCapabilities,
-  "TerminalCapabilities": L_TerminalCapabilities,
-  "TerminalExitStatus": L_TerminalExitStatus,
-  "TerminalOutput": L_TerminalOutput,
-  "TerminalOutputChunk": L_TerminalOutputChunk,
-  "TerminalSize": L_TerminalSize,
-  "TerminalUpdate": L_TerminalUpdate,
-  "TextCommandInput": L_TextCommandInput,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-  "ToolCallCancelCapabilities": L_ToolCallCancelCapabilities,
-  "ToolCallCapabilities": L_ToolCallCapabilities,
-  "ToolCallContent": L_ToolCallContent,
-  "ToolCallContent/anyOf0": L_ToolCallContent_anyOf0,
-  "ToolCallContent/anyOf1": L_ToolCallContent_anyOf1,
-  "ToolCallContent/anyOf2": L_ToolCallContent_anyOf2,
-  "ToolCallContentChunk": L_ToolCallContentChunk,
-  "ToolCallLocation": L_ToolCallLocation,
-  "ToolCallPermissionSubject": L_ToolCallPermissionSubject,
-  "ToolCallUpdate": L_ToolCallUpdate,
-  "UnsupportedProtocolVersionErrorData": L_UnsupportedProtocolVersionErrorData,
-  "UpdateSessionNotification": L_UpdateSessionNotification,
-  "UsageUpdate": L_UsageUpdate,
-  "UserMessage": L_UserMessage,
-};
+export const leniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly, clientOnly);
 
 /**
  * Lenient locations of the types the agent decodes (the agent half's graph).
  * @internal
  */
-export const agentLeniency: LeniencyGraph = {
-  "Annotations": L_Annotations,
-  "AudioContent": L_AudioContent,
-  "BlobResourceContents": L_BlobResourceContents,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "CancelSessionNotification": L_CancelSessionNotification,
-  "CancelTerminalRequest": L_CancelTerminalRequest,
-  "CancelToolCallRequest": L_CancelToolCallRequest,
-  "CancelledPermissionOutcome": L_CancelledPermissionOutcome,
-  "ClientAuthCapabilities": L_ClientAuthCapabilities,
-  "ClientCapabilities": L_ClientCapabilities,
-  "CloseSessionRequest": L_CloseSessionRequest,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/anyOf0": L_ContentBlock_anyOf0,
-  "ContentBlock/anyOf1": L_ContentBlock_anyOf1,
-  "ContentBlock/anyOf2": L_ContentBlock_anyOf2,
-  "ContentBlock/anyOf3": L_ContentBlock_anyOf3,
-  "ContentBlock/anyOf4": L_ContentBlock_anyOf4,
-  "CreateElicitationResponse": L_CreateElicitationResponse,
-  "DeleteSessionRequest": L_DeleteSessionRequest,
-  "ElicitationCapabilities": L_ElicitationCapabilities,
-  "ElicitationFormCapabilities": L_ElicitationFormCapabilities,
-  "ElicitationUrlCapabilities": L_ElicitationUrlCapabilities,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "HttpHeader": L_HttpHeader,
-  "Icon": L_Icon,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeRequest": L_InitializeRequest,
-  "ListSessionsRequest": L_ListSessionsRequest,
-  "LoginAuthRequest": L_LoginAuthRequest,
-  "LogoutAuthRequest": L_LogoutAuthRequest,
-  "McpServer": L_McpServer,
-  "McpServer/anyOf0": L_McpServer_anyOf0,
-  "McpServer/anyOf1": L_McpServer_anyOf1,
-  "McpServerHttp": L_McpServerHttp,
-  "McpServerStdio": L_McpServerStdio,
-  "NewSessionRequest": L_NewSessionRequest,
-  "PromptRequest": L_PromptRequest,
-  "ReplayFrom": L_ReplayFrom,
-  "ReplayFrom/anyOf0": L_ReplayFrom_anyOf0,
-  "ReplayFromStart": L_ReplayFromStart,
-  "RequestPermissionOutcome": L_RequestPermissionOutcome,
-  "RequestPermissionOutcome/anyOf0": L_RequestPermissionOutcome_anyOf0,
-  "RequestPermissionOutcome/anyOf1": L_RequestPermissionOutcome_anyOf1,
-  "RequestPermissionResponse": L_RequestPermissionResponse,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionRequest": L_ResumeSessionRequest,
-  "SelectedPermissionOutcome": L_SelectedPermissionOutcome,
-  "SetSessionConfigOptionRequest": L_SetSessionConfigOptionRequest,
-  "TerminalAuthCapabilities": L_TerminalAuthCapabilities,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-};
+export const agentLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly);
 
 /**
  * Lenient locations of the types the client decodes (the client half's graph).
  * @internal
  */
-export const clientLeniency: LeniencyGraph = {
-  "AgentAuthCapabilities": L_AgentAuthCapabilities,
-  "AgentCapabilities": L_AgentCapabilities,
-  "AgentMessage": L_AgentMessage,
-  "AgentThought": L_AgentThought,
-  "Annotations": L_Annotations,
-  "AudioContent": L_AudioContent,
-  "AuthMethod": L_AuthMethod,
-  "AuthMethod/anyOf0": L_AuthMethod_anyOf0,
-  "AuthMethod/anyOf1": L_AuthMethod_anyOf1,
-  "AuthMethodAgent": L_AuthMethodAgent,
-  "AuthMethodTerminal": L_AuthMethodTerminal,
-  "AvailableCommand": L_AvailableCommand,
-  "AvailableCommand/anyOf0": L_AvailableCommand_anyOf0,
-  "AvailableCommandInput": L_AvailableCommandInput,
-  "AvailableCommandInput/anyOf0": L_AvailableCommandInput_anyOf0,
-  "AvailableCommandsUpdate": L_AvailableCommandsUpdate,
-  "BackgroundTerminal": L_BackgroundTerminal,
-  "BackgroundToolCall": L_BackgroundToolCall,
-  "BackgroundWork": L_BackgroundWork,
-  "BackgroundWork/anyOf0": L_BackgroundWork_anyOf0,
-  "BackgroundWork/anyOf1": L_BackgroundWork_anyOf1,
-  "BlobResourceContents": L_BlobResourceContents,
-  "CancelRequestNotification": L_CancelRequestNotification,
-  "CancelTerminalResponse": L_CancelTerminalResponse,
-  "CancelToolCallResponse": L_CancelToolCallResponse,
-  "CloseSessionResponse": L_CloseSessionResponse,
-  "Command": L_Command,
-  "CommandPermissionSubject": L_CommandPermissionSubject,
-  "CompactionSummaryChunk": L_CompactionSummaryChunk,
-  "CompactionUpdate": L_CompactionUpdate,
-  "CompleteElicitationNotification": L_CompleteElicitationNotification,
-  "ConfigOptionUpdate": L_ConfigOptionUpdate,
-  "Content": L_Content,
-  "ContentBlock": L_ContentBlock,
-  "ContentBlock/anyOf0": L_ContentBlock_anyOf0,
-  "ContentBlock/anyOf1": L_ContentBlock_anyOf1,
-  "ContentBlock/anyOf2": L_ContentBlock_anyOf2,
-  "ContentBlock/anyOf3": L_ContentBlock_anyOf3,
-  "ContentBlock/anyOf4": L_ContentBlock_anyOf4,
-  "ContentChunk": L_ContentChunk,
-  "Cost": L_Cost,
-  "CreateElicitationRequest": L_CreateElicitationRequest,
-  "CreateElicitationRequest/anyOf0": L_CreateElicitationRequest_anyOf0,
-  "CreateElicitationRequest/anyOf1": L_CreateElicitationRequest_anyOf1,
-  "CreateElicitationRequest/anyOf2": L_CreateElicitationRequest_anyOf2,
-  "DeleteSessionResponse": L_DeleteSessionResponse,
-  "Diff": L_Diff,
-  "DiffChange": L_DiffChange,
-  "DiffPatch": L_DiffPatch,
-  "ElicitationFormMode": L_ElicitationFormMode,
-  "ElicitationSchema": L_ElicitationSchema,
-  "ElicitationSessionScope": L_ElicitationSessionScope,
-  "ElicitationUrlMode": L_ElicitationUrlMode,
-  "EmbeddedResource": L_EmbeddedResource,
-  "EmbeddedResourceResource": L_EmbeddedResourceResource,
-  "EnvVariable": L_EnvVariable,
-  "Error": L_Error,
-  "ErrorData": L_ErrorData,
-  "ErrorStopReason": L_ErrorStopReason,
-  "Icon": L_Icon,
-  "IdleStateUpdate": L_IdleStateUpdate,
-  "IdleStateUpdate/anyOf5": L_IdleStateUpdate_anyOf5,
-  "ImageContent": L_ImageContent,
-  "Implementation": L_Implementation,
-  "InitializeResponse": L_InitializeResponse,
-  "ListSessionsResponse": L_ListSessionsResponse,
-  "LoginAuthResponse": L_LoginAuthResponse,
-  "LogoutAuthResponse": L_LogoutAuthResponse,
-  "McpCapabilities": L_McpCapabilities,
-  "McpHttpCapabilities": L_McpHttpCapabilities,
-  "McpStdioCapabilities": L_McpStdioCapabilities,
-  "NewSessionResponse": L_NewSessionResponse,
-  "Notice": L_Notice,
-  "PermissionOption": L_PermissionOption,
-  "PlanEntry": L_PlanEntry,
-  "PlanItems": L_PlanItems,
-  "PlanUpdate": L_PlanUpdate,
-  "PlanUpdateContent": L_PlanUpdateContent,
-  "PlanUpdateContent/anyOf0": L_PlanUpdateContent_anyOf0,
-  "PromptAudioCapabilities": L_PromptAudioCapabilities,
-  "PromptCapabilities": L_PromptCapabilities,
-  "PromptEmbeddedContextCapabilities": L_PromptEmbeddedContextCapabilities,
-  "PromptImageCapabilities": L_PromptImageCapabilities,
-  "PromptResponse": L_PromptResponse,
-  "RequestPermissionRequest": L_RequestPermissionRequest,
-  "RequestPermissionSubject": L_RequestPermissionSubject,
-  "RequestPermissionSubject/anyOf0": L_RequestPermissionSubject_anyOf0,
-  "RequestPermissionSubject/anyOf1": L_RequestPermissionSubject_anyOf1,
-  "RequiresActionStateUpdate": L_RequiresActionStateUpdate,
-  "ResourceLink": L_ResourceLink,
-  "ResumeSessionResponse": L_ResumeSessionResponse,
-  "RunningStateUpdate": L_RunningStateUpdate,
-  "SessionAdditionalDirectoriesCapabilities": L_SessionAdditionalDirectoriesCapabilities,
-  "SessionCapabilities": L_SessionCapabilities,
-  "SessionConfigOption": L_SessionConfigOption,
-  "SessionDeleteCapabilities": L_SessionDeleteCapabilities,
-  "SessionInfo": L_SessionInfo,
-  "SessionInfoUpdate": L_SessionInfoUpdate,
-  "SessionNotFoundErrorData": L_SessionNotFoundErrorData,
-  "SessionUpdate": L_SessionUpdate,
-  "SessionUpdate/anyOf0": L_SessionUpdate_anyOf0,
-  "SessionUpdate/anyOf1": L_SessionUpdate_anyOf1,
-  "SessionUpdate/anyOf10": L_SessionUpdate_anyOf10,
-  "SessionUpdate/anyOf11": L_SessionUpdate_anyOf11,
-  "SessionUpdate/anyOf12": L_SessionUpdate_anyOf12,
-  "SessionUpdate/anyOf13": L_SessionUpdate_anyOf13,
-  "SessionUpdate/anyOf14": L_SessionUpdate_anyOf14,
-  "SessionUpdate/anyOf15": L_SessionUpdate_anyOf15,
-  "SessionUpdate/anyOf16": L_SessionUpdate_anyOf16,
-  "SessionUpdate/anyOf17": L_SessionUpdate_anyOf17,
-  "SessionUpdate/anyOf18": L_SessionUpdate_anyOf18,
-  "SessionUpdate/anyOf2": L_SessionUpdate_anyOf2,
-  "SessionUpdate/anyOf3": L_SessionUpdate_anyOf3,
-  "SessionUpdate/anyOf4": L_SessionUpdate_anyOf4,
-  "SessionUpdate/anyOf5": L_SessionUpdate_anyOf5,
-  "SessionUpdate/anyOf6": L_SessionUpdate_anyOf6,
-  "SessionUpdate/anyOf7": L_SessionUpdate_anyOf7,
-  "SessionUpdate/anyOf8": L_SessionUpdate_anyOf8,
-  "SessionUpdate/anyOf9": L_SessionUpdate_anyOf9,
-  "SetSessionConfigOptionResponse": L_SetSessionConfigOptionResponse,
-  "StateUpdate": L_StateUpdate,
-  "StateUpdate/anyOf0": L_StateUpdate_anyOf0,
-  "StateUpdate/anyOf1": L_StateUpdate_anyOf1,
-  "StateUpdate/anyOf2": L_StateUpdate_anyOf2,
-  "Terminal": L_Terminal,
-  "TerminalCancelCapabilities": L_TerminalCancelCapabilities,
-  "TerminalCapabilities": L_TerminalCapabilities,
-  "TerminalExitStatus": L_TerminalExitStatus,
-  "TerminalOutput": L_TerminalOutput,
-  "TerminalOutputChunk": L_TerminalOutputChunk,
-  "TerminalSize": L_TerminalSize,
-  "TerminalUpdate": L_TerminalUpdate,
-  "TextCommandInput": L_TextCommandInput,
-  "TextContent": L_TextContent,
-  "TextResourceContents": L_TextResourceContents,
-  "ToolCallCancelCapabilities": L_ToolCallCancelCapabilities,
-  "ToolCallCapabilities": L_ToolCallCapabilities,
-  "ToolCallContent": L_ToolCallContent,
-  "ToolCallContent/anyOf0": L_ToolCallContent_anyOf0,
-  "ToolCallContent/anyOf1": L_ToolCallContent_anyOf1,
-  "ToolCallContent/anyOf2": L_ToolCallContent_anyOf2,
-  "ToolCallContentChunk": L_ToolCallContentChunk,
-  "ToolCallLocation": L_ToolCallLocation,
-  "ToolCallPermissionSubject": L_ToolCallPermissionSubject,
-  "ToolCallUpdate": L_ToolCallUpdate,
-  "UnsupportedProtocolVersionErrorData": L_UnsupportedProtocolVersionErrorData,
-  "UpdateSessionNotification": L_UpdateSessionNotification,
-  "UsageUpdate": L_UsageUpdate,
-  "UserMessage": L_UserMessage,
-};
+export const clientLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, clientOnly);
