@@ -41,8 +41,13 @@ export function createClientConnection<T extends ProtocolTypes>(protocol: Protoc
   return Object.assign(connection, { agent: peer });
 }
 
-/** A half of a table serves its own side only: the other side's validators are not in it. */
-function assertSide(fn: string, protocol: Protocol, side: "agent" | "client"): void {
+/**
+ * Throws a `TypeError` naming `fn` when `protocol` is the other side's half
+ * of a table (which lacks the validators `side` decodes); the whole table and
+ * `side`'s half pass.
+ * @internal
+ */
+export function assertSide(fn: string, protocol: Protocol, side: "agent" | "client"): void {
   if (protocol.side === undefined || protocol.side === side) return;
   throw new TypeError(`${fn}: got the ${protocol.side} half of the ${protocol.name} table (${protocol.side}Protocol), which decodes only what the ${protocol.side} receives; pass the table's ${side}Protocol or its whole protocol`);
 }
