@@ -1,11 +1,12 @@
 /**
  * Emits the rows of a table, split by side (see `src/protocol.ts`):
  *
+ * - `routes.ts` ({@link emitRoutes}): every row's routing data, printed once.
  * - `agent.ts` / `client.ts` ({@link emitHalf}): one side's half. The rows
- *   the side handles in full (routing fields, params validator, a one-line
+ *   the side handles in full (its route, params validator, a one-line
  *   `invoke`; the result of a request is `notDecodedHere`, the peer decodes
- *   it), the peer's rows as routing data (params `notDecodedHere`, `invoke`
- *   undefined; the result validator of each request the side sends), the row
+ *   it), the peer's rows as routing data (its route, params `notDecodedHere`,
+ *   `invoke` undefined; the result validator of each request the side sends), the row
  *   lookups (a `switch` per side and kind), the factory of the peer this side
  *   calls, and the half as a value (`agentProtocol` / `clientProtocol`). It
  *   imports only the validators its side decodes, so a bundle reaching one
@@ -43,24 +44,51 @@ export function decodedBy(rows: readonly MethodRow[], side: HandlingSide): strin
   return [...names];
 }
 
-/** One row constant of `side`'s half: its own row (`own`) or the peer's routing row. */
-function rowLines(side: HandlingSide, half: HandlingSide, row: MethodRow): string[] {
+/** One routing row of `routes.ts`: the table row's fields that both halves share. */
+function routeLines(side: HandlingSide, row: MethodRow): string[] {
+  const res = resultTypeName(row);
+  const columns = rowColumns(row);
+  return [
+    `export const ${rowConst(side, row)}: Route = {`,
+    `  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},${row.callback === undefined ? "" : ` callback: ${lit(row.callback)},`}`,
+    `  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)}, cancelsSession: ${row.cancelsSession === true}, lifecycle: ${row.lifecycle === undefined ? "undefined" : lit(row.lifecycle)},`,
+    ...(columns === "" ? [] : [`  ${columns},`]),
+    `  paramsType: ${lit(paramsTypeName(row))}, resultType: ${res ? lit(res) : "undefined"},`,
+    "};",
+  ];
+}
+
+/** One row constant of `half`'s half: a row `side` handles, its route plus what `half` decodes and calls. */
+function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow): string {
   const own = side === half;
   const res = resultTypeName(row);
   const invoke = !own || row.callback === undefined ? "undefined" : invokeText(row);
   const params = own ? `V.${validatorName(paramsTypeName(row))}` : "notDecodedHere";
   const result = res === undefined ? "undefined" : own ? "notDecodedHere" : `V.${validatorName(res)}`;
-  const columns = rowColumns(row);
-  return [
-    `${own ? "export " : ""}const ${rowConst(side, row)}: Row<${own ? `${handlerType(side)}, ${contextType(side)}` : "never, never"}> = {`,
-    `  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},${row.callback === undefined ? "" : ` callback: ${lit(row.callback)},`}`,
-    `  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)}, cancelsSession: ${row.cancelsSession === true}, lifecycle: ${row.lifecycle === undefined ? "undefined" : lit(row.lifecycle)},`,
-    ...(columns === "" ? [] : [`  ${columns},`]),
-    `  params: ${params}, paramsType: ${lit(paramsTypeName(row))},`,
-    `  result: ${result}, resultType: ${res ? lit(res) : "undefined"},`,
-    `  invoke: ${invoke},`,
-    "};",
-  ];
+  const type = own ? `${handlerType(side)}, ${contextType(side)}` : "never, never";
+  return `${own ? "export " : ""}const ${rowConst(side, row)}: Row<${type}> = { ...R.${rowConst(side, row)}, params: ${params}, result: ${result}, invoke: ${invoke} };`;
+}
+
+/**
+ * Emits `routes.ts`: every row of the table as routing data (wire, kind,
+ * layer, gates, lifecycle, columns, type names) in table order, one constant
+ * per row that reads like the table row; both halves spread these and add
+ * their validators and handler call, so the routing data is printed once.
+ */
+export function emitRoutes(rows: readonly MethodRow[], p: Printer = DEFAULT_PRINTER): string {
+  const out: string[] = [p.header, runtimeImport(p, ["Row"]), ""];
+  out.push("/**");
+  out.push(" * A row's routing data: everything but its validators and its handler call.");
+  out.push(" * @internal");
+  out.push(" */");
+  out.push('export type Route = Omit<Row<never, never>, "params" | "result" | "invoke">;');
+  out.push("");
+  for (const side of SIDES) {
+    out.push(`// ── rows handled by the ${side} ──`);
+    for (const row of handledBy(rows, side)) out.push(...routeLines(side, row));
+    out.push("");
+  }
+  return out.join("\n");
 }
 
 /** The four lookups (a `switch` per handling side and kind), typed by `rowType(side)`, exported or not. */
@@ -114,13 +142,14 @@ export function emitHalf(rows: readonly MethodRow[], half: HandlingSide, info: P
   out.push(localImport(p, "handlers", [contextType(half), handlerType(half), "TableTypes"], true));
   out.push(localImport(p, "leniency", [`${half}Leniency`], false));
   out.push(localImport(p, "peers", [`${cap(peer)}Peer`], true));
+  out.push(localImport(p, "routes", "* as R", false));
   if (types.length > 0) out.push(localImport(p, "types", types, true));
   out.push("");
   out.push(`// ── rows the ${half} handles: decoded here, answered by the ${half}'s handler (the ${peer} decodes the results) ──`);
-  for (const row of ownRows) out.push(...rowLines(half, half, row));
+  for (const row of ownRows) out.push(rowLine(half, half, row));
   out.push("");
   out.push(`// ── rows the ${peer} handles: routing data, and the result validator of each request the ${half} sends ──`);
-  for (const row of peerRows) out.push(...rowLines(peer, half, row));
+  for (const row of peerRows) out.push(rowLine(peer, half, row));
   out.push("");
   out.push(...lookupLines(rows, (side) => (side === half ? `Row<${handlerType(half)}, ${contextType(half)}>` : "Row<never, never>"), false));
   out.push(...emitPeerFactories(rows, [peer], true));

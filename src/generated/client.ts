@@ -6,193 +6,38 @@ import { ErrorCode } from "./errors.ts";
 import type { ClientContext, ClientHandler, TableTypes } from "./handlers.ts";
 import { clientLeniency } from "./leniency.ts";
 import type { AgentPeer } from "./peers.ts";
+import * as R from "./routes.ts";
 import type { AuthenticateResponse, CloseSessionResponse, CompleteElicitationNotification, CreateElicitationRequest, CreateTerminalRequest, DeleteSessionResponse, InitializeResponse, KillTerminalRequest, ListSessionsResponse, LoadSessionResponse, LogoutResponse, NewSessionResponse, PromptResponse, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest, ResumeSessionResponse, SessionNotification, SetSessionConfigOptionResponse, SetSessionModeResponse, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from "./types.ts";
 
 // ── rows the client handles: decoded here, answered by the client's handler (the agent decodes the results) ──
-export const C_session_request_permission: Row<ClientHandler, ClientContext> = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  params: V.validateRequestPermissionRequest, paramsType: "RequestPermissionRequest",
-  result: notDecodedHere, resultType: "RequestPermissionResponse",
-  invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c),
-};
-export const C_session_update: Row<ClientHandler, ClientContext> = {
-  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSessionNotification, paramsType: "SessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => h.sessionUpdate(p as SessionNotification, c),
-};
-export const C_fs_read_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",
-  capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateReadTextFileRequest, paramsType: "ReadTextFileRequest",
-  result: notDecodedHere, resultType: "ReadTextFileResponse",
-  invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),
-};
-export const C_fs_write_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/write_text_file", kind: "request", layer: "app", callback: "writeTextFile",
-  capability: ["fs","writeTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateWriteTextFileRequest, paramsType: "WriteTextFileRequest",
-  result: notDecodedHere, resultType: "WriteTextFileResponse",
-  invoke: (h, p, c) => (h.writeTextFile ? h.writeTextFile(p as WriteTextFileRequest, c) : notImplemented("fs/write_text_file")),
-};
-export const C_terminal_create: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/create", kind: "request", layer: "app", callback: "createTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCreateTerminalRequest, paramsType: "CreateTerminalRequest",
-  result: notDecodedHere, resultType: "CreateTerminalResponse",
-  invoke: (h, p, c) => (h.createTerminal ? h.createTerminal(p as CreateTerminalRequest, c) : notImplemented("terminal/create")),
-};
-export const C_terminal_output: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/output", kind: "request", layer: "app", callback: "terminalOutput",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateTerminalOutputRequest, paramsType: "TerminalOutputRequest",
-  result: notDecodedHere, resultType: "TerminalOutputResponse",
-  invoke: (h, p, c) => (h.terminalOutput ? h.terminalOutput(p as TerminalOutputRequest, c) : notImplemented("terminal/output")),
-};
-export const C_terminal_release: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/release", kind: "request", layer: "app", callback: "releaseTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateReleaseTerminalRequest, paramsType: "ReleaseTerminalRequest",
-  result: notDecodedHere, resultType: "ReleaseTerminalResponse",
-  invoke: (h, p, c) => (h.releaseTerminal ? h.releaseTerminal(p as ReleaseTerminalRequest, c) : notImplemented("terminal/release")),
-};
-export const C_terminal_wait_for_exit: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/wait_for_exit", kind: "request", layer: "app", callback: "waitForTerminalExit",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateWaitForTerminalExitRequest, paramsType: "WaitForTerminalExitRequest",
-  result: notDecodedHere, resultType: "WaitForTerminalExitResponse",
-  invoke: (h, p, c) => (h.waitForTerminalExit ? h.waitForTerminalExit(p as WaitForTerminalExitRequest, c) : notImplemented("terminal/wait_for_exit")),
-};
-export const C_terminal_kill: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/kill", kind: "request", layer: "app", callback: "killTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateKillTerminalRequest, paramsType: "KillTerminalRequest",
-  result: notDecodedHere, resultType: "KillTerminalResponse",
-  invoke: (h, p, c) => (h.killTerminal ? h.killTerminal(p as KillTerminalRequest, c) : notImplemented("terminal/kill")),
-};
-export const C_elicitation_create: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCreateElicitationRequest, paramsType: "CreateElicitationRequest",
-  result: notDecodedHere, resultType: "CreateElicitationResponse",
-  invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")),
-};
-export const C_elicitation_complete: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCompleteElicitationNotification, paramsType: "CompleteElicitationNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")),
-};
-export const C___cancel_request: Row<ClientHandler, ClientContext> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelRequestNotification, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+export const C_session_request_permission: Row<ClientHandler, ClientContext> = { ...R.C_session_request_permission, params: V.validateRequestPermissionRequest, result: notDecodedHere, invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c) };
+export const C_session_update: Row<ClientHandler, ClientContext> = { ...R.C_session_update, params: V.validateSessionNotification, result: undefined, invoke: (h, p, c) => h.sessionUpdate(p as SessionNotification, c) };
+export const C_fs_read_text_file: Row<ClientHandler, ClientContext> = { ...R.C_fs_read_text_file, params: V.validateReadTextFileRequest, result: notDecodedHere, invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")) };
+export const C_fs_write_text_file: Row<ClientHandler, ClientContext> = { ...R.C_fs_write_text_file, params: V.validateWriteTextFileRequest, result: notDecodedHere, invoke: (h, p, c) => (h.writeTextFile ? h.writeTextFile(p as WriteTextFileRequest, c) : notImplemented("fs/write_text_file")) };
+export const C_terminal_create: Row<ClientHandler, ClientContext> = { ...R.C_terminal_create, params: V.validateCreateTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.createTerminal ? h.createTerminal(p as CreateTerminalRequest, c) : notImplemented("terminal/create")) };
+export const C_terminal_output: Row<ClientHandler, ClientContext> = { ...R.C_terminal_output, params: V.validateTerminalOutputRequest, result: notDecodedHere, invoke: (h, p, c) => (h.terminalOutput ? h.terminalOutput(p as TerminalOutputRequest, c) : notImplemented("terminal/output")) };
+export const C_terminal_release: Row<ClientHandler, ClientContext> = { ...R.C_terminal_release, params: V.validateReleaseTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.releaseTerminal ? h.releaseTerminal(p as ReleaseTerminalRequest, c) : notImplemented("terminal/release")) };
+export const C_terminal_wait_for_exit: Row<ClientHandler, ClientContext> = { ...R.C_terminal_wait_for_exit, params: V.validateWaitForTerminalExitRequest, result: notDecodedHere, invoke: (h, p, c) => (h.waitForTerminalExit ? h.waitForTerminalExit(p as WaitForTerminalExitRequest, c) : notImplemented("terminal/wait_for_exit")) };
+export const C_terminal_kill: Row<ClientHandler, ClientContext> = { ...R.C_terminal_kill, params: V.validateKillTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.killTerminal ? h.killTerminal(p as KillTerminalRequest, c) : notImplemented("terminal/kill")) };
+export const C_elicitation_create: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_create, params: V.validateCreateElicitationRequest, result: notDecodedHere, invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")) };
+export const C_elicitation_complete: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_complete, params: V.validateCompleteElicitationNotification, result: undefined, invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")) };
+export const C___cancel_request: Row<ClientHandler, ClientContext> = { ...R.C___cancel_request, params: V.validateCancelRequestNotification, result: undefined, invoke: undefined };
 
 // ── rows the agent handles: routing data, and the result validator of each request the client sends ──
-const A_initialize: Row<never, never> = {
-  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
-  params: notDecodedHere, paramsType: "InitializeRequest",
-  result: V.validateInitializeResponse, resultType: "InitializeResponse",
-  invoke: undefined,
-};
-const A_authenticate: Row<never, never> = {
-  wire: "authenticate", kind: "request", layer: "app", callback: "authenticate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  params: notDecodedHere, paramsType: "AuthenticateRequest",
-  result: V.validateAuthenticateResponse, resultType: "AuthenticateResponse",
-  invoke: undefined,
-};
-const A_logout: Row<never, never> = {
-  wire: "logout", kind: "request", layer: "app", callback: "logout",
-  capability: ["auth","logout"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  params: notDecodedHere, paramsType: "LogoutRequest",
-  result: V.validateLogoutResponse, resultType: "LogoutResponse",
-  invoke: undefined,
-};
-const A_session_new: Row<never, never> = {
-  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "NewSessionRequest",
-  result: V.validateNewSessionResponse, resultType: "NewSessionResponse",
-  invoke: undefined,
-};
-const A_session_load: Row<never, never> = {
-  wire: "session/load", kind: "request", layer: "app", callback: "loadSession",
-  capability: ["loadSession"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "LoadSessionRequest",
-  result: V.validateLoadSessionResponse, resultType: "LoadSessionResponse",
-  invoke: undefined,
-};
-const A_session_list: Row<never, never> = {
-  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
-  capability: ["sessionCapabilities","list"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ListSessionsRequest",
-  result: V.validateListSessionsResponse, resultType: "ListSessionsResponse",
-  invoke: undefined,
-};
-const A_session_delete: Row<never, never> = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["sessionCapabilities","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "DeleteSessionRequest",
-  result: V.validateDeleteSessionResponse, resultType: "DeleteSessionResponse",
-  invoke: undefined,
-};
-const A_session_resume: Row<never, never> = {
-  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
-  capability: ["sessionCapabilities","resume"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "ResumeSessionRequest",
-  result: V.validateResumeSessionResponse, resultType: "ResumeSessionResponse",
-  invoke: undefined,
-};
-const A_session_close: Row<never, never> = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["sessionCapabilities","close"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "CloseSessionRequest",
-  result: V.validateCloseSessionResponse, resultType: "CloseSessionResponse",
-  invoke: undefined,
-};
-const A_session_set_mode: Row<never, never> = {
-  wire: "session/set_mode", kind: "request", layer: "app", callback: "setSessionMode",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionModeRequest",
-  result: V.validateSetSessionModeResponse, resultType: "SetSessionModeResponse",
-  invoke: undefined,
-};
-const A_session_set_config_option: Row<never, never> = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionConfigOptionRequest",
-  result: V.validateSetSessionConfigOptionResponse, resultType: "SetSessionConfigOptionResponse",
-  invoke: undefined,
-};
-const A_session_prompt: Row<never, never> = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "PromptRequest",
-  result: V.validatePromptResponse, resultType: "PromptResponse",
-  invoke: undefined,
-};
-const A_session_cancel: Row<never, never> = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const A___cancel_request: Row<never, never> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+const A_initialize: Row<never, never> = { ...R.A_initialize, params: notDecodedHere, result: V.validateInitializeResponse, invoke: undefined };
+const A_authenticate: Row<never, never> = { ...R.A_authenticate, params: notDecodedHere, result: V.validateAuthenticateResponse, invoke: undefined };
+const A_logout: Row<never, never> = { ...R.A_logout, params: notDecodedHere, result: V.validateLogoutResponse, invoke: undefined };
+const A_session_new: Row<never, never> = { ...R.A_session_new, params: notDecodedHere, result: V.validateNewSessionResponse, invoke: undefined };
+const A_session_load: Row<never, never> = { ...R.A_session_load, params: notDecodedHere, result: V.validateLoadSessionResponse, invoke: undefined };
+const A_session_list: Row<never, never> = { ...R.A_session_list, params: notDecodedHere, result: V.validateListSessionsResponse, invoke: undefined };
+const A_session_delete: Row<never, never> = { ...R.A_session_delete, params: notDecodedHere, result: V.validateDeleteSessionResponse, invoke: undefined };
+const A_session_resume: Row<never, never> = { ...R.A_session_resume, params: notDecodedHere, result: V.validateResumeSessionResponse, invoke: undefined };
+const A_session_close: Row<never, never> = { ...R.A_session_close, params: notDecodedHere, result: V.validateCloseSessionResponse, invoke: undefined };
+const A_session_set_mode: Row<never, never> = { ...R.A_session_set_mode, params: notDecodedHere, result: V.validateSetSessionModeResponse, invoke: undefined };
+const A_session_set_config_option: Row<never, never> = { ...R.A_session_set_config_option, params: notDecodedHere, result: V.validateSetSessionConfigOptionResponse, invoke: undefined };
+const A_session_prompt: Row<never, never> = { ...R.A_session_prompt, params: notDecodedHere, result: V.validatePromptResponse, invoke: undefined };
+const A_session_cancel: Row<never, never> = { ...R.A_session_cancel, params: notDecodedHere, result: undefined, invoke: undefined };
+const A___cancel_request: Row<never, never> = { ...R.A___cancel_request, params: notDecodedHere, result: undefined, invoke: undefined };
 
 /**
  * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.

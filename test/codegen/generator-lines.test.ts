@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { emitHandlers, emitPeers } from "../../codegen/emit-handlers.ts";
 import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol } from "../../codegen/emit-protocol.ts";
-import { emitHalf, emitRouter } from "../../codegen/emit-router.ts";
+import { emitHalf, emitRouter, emitRoutes } from "../../codegen/emit-router.ts";
 import { generate } from "../../codegen/generate.ts";
 import { HEADER } from "../../codegen/names.ts";
 import { methods, type MethodRow } from "../../method-table.ts";
@@ -82,30 +82,27 @@ describe("emitHalf", () => {
   const agent = emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO);
   const client = emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO);
 
-  it("prints a row constant that reads like the table row; the result is decoded by the other side", () => {
-    const at = lines(agent).indexOf("export const A_session_prompt: Row<AgentHandler, AgentContext> = {");
-    expect(lines(agent).slice(at, at + 7)).toEqual([
-      "export const A_session_prompt: Row<AgentHandler, AgentContext> = {",
+  it("prints a route per row that reads like the table row", () => {
+    const routes = lines(emitRoutes(tiny));
+    const at = routes.indexOf("export const A_session_prompt: Route = {");
+    expect(routes.slice(at, at + 5)).toEqual([
+      "export const A_session_prompt: Route = {",
       '  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",',
       '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,',
-      '  params: V.validatePromptRequest, paramsType: "PromptRequest",',
-      '  result: notDecodedHere, resultType: "PromptResponse",',
-      "  invoke: (h, p, c) => h.prompt(p as PromptRequest, c),",
+      '  paramsType: "PromptRequest", resultType: "PromptResponse",',
       "};",
     ]);
   });
 
-  it("prints the peer's rows as routing data with the result validator of the requests this side sends", () => {
-    const at = lines(agent).indexOf("const C_fs_read_text_file: Row<never, never> = {");
-    expect(lines(agent).slice(at, at + 7)).toEqual([
-      "const C_fs_read_text_file: Row<never, never> = {",
-      '  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",',
-      '  capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,',
-      '  params: notDecodedHere, paramsType: "ReadTextFileRequest",',
-      '  result: V.validateReadTextFileResponse, resultType: "ReadTextFileResponse",',
-      "  invoke: undefined,",
-      "};",
-    ]);
+  it("makes each own row its route with its params validator and handler call; the result is decoded by the other side", () => {
+    expect(lines(agent)).toContain(
+      "export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => h.prompt(p as PromptRequest, c) };",
+    );
+  });
+
+  it("makes the peer's rows routing data with the result validator of the requests this side sends", () => {
+    expect(lines(agent)).toContain("const C_fs_read_text_file: Row<never, never> = { ...R.C_fs_read_text_file, params: notDecodedHere, result: V.validateReadTextFileResponse, invoke: undefined };");
+    expect(lines(agent)).toContain("const C_session_update: Row<never, never> = { ...R.C_session_update, params: notDecodedHere, result: undefined, invoke: undefined };");
   });
 
   it("names no validator the other side decodes", () => {
@@ -119,19 +116,17 @@ describe("emitHalf", () => {
   });
 
   it("calls a gated handler method only when it exists, else answers method-not-found", () => {
-    expect(lines(client)).toContain(
-      '  invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),',
-    );
+    expect(client).toContain('invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")) };');
   });
 
   it("calls an optional handler method only when it exists, like a gated one", () => {
-    expect(lines(agent)).toContain('  invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")),');
+    expect(agent).toContain('invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")) };');
   });
 
   it("gives connection-routed rows no callback and no invoke", () => {
-    const at = lines(agent).indexOf("export const A_session_cancel: Row<AgentHandler, AgentContext> = {");
-    expect(lines(agent)[at + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');
-    expect(lines(agent)[at + 5]).toBe("  invoke: undefined,");
+    const routes = lines(emitRoutes(tiny));
+    expect(routes[routes.indexOf("export const A_session_cancel: Route = {") + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');
+    expect(lines(agent)).toContain("export const A_session_cancel: Row<AgentHandler, AgentContext> = { ...R.A_session_cancel, params: V.validateCancelNotification, result: undefined, invoke: undefined };");
   });
 
   it("hands the runtime its side, its leniency graph and the one peer factory it calls", () => {
@@ -220,14 +215,14 @@ describe("every generated file", () => {
   });
 
   it("starts with that header, for the emitters on the tiny table", () => {
-    for (const text of [emitRouter(tiny), emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO), emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO), emitHandlers(tiny), emitPeers(tiny), emitProtocol(tiny, realSchema().schema), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
+    for (const text of [emitRoutes(tiny), emitRouter(tiny), emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO), emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO), emitHandlers(tiny), emitPeers(tiny), emitProtocol(tiny, realSchema().schema), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
   });
 
   it("starts with that header and is byte-identical when the real table is generated twice", async () => {
     const { schema } = realSchema();
     const first = await generate(methods, schema);
     const second = await generate(methods, schema);
-    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "agent.ts", "client.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "routes.ts", "agent.ts", "client.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
     for (const [name, text] of first) {
       expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
       expect(second.get(name) === text, name).toBe(true);

@@ -6,280 +6,50 @@ import { ErrorCode } from "./errors.ts";
 import type { AgentContext, AgentHandler, TableTypes } from "./handlers.ts";
 import { agentLeniency } from "./leniency.ts";
 import type { ClientPeer } from "./peers.ts";
+import * as R from "./routes.ts";
 import type { ArchiveSessionRequest, AuthStatusRequest, AuthenticateRequest, CloseSessionRequest, CreateElicitationResponse, CreateTerminalResponse, DeleteSessionRequest, DisableProviderRequest, ForkSessionRequest, InitializeRequest, KillTerminalResponse, ListProvidersRequest, ListSessionsRequest, LoadSessionRequest, LogoutRequest, MessageMcpNotification, MessageMcpResponse, NewSessionRequest, PromptRequest, ReadTextFileResponse, ReleaseTerminalResponse, RequestPermissionResponse, ResumeSessionRequest, SessionStatusRequest, SetProviderRequest, SetSessionConfigOptionRequest, SetSessionModeRequest, SetSessionTitleRequest, TerminalOutputResponse, UnarchiveSessionRequest, WaitForTerminalExitResponse, WriteTextFileResponse } from "./types.ts";
 
 // ── rows the agent handles: decoded here, answered by the agent's handler (the client decodes the results) ──
-export const A_initialize: Row<AgentHandler, AgentContext> = {
-  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
-  params: V.validateInitializeRequest, paramsType: "InitializeRequest",
-  result: notDecodedHere, resultType: "InitializeResponse",
-  invoke: (h, p, c) => h.initialize(p as InitializeRequest, c),
-};
-export const A_authenticate: Row<AgentHandler, AgentContext> = {
-  wire: "authenticate", kind: "request", layer: "app", callback: "authenticate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  params: V.validateAuthenticateRequest, paramsType: "AuthenticateRequest",
-  result: notDecodedHere, resultType: "AuthenticateResponse",
-  invoke: (h, p, c) => (h.authenticate ? h.authenticate(p as AuthenticateRequest, c) : notImplemented("authenticate")),
-};
-export const A_logout: Row<AgentHandler, AgentContext> = {
-  wire: "logout", kind: "request", layer: "app", callback: "logout",
-  capability: ["auth","logout"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  params: V.validateLogoutRequest, paramsType: "LogoutRequest",
-  result: notDecodedHere, resultType: "LogoutResponse",
-  invoke: (h, p, c) => (h.logout ? h.logout(p as LogoutRequest, c) : notImplemented("logout")),
-};
-export const A_session_new: Row<AgentHandler, AgentContext> = {
-  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: V.validateNewSessionRequest, paramsType: "NewSessionRequest",
-  result: notDecodedHere, resultType: "NewSessionResponse",
-  invoke: (h, p, c) => h.newSession(p as NewSessionRequest, c),
-};
-export const A_session_load: Row<AgentHandler, AgentContext> = {
-  wire: "session/load", kind: "request", layer: "app", callback: "loadSession",
-  capability: ["loadSession"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: V.validateLoadSessionRequest, paramsType: "LoadSessionRequest",
-  result: notDecodedHere, resultType: "LoadSessionResponse",
-  invoke: (h, p, c) => (h.loadSession ? h.loadSession(p as LoadSessionRequest, c) : notImplemented("session/load")),
-};
-export const A_session_list: Row<AgentHandler, AgentContext> = {
-  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
-  capability: ["sessionCapabilities","list"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateListSessionsRequest, paramsType: "ListSessionsRequest",
-  result: notDecodedHere, resultType: "ListSessionsResponse",
-  invoke: (h, p, c) => (h.listSessions ? h.listSessions(p as ListSessionsRequest, c) : notImplemented("session/list")),
-};
-export const A_session_delete: Row<AgentHandler, AgentContext> = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["sessionCapabilities","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  params: V.validateDeleteSessionRequest, paramsType: "DeleteSessionRequest",
-  result: notDecodedHere, resultType: "DeleteSessionResponse",
-  invoke: (h, p, c) => (h.deleteSession ? h.deleteSession(p as DeleteSessionRequest, c) : notImplemented("session/delete")),
-};
-export const A_session_resume: Row<AgentHandler, AgentContext> = {
-  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
-  capability: ["sessionCapabilities","resume"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: V.validateResumeSessionRequest, paramsType: "ResumeSessionRequest",
-  result: notDecodedHere, resultType: "ResumeSessionResponse",
-  invoke: (h, p, c) => (h.resumeSession ? h.resumeSession(p as ResumeSessionRequest, c) : notImplemented("session/resume")),
-};
-export const A_session_close: Row<AgentHandler, AgentContext> = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["sessionCapabilities","close"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: V.validateCloseSessionRequest, paramsType: "CloseSessionRequest",
-  result: notDecodedHere, resultType: "CloseSessionResponse",
-  invoke: (h, p, c) => (h.closeSession ? h.closeSession(p as CloseSessionRequest, c) : notImplemented("session/close")),
-};
-export const A_session_set_mode: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_mode", kind: "request", layer: "app", callback: "setSessionMode",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSetSessionModeRequest, paramsType: "SetSessionModeRequest",
-  result: notDecodedHere, resultType: "SetSessionModeResponse",
-  invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")),
-};
-export const A_session_set_config_option: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSetSessionConfigOptionRequest, paramsType: "SetSessionConfigOptionRequest",
-  result: notDecodedHere, resultType: "SetSessionConfigOptionResponse",
-  invoke: (h, p, c) => (h.setSessionConfigOption ? h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c) : notImplemented("session/set_config_option")),
-};
-export const A_session_prompt: Row<AgentHandler, AgentContext> = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,
-  params: V.validatePromptRequest, paramsType: "PromptRequest",
-  result: notDecodedHere, resultType: "PromptResponse",
-  invoke: (h, p, c) => h.prompt(p as PromptRequest, c),
-};
-export const A_session_cancel: Row<AgentHandler, AgentContext> = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelNotification, paramsType: "CancelNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-export const A___cancel_request: Row<AgentHandler, AgentContext> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelRequestNotification, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-export const A_auth_status: Row<AgentHandler, AgentContext> = {
-  wire: "auth/status", kind: "request", layer: "app", callback: "authStatus",
-  capability: ["auth","status"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateAuthStatusRequest, paramsType: "AuthStatusRequest",
-  result: notDecodedHere, resultType: "AuthStatusResponse",
-  invoke: (h, p, c) => (h.authStatus ? h.authStatus(p as AuthStatusRequest, c) : notImplemented("auth/status")),
-};
-export const A_providers_list: Row<AgentHandler, AgentContext> = {
-  wire: "providers/list", kind: "request", layer: "app", callback: "listProviders",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateListProvidersRequest, paramsType: "ListProvidersRequest",
-  result: notDecodedHere, resultType: "ListProvidersResponse",
-  invoke: (h, p, c) => (h.listProviders ? h.listProviders(p as ListProvidersRequest, c) : notImplemented("providers/list")),
-};
-export const A_providers_set: Row<AgentHandler, AgentContext> = {
-  wire: "providers/set", kind: "request", layer: "app", callback: "setProvider",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSetProviderRequest, paramsType: "SetProviderRequest",
-  result: notDecodedHere, resultType: "SetProviderResponse",
-  invoke: (h, p, c) => (h.setProvider ? h.setProvider(p as SetProviderRequest, c) : notImplemented("providers/set")),
-};
-export const A_providers_disable: Row<AgentHandler, AgentContext> = {
-  wire: "providers/disable", kind: "request", layer: "app", callback: "disableProvider",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateDisableProviderRequest, paramsType: "DisableProviderRequest",
-  result: notDecodedHere, resultType: "DisableProviderResponse",
-  invoke: (h, p, c) => (h.disableProvider ? h.disableProvider(p as DisableProviderRequest, c) : notImplemented("providers/disable")),
-};
-export const A_session_fork: Row<AgentHandler, AgentContext> = {
-  wire: "session/fork", kind: "request", layer: "app", callback: "forkSession",
-  capability: ["sessionCapabilities","fork"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: V.validateForkSessionRequest, paramsType: "ForkSessionRequest",
-  result: notDecodedHere, resultType: "ForkSessionResponse",
-  invoke: (h, p, c) => (h.forkSession ? h.forkSession(p as ForkSessionRequest, c) : notImplemented("session/fork")),
-};
-export const A_session_archive: Row<AgentHandler, AgentContext> = {
-  wire: "session/archive", kind: "request", layer: "app", callback: "archiveSession",
-  capability: ["sessionCapabilities","archive"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: V.validateArchiveSessionRequest, paramsType: "ArchiveSessionRequest",
-  result: notDecodedHere, resultType: "ArchiveSessionResponse",
-  invoke: (h, p, c) => (h.archiveSession ? h.archiveSession(p as ArchiveSessionRequest, c) : notImplemented("session/archive")),
-};
-export const A_session_unarchive: Row<AgentHandler, AgentContext> = {
-  wire: "session/unarchive", kind: "request", layer: "app", callback: "unarchiveSession",
-  capability: ["sessionCapabilities","archive"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateUnarchiveSessionRequest, paramsType: "UnarchiveSessionRequest",
-  result: notDecodedHere, resultType: "UnarchiveSessionResponse",
-  invoke: (h, p, c) => (h.unarchiveSession ? h.unarchiveSession(p as UnarchiveSessionRequest, c) : notImplemented("session/unarchive")),
-};
-export const A_session_status: Row<AgentHandler, AgentContext> = {
-  wire: "session/status", kind: "request", layer: "app", callback: "sessionStatus",
-  capability: ["sessionCapabilities","status"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSessionStatusRequest, paramsType: "SessionStatusRequest",
-  result: notDecodedHere, resultType: "SessionStatusResponse",
-  invoke: (h, p, c) => (h.sessionStatus ? h.sessionStatus(p as SessionStatusRequest, c) : notImplemented("session/status")),
-};
-export const A_session_set_title: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_title", kind: "request", layer: "app", callback: "setSessionTitle",
-  capability: ["sessionCapabilities","title"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSetSessionTitleRequest, paramsType: "SetSessionTitleRequest",
-  result: notDecodedHere, resultType: "SetSessionTitleResponse",
-  invoke: (h, p, c) => (h.setSessionTitle ? h.setSessionTitle(p as SetSessionTitleRequest, c) : notImplemented("session/set_title")),
-};
-export const A_mcp_message: Row<AgentHandler, AgentContext> = {
-  wire: "mcp/message", kind: "notification", layer: "app", callback: "mcpMessage",
-  capability: ["mcpCapabilities","acp"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  counterpart: "request",
-  params: V.validateMessageMcpNotification, paramsType: "MessageMcpNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpNotification, c) : notImplemented("mcp/message")),
-};
+export const A_initialize: Row<AgentHandler, AgentContext> = { ...R.A_initialize, params: V.validateInitializeRequest, result: notDecodedHere, invoke: (h, p, c) => h.initialize(p as InitializeRequest, c) };
+export const A_authenticate: Row<AgentHandler, AgentContext> = { ...R.A_authenticate, params: V.validateAuthenticateRequest, result: notDecodedHere, invoke: (h, p, c) => (h.authenticate ? h.authenticate(p as AuthenticateRequest, c) : notImplemented("authenticate")) };
+export const A_logout: Row<AgentHandler, AgentContext> = { ...R.A_logout, params: V.validateLogoutRequest, result: notDecodedHere, invoke: (h, p, c) => (h.logout ? h.logout(p as LogoutRequest, c) : notImplemented("logout")) };
+export const A_session_new: Row<AgentHandler, AgentContext> = { ...R.A_session_new, params: V.validateNewSessionRequest, result: notDecodedHere, invoke: (h, p, c) => h.newSession(p as NewSessionRequest, c) };
+export const A_session_load: Row<AgentHandler, AgentContext> = { ...R.A_session_load, params: V.validateLoadSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.loadSession ? h.loadSession(p as LoadSessionRequest, c) : notImplemented("session/load")) };
+export const A_session_list: Row<AgentHandler, AgentContext> = { ...R.A_session_list, params: V.validateListSessionsRequest, result: notDecodedHere, invoke: (h, p, c) => (h.listSessions ? h.listSessions(p as ListSessionsRequest, c) : notImplemented("session/list")) };
+export const A_session_delete: Row<AgentHandler, AgentContext> = { ...R.A_session_delete, params: V.validateDeleteSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.deleteSession ? h.deleteSession(p as DeleteSessionRequest, c) : notImplemented("session/delete")) };
+export const A_session_resume: Row<AgentHandler, AgentContext> = { ...R.A_session_resume, params: V.validateResumeSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.resumeSession ? h.resumeSession(p as ResumeSessionRequest, c) : notImplemented("session/resume")) };
+export const A_session_close: Row<AgentHandler, AgentContext> = { ...R.A_session_close, params: V.validateCloseSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.closeSession ? h.closeSession(p as CloseSessionRequest, c) : notImplemented("session/close")) };
+export const A_session_set_mode: Row<AgentHandler, AgentContext> = { ...R.A_session_set_mode, params: V.validateSetSessionModeRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")) };
+export const A_session_set_config_option: Row<AgentHandler, AgentContext> = { ...R.A_session_set_config_option, params: V.validateSetSessionConfigOptionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setSessionConfigOption ? h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c) : notImplemented("session/set_config_option")) };
+export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => h.prompt(p as PromptRequest, c) };
+export const A_session_cancel: Row<AgentHandler, AgentContext> = { ...R.A_session_cancel, params: V.validateCancelNotification, result: undefined, invoke: undefined };
+export const A___cancel_request: Row<AgentHandler, AgentContext> = { ...R.A___cancel_request, params: V.validateCancelRequestNotification, result: undefined, invoke: undefined };
+export const A_auth_status: Row<AgentHandler, AgentContext> = { ...R.A_auth_status, params: V.validateAuthStatusRequest, result: notDecodedHere, invoke: (h, p, c) => (h.authStatus ? h.authStatus(p as AuthStatusRequest, c) : notImplemented("auth/status")) };
+export const A_providers_list: Row<AgentHandler, AgentContext> = { ...R.A_providers_list, params: V.validateListProvidersRequest, result: notDecodedHere, invoke: (h, p, c) => (h.listProviders ? h.listProviders(p as ListProvidersRequest, c) : notImplemented("providers/list")) };
+export const A_providers_set: Row<AgentHandler, AgentContext> = { ...R.A_providers_set, params: V.validateSetProviderRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setProvider ? h.setProvider(p as SetProviderRequest, c) : notImplemented("providers/set")) };
+export const A_providers_disable: Row<AgentHandler, AgentContext> = { ...R.A_providers_disable, params: V.validateDisableProviderRequest, result: notDecodedHere, invoke: (h, p, c) => (h.disableProvider ? h.disableProvider(p as DisableProviderRequest, c) : notImplemented("providers/disable")) };
+export const A_session_fork: Row<AgentHandler, AgentContext> = { ...R.A_session_fork, params: V.validateForkSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.forkSession ? h.forkSession(p as ForkSessionRequest, c) : notImplemented("session/fork")) };
+export const A_session_archive: Row<AgentHandler, AgentContext> = { ...R.A_session_archive, params: V.validateArchiveSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.archiveSession ? h.archiveSession(p as ArchiveSessionRequest, c) : notImplemented("session/archive")) };
+export const A_session_unarchive: Row<AgentHandler, AgentContext> = { ...R.A_session_unarchive, params: V.validateUnarchiveSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.unarchiveSession ? h.unarchiveSession(p as UnarchiveSessionRequest, c) : notImplemented("session/unarchive")) };
+export const A_session_status: Row<AgentHandler, AgentContext> = { ...R.A_session_status, params: V.validateSessionStatusRequest, result: notDecodedHere, invoke: (h, p, c) => (h.sessionStatus ? h.sessionStatus(p as SessionStatusRequest, c) : notImplemented("session/status")) };
+export const A_session_set_title: Row<AgentHandler, AgentContext> = { ...R.A_session_set_title, params: V.validateSetSessionTitleRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setSessionTitle ? h.setSessionTitle(p as SetSessionTitleRequest, c) : notImplemented("session/set_title")) };
+export const A_mcp_message: Row<AgentHandler, AgentContext> = { ...R.A_mcp_message, params: V.validateMessageMcpNotification, result: undefined, invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpNotification, c) : notImplemented("mcp/message")) };
 
 // ── rows the client handles: routing data, and the result validator of each request the agent sends ──
-const C_session_request_permission: Row<never, never> = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "RequestPermissionRequest",
-  result: V.validateRequestPermissionResponse, resultType: "RequestPermissionResponse",
-  invoke: undefined,
-};
-const C_session_update: Row<never, never> = {
-  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const C_fs_read_text_file: Row<never, never> = {
-  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",
-  capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ReadTextFileRequest",
-  result: V.validateReadTextFileResponse, resultType: "ReadTextFileResponse",
-  invoke: undefined,
-};
-const C_fs_write_text_file: Row<never, never> = {
-  wire: "fs/write_text_file", kind: "request", layer: "app", callback: "writeTextFile",
-  capability: ["fs","writeTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "WriteTextFileRequest",
-  result: V.validateWriteTextFileResponse, resultType: "WriteTextFileResponse",
-  invoke: undefined,
-};
-const C_terminal_create: Row<never, never> = {
-  wire: "terminal/create", kind: "request", layer: "app", callback: "createTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CreateTerminalRequest",
-  result: V.validateCreateTerminalResponse, resultType: "CreateTerminalResponse",
-  invoke: undefined,
-};
-const C_terminal_output: Row<never, never> = {
-  wire: "terminal/output", kind: "request", layer: "app", callback: "terminalOutput",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "TerminalOutputRequest",
-  result: V.validateTerminalOutputResponse, resultType: "TerminalOutputResponse",
-  invoke: undefined,
-};
-const C_terminal_release: Row<never, never> = {
-  wire: "terminal/release", kind: "request", layer: "app", callback: "releaseTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ReleaseTerminalRequest",
-  result: V.validateReleaseTerminalResponse, resultType: "ReleaseTerminalResponse",
-  invoke: undefined,
-};
-const C_terminal_wait_for_exit: Row<never, never> = {
-  wire: "terminal/wait_for_exit", kind: "request", layer: "app", callback: "waitForTerminalExit",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "WaitForTerminalExitRequest",
-  result: V.validateWaitForTerminalExitResponse, resultType: "WaitForTerminalExitResponse",
-  invoke: undefined,
-};
-const C_terminal_kill: Row<never, never> = {
-  wire: "terminal/kill", kind: "request", layer: "app", callback: "killTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "KillTerminalRequest",
-  result: V.validateKillTerminalResponse, resultType: "KillTerminalResponse",
-  invoke: undefined,
-};
-const C_elicitation_create: Row<never, never> = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CreateElicitationRequest",
-  result: V.validateCreateElicitationResponse, resultType: "CreateElicitationResponse",
-  invoke: undefined,
-};
-const C_elicitation_complete: Row<never, never> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CompleteElicitationNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const C___cancel_request: Row<never, never> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const C_mcp_message: Row<never, never> = {
-  wire: "mcp/message", kind: "request", layer: "app", callback: "mcpMessage",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  counterpart: "notification", callerCapability: ["mcpCapabilities","acp"],
-  params: notDecodedHere, paramsType: "MessageMcpRequest",
-  result: V.validateMessageMcpResponse, resultType: "MessageMcpResponse",
-  invoke: undefined,
-};
-const C_auth_status_update: Row<never, never> = {
-  wire: "auth/status_update", kind: "notification", layer: "app", callback: "authStatusUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  callerCapability: ["auth","status"],
-  params: notDecodedHere, paramsType: "AuthStatusUpdateNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+const C_session_request_permission: Row<never, never> = { ...R.C_session_request_permission, params: notDecodedHere, result: V.validateRequestPermissionResponse, invoke: undefined };
+const C_session_update: Row<never, never> = { ...R.C_session_update, params: notDecodedHere, result: undefined, invoke: undefined };
+const C_fs_read_text_file: Row<never, never> = { ...R.C_fs_read_text_file, params: notDecodedHere, result: V.validateReadTextFileResponse, invoke: undefined };
+const C_fs_write_text_file: Row<never, never> = { ...R.C_fs_write_text_file, params: notDecodedHere, result: V.validateWriteTextFileResponse, invoke: undefined };
+const C_terminal_create: Row<never, never> = { ...R.C_terminal_create, params: notDecodedHere, result: V.validateCreateTerminalResponse, invoke: undefined };
+const C_terminal_output: Row<never, never> = { ...R.C_terminal_output, params: notDecodedHere, result: V.validateTerminalOutputResponse, invoke: undefined };
+const C_terminal_release: Row<never, never> = { ...R.C_terminal_release, params: notDecodedHere, result: V.validateReleaseTerminalResponse, invoke: undefined };
+const C_terminal_wait_for_exit: Row<never, never> = { ...R.C_terminal_wait_for_exit, params: notDecodedHere, result: V.validateWaitForTerminalExitResponse, invoke: undefined };
+const C_terminal_kill: Row<never, never> = { ...R.C_terminal_kill, params: notDecodedHere, result: V.validateKillTerminalResponse, invoke: undefined };
+const C_elicitation_create: Row<never, never> = { ...R.C_elicitation_create, params: notDecodedHere, result: V.validateCreateElicitationResponse, invoke: undefined };
+const C_elicitation_complete: Row<never, never> = { ...R.C_elicitation_complete, params: notDecodedHere, result: undefined, invoke: undefined };
+const C___cancel_request: Row<never, never> = { ...R.C___cancel_request, params: notDecodedHere, result: undefined, invoke: undefined };
+const C_mcp_message: Row<never, never> = { ...R.C_mcp_message, params: notDecodedHere, result: V.validateMessageMcpResponse, invoke: undefined };
+const C_auth_status_update: Row<never, never> = { ...R.C_auth_status_update, params: notDecodedHere, result: undefined, invoke: undefined };
 
 /**
  * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.

@@ -6,280 +6,50 @@ import { ErrorCode } from "./errors.ts";
 import type { ClientContext, ClientHandler, TableTypes } from "./handlers.ts";
 import { clientLeniency } from "./leniency.ts";
 import type { AgentPeer } from "./peers.ts";
+import * as R from "./routes.ts";
 import type { ArchiveSessionResponse, AuthStatusResponse, AuthStatusUpdateNotification, AuthenticateResponse, CloseSessionResponse, CompleteElicitationNotification, CreateElicitationRequest, CreateTerminalRequest, DeleteSessionResponse, DisableProviderResponse, ForkSessionResponse, InitializeResponse, KillTerminalRequest, ListProvidersResponse, ListSessionsResponse, LoadSessionResponse, LogoutResponse, MessageMcpRequest, NewSessionResponse, PromptResponse, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest, ResumeSessionResponse, SessionNotification, SessionStatusResponse, SetProviderResponse, SetSessionConfigOptionResponse, SetSessionModeResponse, SetSessionTitleResponse, TerminalOutputRequest, UnarchiveSessionResponse, WaitForTerminalExitRequest, WriteTextFileRequest } from "./types.ts";
 
 // ── rows the client handles: decoded here, answered by the client's handler (the agent decodes the results) ──
-export const C_session_request_permission: Row<ClientHandler, ClientContext> = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  params: V.validateRequestPermissionRequest, paramsType: "RequestPermissionRequest",
-  result: notDecodedHere, resultType: "RequestPermissionResponse",
-  invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c),
-};
-export const C_session_update: Row<ClientHandler, ClientContext> = {
-  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSessionNotification, paramsType: "SessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => h.sessionUpdate(p as SessionNotification, c),
-};
-export const C_fs_read_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",
-  capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateReadTextFileRequest, paramsType: "ReadTextFileRequest",
-  result: notDecodedHere, resultType: "ReadTextFileResponse",
-  invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),
-};
-export const C_fs_write_text_file: Row<ClientHandler, ClientContext> = {
-  wire: "fs/write_text_file", kind: "request", layer: "app", callback: "writeTextFile",
-  capability: ["fs","writeTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateWriteTextFileRequest, paramsType: "WriteTextFileRequest",
-  result: notDecodedHere, resultType: "WriteTextFileResponse",
-  invoke: (h, p, c) => (h.writeTextFile ? h.writeTextFile(p as WriteTextFileRequest, c) : notImplemented("fs/write_text_file")),
-};
-export const C_terminal_create: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/create", kind: "request", layer: "app", callback: "createTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCreateTerminalRequest, paramsType: "CreateTerminalRequest",
-  result: notDecodedHere, resultType: "CreateTerminalResponse",
-  invoke: (h, p, c) => (h.createTerminal ? h.createTerminal(p as CreateTerminalRequest, c) : notImplemented("terminal/create")),
-};
-export const C_terminal_output: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/output", kind: "request", layer: "app", callback: "terminalOutput",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateTerminalOutputRequest, paramsType: "TerminalOutputRequest",
-  result: notDecodedHere, resultType: "TerminalOutputResponse",
-  invoke: (h, p, c) => (h.terminalOutput ? h.terminalOutput(p as TerminalOutputRequest, c) : notImplemented("terminal/output")),
-};
-export const C_terminal_release: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/release", kind: "request", layer: "app", callback: "releaseTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateReleaseTerminalRequest, paramsType: "ReleaseTerminalRequest",
-  result: notDecodedHere, resultType: "ReleaseTerminalResponse",
-  invoke: (h, p, c) => (h.releaseTerminal ? h.releaseTerminal(p as ReleaseTerminalRequest, c) : notImplemented("terminal/release")),
-};
-export const C_terminal_wait_for_exit: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/wait_for_exit", kind: "request", layer: "app", callback: "waitForTerminalExit",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateWaitForTerminalExitRequest, paramsType: "WaitForTerminalExitRequest",
-  result: notDecodedHere, resultType: "WaitForTerminalExitResponse",
-  invoke: (h, p, c) => (h.waitForTerminalExit ? h.waitForTerminalExit(p as WaitForTerminalExitRequest, c) : notImplemented("terminal/wait_for_exit")),
-};
-export const C_terminal_kill: Row<ClientHandler, ClientContext> = {
-  wire: "terminal/kill", kind: "request", layer: "app", callback: "killTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateKillTerminalRequest, paramsType: "KillTerminalRequest",
-  result: notDecodedHere, resultType: "KillTerminalResponse",
-  invoke: (h, p, c) => (h.killTerminal ? h.killTerminal(p as KillTerminalRequest, c) : notImplemented("terminal/kill")),
-};
-export const C_elicitation_create: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCreateElicitationRequest, paramsType: "CreateElicitationRequest",
-  result: notDecodedHere, resultType: "CreateElicitationResponse",
-  invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")),
-};
-export const C_elicitation_complete: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCompleteElicitationNotification, paramsType: "CompleteElicitationNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")),
-};
-export const C___cancel_request: Row<ClientHandler, ClientContext> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelRequestNotification, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-export const C_mcp_message: Row<ClientHandler, ClientContext> = {
-  wire: "mcp/message", kind: "request", layer: "app", callback: "mcpMessage",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  counterpart: "notification", callerCapability: ["mcpCapabilities","acp"],
-  params: V.validateMessageMcpRequest, paramsType: "MessageMcpRequest",
-  result: notDecodedHere, resultType: "MessageMcpResponse",
-  invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpRequest, c) : notImplemented("mcp/message")),
-};
-export const C_auth_status_update: Row<ClientHandler, ClientContext> = {
-  wire: "auth/status_update", kind: "notification", layer: "app", callback: "authStatusUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  callerCapability: ["auth","status"],
-  params: V.validateAuthStatusUpdateNotification, paramsType: "AuthStatusUpdateNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => (h.authStatusUpdate ? h.authStatusUpdate(p as AuthStatusUpdateNotification, c) : notImplemented("auth/status_update")),
-};
+export const C_session_request_permission: Row<ClientHandler, ClientContext> = { ...R.C_session_request_permission, params: V.validateRequestPermissionRequest, result: notDecodedHere, invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c) };
+export const C_session_update: Row<ClientHandler, ClientContext> = { ...R.C_session_update, params: V.validateSessionNotification, result: undefined, invoke: (h, p, c) => h.sessionUpdate(p as SessionNotification, c) };
+export const C_fs_read_text_file: Row<ClientHandler, ClientContext> = { ...R.C_fs_read_text_file, params: V.validateReadTextFileRequest, result: notDecodedHere, invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")) };
+export const C_fs_write_text_file: Row<ClientHandler, ClientContext> = { ...R.C_fs_write_text_file, params: V.validateWriteTextFileRequest, result: notDecodedHere, invoke: (h, p, c) => (h.writeTextFile ? h.writeTextFile(p as WriteTextFileRequest, c) : notImplemented("fs/write_text_file")) };
+export const C_terminal_create: Row<ClientHandler, ClientContext> = { ...R.C_terminal_create, params: V.validateCreateTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.createTerminal ? h.createTerminal(p as CreateTerminalRequest, c) : notImplemented("terminal/create")) };
+export const C_terminal_output: Row<ClientHandler, ClientContext> = { ...R.C_terminal_output, params: V.validateTerminalOutputRequest, result: notDecodedHere, invoke: (h, p, c) => (h.terminalOutput ? h.terminalOutput(p as TerminalOutputRequest, c) : notImplemented("terminal/output")) };
+export const C_terminal_release: Row<ClientHandler, ClientContext> = { ...R.C_terminal_release, params: V.validateReleaseTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.releaseTerminal ? h.releaseTerminal(p as ReleaseTerminalRequest, c) : notImplemented("terminal/release")) };
+export const C_terminal_wait_for_exit: Row<ClientHandler, ClientContext> = { ...R.C_terminal_wait_for_exit, params: V.validateWaitForTerminalExitRequest, result: notDecodedHere, invoke: (h, p, c) => (h.waitForTerminalExit ? h.waitForTerminalExit(p as WaitForTerminalExitRequest, c) : notImplemented("terminal/wait_for_exit")) };
+export const C_terminal_kill: Row<ClientHandler, ClientContext> = { ...R.C_terminal_kill, params: V.validateKillTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.killTerminal ? h.killTerminal(p as KillTerminalRequest, c) : notImplemented("terminal/kill")) };
+export const C_elicitation_create: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_create, params: V.validateCreateElicitationRequest, result: notDecodedHere, invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")) };
+export const C_elicitation_complete: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_complete, params: V.validateCompleteElicitationNotification, result: undefined, invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")) };
+export const C___cancel_request: Row<ClientHandler, ClientContext> = { ...R.C___cancel_request, params: V.validateCancelRequestNotification, result: undefined, invoke: undefined };
+export const C_mcp_message: Row<ClientHandler, ClientContext> = { ...R.C_mcp_message, params: V.validateMessageMcpRequest, result: notDecodedHere, invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpRequest, c) : notImplemented("mcp/message")) };
+export const C_auth_status_update: Row<ClientHandler, ClientContext> = { ...R.C_auth_status_update, params: V.validateAuthStatusUpdateNotification, result: undefined, invoke: (h, p, c) => (h.authStatusUpdate ? h.authStatusUpdate(p as AuthStatusUpdateNotification, c) : notImplemented("auth/status_update")) };
 
 // ── rows the agent handles: routing data, and the result validator of each request the client sends ──
-const A_initialize: Row<never, never> = {
-  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
-  params: notDecodedHere, paramsType: "InitializeRequest",
-  result: V.validateInitializeResponse, resultType: "InitializeResponse",
-  invoke: undefined,
-};
-const A_authenticate: Row<never, never> = {
-  wire: "authenticate", kind: "request", layer: "app", callback: "authenticate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  params: notDecodedHere, paramsType: "AuthenticateRequest",
-  result: V.validateAuthenticateResponse, resultType: "AuthenticateResponse",
-  invoke: undefined,
-};
-const A_logout: Row<never, never> = {
-  wire: "logout", kind: "request", layer: "app", callback: "logout",
-  capability: ["auth","logout"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  params: notDecodedHere, paramsType: "LogoutRequest",
-  result: V.validateLogoutResponse, resultType: "LogoutResponse",
-  invoke: undefined,
-};
-const A_session_new: Row<never, never> = {
-  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "NewSessionRequest",
-  result: V.validateNewSessionResponse, resultType: "NewSessionResponse",
-  invoke: undefined,
-};
-const A_session_load: Row<never, never> = {
-  wire: "session/load", kind: "request", layer: "app", callback: "loadSession",
-  capability: ["loadSession"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "LoadSessionRequest",
-  result: V.validateLoadSessionResponse, resultType: "LoadSessionResponse",
-  invoke: undefined,
-};
-const A_session_list: Row<never, never> = {
-  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
-  capability: ["sessionCapabilities","list"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ListSessionsRequest",
-  result: V.validateListSessionsResponse, resultType: "ListSessionsResponse",
-  invoke: undefined,
-};
-const A_session_delete: Row<never, never> = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["sessionCapabilities","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "DeleteSessionRequest",
-  result: V.validateDeleteSessionResponse, resultType: "DeleteSessionResponse",
-  invoke: undefined,
-};
-const A_session_resume: Row<never, never> = {
-  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
-  capability: ["sessionCapabilities","resume"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "ResumeSessionRequest",
-  result: V.validateResumeSessionResponse, resultType: "ResumeSessionResponse",
-  invoke: undefined,
-};
-const A_session_close: Row<never, never> = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["sessionCapabilities","close"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "CloseSessionRequest",
-  result: V.validateCloseSessionResponse, resultType: "CloseSessionResponse",
-  invoke: undefined,
-};
-const A_session_set_mode: Row<never, never> = {
-  wire: "session/set_mode", kind: "request", layer: "app", callback: "setSessionMode",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionModeRequest",
-  result: V.validateSetSessionModeResponse, resultType: "SetSessionModeResponse",
-  invoke: undefined,
-};
-const A_session_set_config_option: Row<never, never> = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionConfigOptionRequest",
-  result: V.validateSetSessionConfigOptionResponse, resultType: "SetSessionConfigOptionResponse",
-  invoke: undefined,
-};
-const A_session_prompt: Row<never, never> = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "PromptRequest",
-  result: V.validatePromptResponse, resultType: "PromptResponse",
-  invoke: undefined,
-};
-const A_session_cancel: Row<never, never> = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const A___cancel_request: Row<never, never> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const A_auth_status: Row<never, never> = {
-  wire: "auth/status", kind: "request", layer: "app", callback: "authStatus",
-  capability: ["auth","status"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "AuthStatusRequest",
-  result: V.validateAuthStatusResponse, resultType: "AuthStatusResponse",
-  invoke: undefined,
-};
-const A_providers_list: Row<never, never> = {
-  wire: "providers/list", kind: "request", layer: "app", callback: "listProviders",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ListProvidersRequest",
-  result: V.validateListProvidersResponse, resultType: "ListProvidersResponse",
-  invoke: undefined,
-};
-const A_providers_set: Row<never, never> = {
-  wire: "providers/set", kind: "request", layer: "app", callback: "setProvider",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetProviderRequest",
-  result: V.validateSetProviderResponse, resultType: "SetProviderResponse",
-  invoke: undefined,
-};
-const A_providers_disable: Row<never, never> = {
-  wire: "providers/disable", kind: "request", layer: "app", callback: "disableProvider",
-  capability: ["providers"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "DisableProviderRequest",
-  result: V.validateDisableProviderResponse, resultType: "DisableProviderResponse",
-  invoke: undefined,
-};
-const A_session_fork: Row<never, never> = {
-  wire: "session/fork", kind: "request", layer: "app", callback: "forkSession",
-  capability: ["sessionCapabilities","fork"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  params: notDecodedHere, paramsType: "ForkSessionRequest",
-  result: V.validateForkSessionResponse, resultType: "ForkSessionResponse",
-  invoke: undefined,
-};
-const A_session_archive: Row<never, never> = {
-  wire: "session/archive", kind: "request", layer: "app", callback: "archiveSession",
-  capability: ["sessionCapabilities","archive"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "ArchiveSessionRequest",
-  result: V.validateArchiveSessionResponse, resultType: "ArchiveSessionResponse",
-  invoke: undefined,
-};
-const A_session_unarchive: Row<never, never> = {
-  wire: "session/unarchive", kind: "request", layer: "app", callback: "unarchiveSession",
-  capability: ["sessionCapabilities","archive"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "UnarchiveSessionRequest",
-  result: V.validateUnarchiveSessionResponse, resultType: "UnarchiveSessionResponse",
-  invoke: undefined,
-};
-const A_session_status: Row<never, never> = {
-  wire: "session/status", kind: "request", layer: "app", callback: "sessionStatus",
-  capability: ["sessionCapabilities","status"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SessionStatusRequest",
-  result: V.validateSessionStatusResponse, resultType: "SessionStatusResponse",
-  invoke: undefined,
-};
-const A_session_set_title: Row<never, never> = {
-  wire: "session/set_title", kind: "request", layer: "app", callback: "setSessionTitle",
-  capability: ["sessionCapabilities","title"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionTitleRequest",
-  result: V.validateSetSessionTitleResponse, resultType: "SetSessionTitleResponse",
-  invoke: undefined,
-};
-const A_mcp_message: Row<never, never> = {
-  wire: "mcp/message", kind: "notification", layer: "app", callback: "mcpMessage",
-  capability: ["mcpCapabilities","acp"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  counterpart: "request",
-  params: notDecodedHere, paramsType: "MessageMcpNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+const A_initialize: Row<never, never> = { ...R.A_initialize, params: notDecodedHere, result: V.validateInitializeResponse, invoke: undefined };
+const A_authenticate: Row<never, never> = { ...R.A_authenticate, params: notDecodedHere, result: V.validateAuthenticateResponse, invoke: undefined };
+const A_logout: Row<never, never> = { ...R.A_logout, params: notDecodedHere, result: V.validateLogoutResponse, invoke: undefined };
+const A_session_new: Row<never, never> = { ...R.A_session_new, params: notDecodedHere, result: V.validateNewSessionResponse, invoke: undefined };
+const A_session_load: Row<never, never> = { ...R.A_session_load, params: notDecodedHere, result: V.validateLoadSessionResponse, invoke: undefined };
+const A_session_list: Row<never, never> = { ...R.A_session_list, params: notDecodedHere, result: V.validateListSessionsResponse, invoke: undefined };
+const A_session_delete: Row<never, never> = { ...R.A_session_delete, params: notDecodedHere, result: V.validateDeleteSessionResponse, invoke: undefined };
+const A_session_resume: Row<never, never> = { ...R.A_session_resume, params: notDecodedHere, result: V.validateResumeSessionResponse, invoke: undefined };
+const A_session_close: Row<never, never> = { ...R.A_session_close, params: notDecodedHere, result: V.validateCloseSessionResponse, invoke: undefined };
+const A_session_set_mode: Row<never, never> = { ...R.A_session_set_mode, params: notDecodedHere, result: V.validateSetSessionModeResponse, invoke: undefined };
+const A_session_set_config_option: Row<never, never> = { ...R.A_session_set_config_option, params: notDecodedHere, result: V.validateSetSessionConfigOptionResponse, invoke: undefined };
+const A_session_prompt: Row<never, never> = { ...R.A_session_prompt, params: notDecodedHere, result: V.validatePromptResponse, invoke: undefined };
+const A_session_cancel: Row<never, never> = { ...R.A_session_cancel, params: notDecodedHere, result: undefined, invoke: undefined };
+const A___cancel_request: Row<never, never> = { ...R.A___cancel_request, params: notDecodedHere, result: undefined, invoke: undefined };
+const A_auth_status: Row<never, never> = { ...R.A_auth_status, params: notDecodedHere, result: V.validateAuthStatusResponse, invoke: undefined };
+const A_providers_list: Row<never, never> = { ...R.A_providers_list, params: notDecodedHere, result: V.validateListProvidersResponse, invoke: undefined };
+const A_providers_set: Row<never, never> = { ...R.A_providers_set, params: notDecodedHere, result: V.validateSetProviderResponse, invoke: undefined };
+const A_providers_disable: Row<never, never> = { ...R.A_providers_disable, params: notDecodedHere, result: V.validateDisableProviderResponse, invoke: undefined };
+const A_session_fork: Row<never, never> = { ...R.A_session_fork, params: notDecodedHere, result: V.validateForkSessionResponse, invoke: undefined };
+const A_session_archive: Row<never, never> = { ...R.A_session_archive, params: notDecodedHere, result: V.validateArchiveSessionResponse, invoke: undefined };
+const A_session_unarchive: Row<never, never> = { ...R.A_session_unarchive, params: notDecodedHere, result: V.validateUnarchiveSessionResponse, invoke: undefined };
+const A_session_status: Row<never, never> = { ...R.A_session_status, params: notDecodedHere, result: V.validateSessionStatusResponse, invoke: undefined };
+const A_session_set_title: Row<never, never> = { ...R.A_session_set_title, params: notDecodedHere, result: V.validateSetSessionTitleResponse, invoke: undefined };
+const A_mcp_message: Row<never, never> = { ...R.A_mcp_message, params: notDecodedHere, result: undefined, invoke: undefined };
 
 /**
  * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.

@@ -6,151 +6,31 @@ import { ErrorCode } from "./errors.ts";
 import type { AgentContext, AgentHandler, TableTypes } from "./handlers.ts";
 import { agentLeniency } from "./leniency.ts";
 import type { ClientPeer } from "./peers.ts";
+import * as R from "./routes.ts";
 import type { CancelTerminalRequest, CancelToolCallRequest, CloseSessionRequest, CreateElicitationResponse, DeleteSessionRequest, InitializeRequest, ListSessionsRequest, LoginAuthRequest, LogoutAuthRequest, NewSessionRequest, PromptRequest, RequestPermissionResponse, ResumeSessionRequest, SetSessionConfigOptionRequest } from "./types.ts";
 
 // ── rows the agent handles: decoded here, answered by the agent's handler (the client decodes the results) ──
-export const A_initialize: Row<AgentHandler, AgentContext> = {
-  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
-  capabilityFields: {"params":"capabilities","result":"capabilities"}, repeatable: "until_first_request", unbatched: true,
-  params: V.validateInitializeRequest, paramsType: "InitializeRequest",
-  result: notDecodedHere, resultType: "InitializeResponse",
-  invoke: (h, p, c) => h.initialize(p as InitializeRequest, c),
-};
-export const A_auth_login: Row<AgentHandler, AgentContext> = {
-  wire: "auth/login", kind: "request", layer: "app", callback: "login",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  unbatched: true,
-  params: V.validateLoginAuthRequest, paramsType: "LoginAuthRequest",
-  result: notDecodedHere, resultType: "LoginAuthResponse",
-  invoke: (h, p, c) => (h.login ? h.login(p as LoginAuthRequest, c) : notImplemented("auth/login")),
-};
-export const A_auth_logout: Row<AgentHandler, AgentContext> = {
-  wire: "auth/logout", kind: "request", layer: "app", callback: "logout",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  params: V.validateLogoutAuthRequest, paramsType: "LogoutAuthRequest",
-  result: notDecodedHere, resultType: "LogoutAuthResponse",
-  invoke: (h, p, c) => (h.logout ? h.logout(p as LogoutAuthRequest, c) : notImplemented("auth/logout")),
-};
-export const A_session_new: Row<AgentHandler, AgentContext> = {
-  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  unbatched: true,
-  params: V.validateNewSessionRequest, paramsType: "NewSessionRequest",
-  result: notDecodedHere, resultType: "NewSessionResponse",
-  invoke: (h, p, c) => (h.newSession ? h.newSession(p as NewSessionRequest, c) : notImplemented("session/new")),
-};
-export const A_session_list: Row<AgentHandler, AgentContext> = {
-  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateListSessionsRequest, paramsType: "ListSessionsRequest",
-  result: notDecodedHere, resultType: "ListSessionsResponse",
-  invoke: (h, p, c) => (h.listSessions ? h.listSessions(p as ListSessionsRequest, c) : notImplemented("session/list")),
-};
-export const A_session_resume: Row<AgentHandler, AgentContext> = {
-  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  unbatched: true,
-  params: V.validateResumeSessionRequest, paramsType: "ResumeSessionRequest",
-  result: notDecodedHere, resultType: "ResumeSessionResponse",
-  invoke: (h, p, c) => (h.resumeSession ? h.resumeSession(p as ResumeSessionRequest, c) : notImplemented("session/resume")),
-};
-export const A_session_close: Row<AgentHandler, AgentContext> = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: V.validateCloseSessionRequest, paramsType: "CloseSessionRequest",
-  result: notDecodedHere, resultType: "CloseSessionResponse",
-  invoke: (h, p, c) => (h.closeSession ? h.closeSession(p as CloseSessionRequest, c) : notImplemented("session/close")),
-};
-export const A_session_delete: Row<AgentHandler, AgentContext> = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["session","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  params: V.validateDeleteSessionRequest, paramsType: "DeleteSessionRequest",
-  result: notDecodedHere, resultType: "DeleteSessionResponse",
-  invoke: (h, p, c) => (h.deleteSession ? h.deleteSession(p as DeleteSessionRequest, c) : notImplemented("session/delete")),
-};
-export const A_session_set_config_option: Row<AgentHandler, AgentContext> = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateSetSessionConfigOptionRequest, paramsType: "SetSessionConfigOptionRequest",
-  result: notDecodedHere, resultType: "SetSessionConfigOptionResponse",
-  invoke: (h, p, c) => (h.setSessionConfigOption ? h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c) : notImplemented("session/set_config_option")),
-};
-export const A_session_prompt: Row<AgentHandler, AgentContext> = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  turnEnd: {"notification":"session/update","match":{"update.sessionUpdate":"state_update","update.state":"idle"}}, unbatched: true,
-  params: V.validatePromptRequest, paramsType: "PromptRequest",
-  result: notDecodedHere, resultType: "PromptResponse",
-  invoke: (h, p, c) => (h.prompt ? h.prompt(p as PromptRequest, c) : notImplemented("session/prompt")),
-};
-export const A_session_cancel: Row<AgentHandler, AgentContext> = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelSessionNotification, paramsType: "CancelSessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-export const A_tool_call_cancel: Row<AgentHandler, AgentContext> = {
-  wire: "tool_call/cancel", kind: "request", layer: "app", callback: "cancelToolCall",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"tool_call_update","id":"toolCallId","path":["capabilities","cancel"]},
-  params: V.validateCancelToolCallRequest, paramsType: "CancelToolCallRequest",
-  result: notDecodedHere, resultType: "CancelToolCallResponse",
-  invoke: (h, p, c) => (h.cancelToolCall ? h.cancelToolCall(p as CancelToolCallRequest, c) : notImplemented("tool_call/cancel")),
-};
-export const A_terminal_cancel: Row<AgentHandler, AgentContext> = {
-  wire: "terminal/cancel", kind: "request", layer: "app", callback: "cancelTerminal",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"terminal_update","id":"terminalId","path":["capabilities","cancel"]},
-  params: V.validateCancelTerminalRequest, paramsType: "CancelTerminalRequest",
-  result: notDecodedHere, resultType: "CancelTerminalResponse",
-  invoke: (h, p, c) => (h.cancelTerminal ? h.cancelTerminal(p as CancelTerminalRequest, c) : notImplemented("terminal/cancel")),
-};
-export const A___cancel_request: Row<AgentHandler, AgentContext> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelRequestNotification, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+export const A_initialize: Row<AgentHandler, AgentContext> = { ...R.A_initialize, params: V.validateInitializeRequest, result: notDecodedHere, invoke: (h, p, c) => h.initialize(p as InitializeRequest, c) };
+export const A_auth_login: Row<AgentHandler, AgentContext> = { ...R.A_auth_login, params: V.validateLoginAuthRequest, result: notDecodedHere, invoke: (h, p, c) => (h.login ? h.login(p as LoginAuthRequest, c) : notImplemented("auth/login")) };
+export const A_auth_logout: Row<AgentHandler, AgentContext> = { ...R.A_auth_logout, params: V.validateLogoutAuthRequest, result: notDecodedHere, invoke: (h, p, c) => (h.logout ? h.logout(p as LogoutAuthRequest, c) : notImplemented("auth/logout")) };
+export const A_session_new: Row<AgentHandler, AgentContext> = { ...R.A_session_new, params: V.validateNewSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.newSession ? h.newSession(p as NewSessionRequest, c) : notImplemented("session/new")) };
+export const A_session_list: Row<AgentHandler, AgentContext> = { ...R.A_session_list, params: V.validateListSessionsRequest, result: notDecodedHere, invoke: (h, p, c) => (h.listSessions ? h.listSessions(p as ListSessionsRequest, c) : notImplemented("session/list")) };
+export const A_session_resume: Row<AgentHandler, AgentContext> = { ...R.A_session_resume, params: V.validateResumeSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.resumeSession ? h.resumeSession(p as ResumeSessionRequest, c) : notImplemented("session/resume")) };
+export const A_session_close: Row<AgentHandler, AgentContext> = { ...R.A_session_close, params: V.validateCloseSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.closeSession ? h.closeSession(p as CloseSessionRequest, c) : notImplemented("session/close")) };
+export const A_session_delete: Row<AgentHandler, AgentContext> = { ...R.A_session_delete, params: V.validateDeleteSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.deleteSession ? h.deleteSession(p as DeleteSessionRequest, c) : notImplemented("session/delete")) };
+export const A_session_set_config_option: Row<AgentHandler, AgentContext> = { ...R.A_session_set_config_option, params: V.validateSetSessionConfigOptionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setSessionConfigOption ? h.setSessionConfigOption(p as SetSessionConfigOptionRequest, c) : notImplemented("session/set_config_option")) };
+export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => (h.prompt ? h.prompt(p as PromptRequest, c) : notImplemented("session/prompt")) };
+export const A_session_cancel: Row<AgentHandler, AgentContext> = { ...R.A_session_cancel, params: V.validateCancelSessionNotification, result: undefined, invoke: undefined };
+export const A_tool_call_cancel: Row<AgentHandler, AgentContext> = { ...R.A_tool_call_cancel, params: V.validateCancelToolCallRequest, result: notDecodedHere, invoke: (h, p, c) => (h.cancelToolCall ? h.cancelToolCall(p as CancelToolCallRequest, c) : notImplemented("tool_call/cancel")) };
+export const A_terminal_cancel: Row<AgentHandler, AgentContext> = { ...R.A_terminal_cancel, params: V.validateCancelTerminalRequest, result: notDecodedHere, invoke: (h, p, c) => (h.cancelTerminal ? h.cancelTerminal(p as CancelTerminalRequest, c) : notImplemented("terminal/cancel")) };
+export const A___cancel_request: Row<AgentHandler, AgentContext> = { ...R.A___cancel_request, params: V.validateCancelRequestNotification, result: undefined, invoke: undefined };
 
 // ── rows the client handles: routing data, and the result validator of each request the agent sends ──
-const C_session_request_permission: Row<never, never> = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "RequestPermissionRequest",
-  result: V.validateRequestPermissionResponse, resultType: "RequestPermissionResponse",
-  invoke: undefined,
-};
-const C_session_update: Row<never, never> = {
-  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "UpdateSessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const C_elicitation_create: Row<never, never> = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CreateElicitationRequest",
-  result: V.validateCreateElicitationResponse, resultType: "CreateElicitationResponse",
-  invoke: undefined,
-};
-const C_elicitation_complete: Row<never, never> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CompleteElicitationNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const C___cancel_request: Row<never, never> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+const C_session_request_permission: Row<never, never> = { ...R.C_session_request_permission, params: notDecodedHere, result: V.validateRequestPermissionResponse, invoke: undefined };
+const C_session_update: Row<never, never> = { ...R.C_session_update, params: notDecodedHere, result: undefined, invoke: undefined };
+const C_elicitation_create: Row<never, never> = { ...R.C_elicitation_create, params: notDecodedHere, result: V.validateCreateElicitationResponse, invoke: undefined };
+const C_elicitation_complete: Row<never, never> = { ...R.C_elicitation_complete, params: notDecodedHere, result: undefined, invoke: undefined };
+const C___cancel_request: Row<never, never> = { ...R.C___cancel_request, params: notDecodedHere, result: undefined, invoke: undefined };
 
 /**
  * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.

@@ -6,151 +6,31 @@ import { ErrorCode } from "./errors.ts";
 import type { ClientContext, ClientHandler, TableTypes } from "./handlers.ts";
 import { clientLeniency } from "./leniency.ts";
 import type { AgentPeer } from "./peers.ts";
+import * as R from "./routes.ts";
 import type { CancelTerminalResponse, CancelToolCallResponse, CloseSessionResponse, CompleteElicitationNotification, CreateElicitationRequest, DeleteSessionResponse, InitializeResponse, ListSessionsResponse, LoginAuthResponse, LogoutAuthResponse, NewSessionResponse, PromptResponse, RequestPermissionRequest, ResumeSessionResponse, SetSessionConfigOptionResponse, UpdateSessionNotification } from "./types.ts";
 
 // ── rows the client handles: decoded here, answered by the client's handler (the agent decodes the results) ──
-export const C_session_request_permission: Row<ClientHandler, ClientContext> = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  params: V.validateRequestPermissionRequest, paramsType: "RequestPermissionRequest",
-  result: notDecodedHere, resultType: "RequestPermissionResponse",
-  invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c),
-};
-export const C_session_update: Row<ClientHandler, ClientContext> = {
-  wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateUpdateSessionNotification, paramsType: "UpdateSessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => h.sessionUpdate(p as UpdateSessionNotification, c),
-};
-export const C_elicitation_create: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCreateElicitationRequest, paramsType: "CreateElicitationRequest",
-  result: notDecodedHere, resultType: "CreateElicitationResponse",
-  invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")),
-};
-export const C_elicitation_complete: Row<ClientHandler, ClientContext> = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCompleteElicitationNotification, paramsType: "CompleteElicitationNotification",
-  result: undefined, resultType: undefined,
-  invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")),
-};
-export const C___cancel_request: Row<ClientHandler, ClientContext> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: V.validateCancelRequestNotification, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+export const C_session_request_permission: Row<ClientHandler, ClientContext> = { ...R.C_session_request_permission, params: V.validateRequestPermissionRequest, result: notDecodedHere, invoke: (h, p, c) => h.requestPermission(p as RequestPermissionRequest, c) };
+export const C_session_update: Row<ClientHandler, ClientContext> = { ...R.C_session_update, params: V.validateUpdateSessionNotification, result: undefined, invoke: (h, p, c) => h.sessionUpdate(p as UpdateSessionNotification, c) };
+export const C_elicitation_create: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_create, params: V.validateCreateElicitationRequest, result: notDecodedHere, invoke: (h, p, c) => (h.createElicitation ? h.createElicitation(p as CreateElicitationRequest, c) : notImplemented("elicitation/create")) };
+export const C_elicitation_complete: Row<ClientHandler, ClientContext> = { ...R.C_elicitation_complete, params: V.validateCompleteElicitationNotification, result: undefined, invoke: (h, p, c) => (h.completeElicitation ? h.completeElicitation(p as CompleteElicitationNotification, c) : notImplemented("elicitation/complete")) };
+export const C___cancel_request: Row<ClientHandler, ClientContext> = { ...R.C___cancel_request, params: V.validateCancelRequestNotification, result: undefined, invoke: undefined };
 
 // ── rows the agent handles: routing data, and the result validator of each request the client sends ──
-const A_initialize: Row<never, never> = {
-  wire: "initialize", kind: "request", layer: "app", callback: "initialize",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
-  capabilityFields: {"params":"capabilities","result":"capabilities"}, repeatable: "until_first_request", unbatched: true,
-  params: notDecodedHere, paramsType: "InitializeRequest",
-  result: V.validateInitializeResponse, resultType: "InitializeResponse",
-  invoke: undefined,
-};
-const A_auth_login: Row<never, never> = {
-  wire: "auth/login", kind: "request", layer: "app", callback: "login",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  unbatched: true,
-  params: notDecodedHere, paramsType: "LoginAuthRequest",
-  result: V.validateLoginAuthResponse, resultType: "LoginAuthResponse",
-  invoke: undefined,
-};
-const A_auth_logout: Row<never, never> = {
-  wire: "auth/logout", kind: "request", layer: "app", callback: "logout",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  params: notDecodedHere, paramsType: "LogoutAuthRequest",
-  result: V.validateLogoutAuthResponse, resultType: "LogoutAuthResponse",
-  invoke: undefined,
-};
-const A_session_new: Row<never, never> = {
-  wire: "session/new", kind: "request", layer: "app", callback: "newSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  unbatched: true,
-  params: notDecodedHere, paramsType: "NewSessionRequest",
-  result: V.validateNewSessionResponse, resultType: "NewSessionResponse",
-  invoke: undefined,
-};
-const A_session_list: Row<never, never> = {
-  wire: "session/list", kind: "request", layer: "app", callback: "listSessions",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "ListSessionsRequest",
-  result: V.validateListSessionsResponse, resultType: "ListSessionsResponse",
-  invoke: undefined,
-};
-const A_session_resume: Row<never, never> = {
-  wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
-  unbatched: true,
-  params: notDecodedHere, paramsType: "ResumeSessionRequest",
-  result: V.validateResumeSessionResponse, resultType: "ResumeSessionResponse",
-  invoke: undefined,
-};
-const A_session_close: Row<never, never> = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "CloseSessionRequest",
-  result: V.validateCloseSessionResponse, resultType: "CloseSessionResponse",
-  invoke: undefined,
-};
-const A_session_delete: Row<never, never> = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["session","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  params: notDecodedHere, paramsType: "DeleteSessionRequest",
-  result: V.validateDeleteSessionResponse, resultType: "DeleteSessionResponse",
-  invoke: undefined,
-};
-const A_session_set_config_option: Row<never, never> = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "SetSessionConfigOptionRequest",
-  result: V.validateSetSessionConfigOptionResponse, resultType: "SetSessionConfigOptionResponse",
-  invoke: undefined,
-};
-const A_session_prompt: Row<never, never> = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  turnEnd: {"notification":"session/update","match":{"update.sessionUpdate":"state_update","update.state":"idle"}}, unbatched: true,
-  params: notDecodedHere, paramsType: "PromptRequest",
-  result: V.validatePromptResponse, resultType: "PromptResponse",
-  invoke: undefined,
-};
-const A_session_cancel: Row<never, never> = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelSessionNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
-const A_tool_call_cancel: Row<never, never> = {
-  wire: "tool_call/cancel", kind: "request", layer: "app", callback: "cancelToolCall",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"tool_call_update","id":"toolCallId","path":["capabilities","cancel"]},
-  params: notDecodedHere, paramsType: "CancelToolCallRequest",
-  result: V.validateCancelToolCallResponse, resultType: "CancelToolCallResponse",
-  invoke: undefined,
-};
-const A_terminal_cancel: Row<never, never> = {
-  wire: "terminal/cancel", kind: "request", layer: "app", callback: "cancelTerminal",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"terminal_update","id":"terminalId","path":["capabilities","cancel"]},
-  params: notDecodedHere, paramsType: "CancelTerminalRequest",
-  result: V.validateCancelTerminalResponse, resultType: "CancelTerminalResponse",
-  invoke: undefined,
-};
-const A___cancel_request: Row<never, never> = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  params: notDecodedHere, paramsType: "CancelRequestNotification",
-  result: undefined, resultType: undefined,
-  invoke: undefined,
-};
+const A_initialize: Row<never, never> = { ...R.A_initialize, params: notDecodedHere, result: V.validateInitializeResponse, invoke: undefined };
+const A_auth_login: Row<never, never> = { ...R.A_auth_login, params: notDecodedHere, result: V.validateLoginAuthResponse, invoke: undefined };
+const A_auth_logout: Row<never, never> = { ...R.A_auth_logout, params: notDecodedHere, result: V.validateLogoutAuthResponse, invoke: undefined };
+const A_session_new: Row<never, never> = { ...R.A_session_new, params: notDecodedHere, result: V.validateNewSessionResponse, invoke: undefined };
+const A_session_list: Row<never, never> = { ...R.A_session_list, params: notDecodedHere, result: V.validateListSessionsResponse, invoke: undefined };
+const A_session_resume: Row<never, never> = { ...R.A_session_resume, params: notDecodedHere, result: V.validateResumeSessionResponse, invoke: undefined };
+const A_session_close: Row<never, never> = { ...R.A_session_close, params: notDecodedHere, result: V.validateCloseSessionResponse, invoke: undefined };
+const A_session_delete: Row<never, never> = { ...R.A_session_delete, params: notDecodedHere, result: V.validateDeleteSessionResponse, invoke: undefined };
+const A_session_set_config_option: Row<never, never> = { ...R.A_session_set_config_option, params: notDecodedHere, result: V.validateSetSessionConfigOptionResponse, invoke: undefined };
+const A_session_prompt: Row<never, never> = { ...R.A_session_prompt, params: notDecodedHere, result: V.validatePromptResponse, invoke: undefined };
+const A_session_cancel: Row<never, never> = { ...R.A_session_cancel, params: notDecodedHere, result: undefined, invoke: undefined };
+const A_tool_call_cancel: Row<never, never> = { ...R.A_tool_call_cancel, params: notDecodedHere, result: V.validateCancelToolCallResponse, invoke: undefined };
+const A_terminal_cancel: Row<never, never> = { ...R.A_terminal_cancel, params: notDecodedHere, result: V.validateCancelTerminalResponse, invoke: undefined };
+const A___cancel_request: Row<never, never> = { ...R.A___cancel_request, params: notDecodedHere, result: undefined, invoke: undefined };
 
 /**
  * The request row the agent handles for `wire`, or undefined. A switch: "__proto__" is just unknown.
