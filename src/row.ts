@@ -61,7 +61,10 @@ export interface Row<Handler = unknown, Context = unknown> {
 }
 
 /**
- * What the connection needs from a generated router: row lookups and leniency data. One per method table.
+ * What the connection needs from a generated router: row lookups and leniency data. One per method table,
+ * and one per half of it (`agentProtocol`, `clientProtocol`): a half answers the same lookups for both
+ * sides, but the other side's rows in it are routing data whose params are {@link notDecodedHere}, and
+ * its own requests' results are too; its leniency graph covers only the types its side decodes.
  * @internal
  */
 export interface Router {
