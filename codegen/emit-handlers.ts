@@ -6,7 +6,7 @@
  */
 import type { MethodRow } from "../method-table.ts";
 import { lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
-import { SIDES, cap, contextType, handledBy, handlerType, isOptional, typeNames } from "./sides.ts";
+import { SIDES, cap, contextType, handledBy, handlerType, isOptional, typeNames, type HandlingSide } from "./sides.ts";
 import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer } from "./symbols.ts";
 
 /** Where `initialize` carries the capabilities: its params/result types and fields (defaults as in method-table.ts). */
@@ -138,17 +138,20 @@ export function emitPeers(rows: readonly MethodRow[], p: Printer = DEFAULT_PRINT
 }
 
 /**
- * The peer factories, printed into `protocol.ts` (the value that hands them
- * to the runtime), so `peers.ts` holds types only: one one-line call into
- * the connection's outbound side per method.
+ * The peer factories, printed into the half of the side that calls each peer
+ * (`createClientPeer` in `agent.ts`), so `peers.ts` holds types only: one
+ * one-line call into the connection's outbound side per method.
  */
-export function emitPeerFactories(rows: readonly MethodRow[]): string[] {
+export function emitPeerFactories(rows: readonly MethodRow[], sides: readonly HandlingSide[] = SIDES, exported = false): string[] {
   const out: string[] = [];
   const app = rows.filter((r) => r.layer !== "protocol");
-  for (const side of SIDES) {
+  for (const side of sides) {
     const S = cap(side);
-    out.push(`/** Builds the ${side} proxy over a connection's outbound side. */`);
-    out.push(`function create${S}Peer(caller: PeerCaller): ${S}Peer {`);
+    out.push(`/**`);
+    out.push(` * Builds the ${side} proxy over a connection's outbound side.`);
+    if (exported) out.push(" * @internal");
+    out.push(" */");
+    out.push(`${exported ? "export " : ""}function create${S}Peer(caller: PeerCaller): ${S}Peer {`);
     out.push("  return {");
     for (const r of app.filter((r) => r.side === side)) {
       if (r.kind === "request") out.push(`    ${peerMethodName(r)}: (params, options) => caller.request(${lit(r.wire)}, params, options) as Promise<${resultTypeName(r)}>,`);
@@ -161,7 +164,7 @@ export function emitPeerFactories(rows: readonly MethodRow[]): string[] {
   return out;
 }
 
-/** The result types the peer factories name, for `protocol.ts`'s imports. */
-export function peerResultTypes(rows: readonly MethodRow[]): string[] {
-  return [...new Set(rows.filter((r) => r.layer !== "protocol" && r.kind === "request").map((r) => resultTypeName(r) as string))].sort();
+/** The result types the factories of the peers `sides` name, for the imports of the file that prints them. */
+export function peerResultTypes(rows: readonly MethodRow[], sides: readonly HandlingSide[] = SIDES): string[] {
+  return [...new Set(rows.filter((r) => r.layer !== "protocol" && r.kind === "request" && sides.includes(r.side as HandlingSide)).map((r) => resultTypeName(r) as string))].sort();
 }

@@ -11,6 +11,7 @@ import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 import { validatedTypes } from "./emit-validators.ts";
+import { decodedBy } from "./emit-router.ts";
 
 interface Prop {
   onError?: true;
@@ -174,22 +175,64 @@ function prune(graph: Record<string, GraphNode>, roots: readonly string[]): Reco
   return out;
 }
 
+/** The nodes of `graph` reachable from `roots` (a side's decoded types): what that side's half walks. */
+export function reachable(graph: Readonly<Record<string, GraphNode>>, roots: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const queue = roots.filter((r) => graph[r] !== undefined);
+  while (queue.length) {
+    const name = queue.shift() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const n = graph[name] as GraphNode;
+    queue.push(...(n.refs ?? []), ...Object.values(n.variants ?? {}).flat(), ...Object.values(n.props ?? {}).flatMap((p) => [...(p.value ?? []), ...(p.items ?? [])]));
+  }
+  return [...seen].sort();
+}
+
+/**
+ * `leniency.ts`: the graph's nodes in three groups, each printed once — the
+ * nodes both sides reach, those only the agent's decoded types reach, those
+ * only the client's — and three graphs over them: each half's
+ * (`agentLeniency`, `clientLeniency`: shared + its own) and the whole table's
+ * (`leniency`: all three). The merges are calls annotated pure, so a bundle
+ * of one side drops the other side's group.
+ */
 export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
   const graph = buildLeniencyGraph(rows, schema);
-  const lines = Object.keys(graph)
-    .sort()
-    .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(graph[name])},`);
+  const agent = new Set(reachable(graph, decodedBy(rows, "agent")));
+  const client = new Set(reachable(graph, decodedBy(rows, "client")));
+  const names = Object.keys(graph).sort();
+  const group = (name: string, doc: string, keep: (n: string) => boolean) => [
+    `/** ${doc} */`,
+    `const ${name}: LeniencyGraph = {`,
+    ...names.filter(keep).map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(graph[n])},`),
+    "};",
+  ];
   return [
     p.header,
     runtimeImport(p, ["LeniencyGraph"]),
+    "",
+    ...group("both", "Nodes the types of both sides reach.", (n) => agent.has(n) && client.has(n)),
+    ...group("agentOnly", "Nodes only the types the agent decodes reach (the params it receives, the results it gets).", (n) => agent.has(n) && !client.has(n)),
+    ...group("clientOnly", "Nodes only the types the client decodes reach.", (n) => !agent.has(n) && client.has(n)),
     "",
     "/**",
     " * Lenient locations of every params/result type, keyed by definition.",
     " * @internal",
     " */",
-    "export const leniency: LeniencyGraph = {",
-    ...lines,
-    "};",
+    "export const leniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly, clientOnly);",
+    "",
+    "/**",
+    " * Lenient locations of the types the agent decodes (the agent half's graph).",
+    " * @internal",
+    " */",
+    "export const agentLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, agentOnly);",
+    "",
+    "/**",
+    " * Lenient locations of the types the client decodes (the client half's graph).",
+    " * @internal",
+    " */",
+    "export const clientLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, both, clientOnly);",
     "",
   ].join("\n");
 }

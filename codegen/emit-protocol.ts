@@ -1,11 +1,13 @@
 /**
- * Emits `protocol.ts` — the table as one value, data handed to the runtime's
- * `defineProtocol` — and `index.ts`, the folder's public names: the types,
- * `protocol`, and `connectAgent` / `connectClient` / `defineAgent` bound to it.
+ * Emits `protocol.ts` — the whole table as one value, data handed to the
+ * runtime's `defineProtocol` — and `index.ts`, the folder's public names: the
+ * types, `protocol` and its halves `agentProtocol` / `clientProtocol`
+ * (`emit-router.ts`), and `connectAgent` / `connectClient` / `defineAgent`,
+ * each bound to its side's half.
  */
 import type { MethodRow } from "../method-table.ts";
 import { lit } from "./names.ts";
-import { emitPeerFactories, peerResultTypes } from "./emit-handlers.ts";
+import { capabilityFields } from "./emit-router.ts";
 import type { AcpSchema } from "./schema.ts";
 import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer } from "./symbols.ts";
 
@@ -24,30 +26,25 @@ export function protocolInfoOf(schemaFile: string): ProtocolInfo {
   return { version, name: `v${version}${/unstable/.test(schemaFile) ? "-unstable" : ""}` };
 }
 
-/** Where `initialize` carries the capabilities (method-table.ts defaults when the row says nothing). */
-function capabilityFields(rows: readonly MethodRow[]): { params: string; result: string } {
-  const row = rows.find((r) => r.lifecycle === "initialize" && r.side === "agent" && r.kind === "request");
-  return { params: row?.capabilityFields?.params ?? "clientCapabilities", result: row?.capabilityFields?.result ?? "agentCapabilities" };
-}
-
 export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info: ProtocolInfo = DEFAULT_PROTOCOL_INFO, p: Printer = DEFAULT_PRINTER): string {
   const fields = capabilityFields(rows);
   return [
     p.header,
-    runtimeImport(p, ["defineProtocol", "PeerCaller"]),
+    runtimeImport(p, ["defineProtocol"]),
+    localImport(p, "agent", ["createClientPeer"], false),
+    localImport(p, "client", ["createAgentPeer"], false),
     localImport(p, "errors", ["ErrorCode"], false),
     localImport(p, "handlers", ["TableTypes"], true),
     localImport(p, "leniency", ["leniency"], false),
-    localImport(p, "peers", ["AgentPeer", "ClientPeer"], true),
     localImport(p, "router", ["agentNotificationRow", "agentRequestRow", "clientNotificationRow", "clientRequestRow", "rows"], false),
-    ...(peerResultTypes(rows).length > 0 ? [localImport(p, "types", peerResultTypes(rows), true)] : []),
     "",
-    ...emitPeerFactories(rows),
     "/**",
-    ` * This table as one value (ACP ${info.name}): pass it to whatever serves or speaks it —`,
-    " * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools.",
+    ` * This table as one value (ACP ${info.name}), both sides: pass it to whatever serves or speaks it —`,
+    " * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools. A",
+    " * program that is one side only can pass that side's half instead (`agentProtocol`,",
+    " * `clientProtocol`), which leaves the other side's validators out of its bundle.",
     " */",
-    "export const protocol = defineProtocol<TableTypes>({",
+    "export const protocol = /* @__PURE__ */ defineProtocol<TableTypes>({",
     `  version: ${info.version},`,
     `  name: ${lit(info.name)},`,
     "  rows,",
@@ -67,21 +64,24 @@ export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info
 export function emitIndex(p: Printer = DEFAULT_PRINTER): string {
   return [
     p.header,
-    runtimeImport(p, ["bindProtocol"]),
+    runtimeImport(p, ["BoundProtocol", "createAgentConnection", "createClientConnection"]),
+    localImport(p, "agent", ["agentProtocol"], false),
+    localImport(p, "client", ["clientProtocol"], false),
+    localImport(p, "handlers", ["TableTypes"], true),
     localImport(p, "protocol", ["protocol"], false),
     "",
     `export type * from "./types${p.ext}";`,
     `export type * from "./handlers${p.ext}";`,
     `export type * from "./peers${p.ext}";`,
-    "export { protocol };",
+    "export { agentProtocol, clientProtocol, protocol };",
     "",
-    "const bound = bindProtocol(protocol);",
+    "// Each entry point names only its side's half, so a bundle of an agent leaves the client's validators out.",
     "/** Serves `handler` as an ACP agent over `transport`, routed by this table; call the client through `.client`. */",
-    "export const connectAgent = bound.connectAgent;",
+    'export const connectAgent: BoundProtocol<TableTypes>["connectAgent"] = (handler, transport, options) => createAgentConnection(agentProtocol, handler, transport, options);',
     "/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */",
-    "export const connectClient = bound.connectClient;",
+    'export const connectClient: BoundProtocol<TableTypes>["connectClient"] = (handler, transport, options) => createClientConnection(clientProtocol, handler, transport, options);',
     "/** Returns `handler` unchanged, after the compiler checked that every capability its `initialize` advertises has its method. */",
-    "export const defineAgent = bound.defineAgent;",
+    'export const defineAgent: BoundProtocol<TableTypes>["defineAgent"] = (handler) => handler;',
     "",
   ].join("\n");
 }

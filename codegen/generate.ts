@@ -8,7 +8,7 @@ import { emitErrors } from "./emit-errors.ts";
 import { emitLeniency } from "./emit-leniency.ts";
 import { emitHandlers, emitPeers } from "./emit-handlers.ts";
 import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol, type ProtocolInfo } from "./emit-protocol.ts";
-import { emitRouter } from "./emit-router.ts";
+import { emitHalf, emitRouter, emitRoutes } from "./emit-router.ts";
 import { emitTypes } from "./emit-types.ts";
 import { emitValidators } from "./emit-validators.ts";
 import type { AcpSchema } from "./schema.ts";
@@ -42,15 +42,19 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     runtime: options.runtimeModule ?? RUNTIME,
     ext: options.importExtension ?? ".js",
   };
+  const info = options.protocol ?? DEFAULT_PROTOCOL_INFO;
   return new Map<string, string>([
     ["types.ts", await emitTypes(rows, schema, p)],
     ["validators.ts", emitValidators(rows, schema, p)],
     ["leniency.ts", emitLeniency(rows, schema, p)],
     ["errors.ts", emitErrors(schema, p)],
+    ["routes.ts", emitRoutes(rows, p)],
+    ["agent.ts", emitHalf(rows, "agent", info, p)],
+    ["client.ts", emitHalf(rows, "client", info, p)],
     ["router.ts", emitRouter(rows, p)],
     ["handlers.ts", emitHandlers(rows, p)],
     ["peers.ts", emitPeers(rows, p)],
-    ["protocol.ts", emitProtocol(rows, schema, options.protocol ?? DEFAULT_PROTOCOL_INFO, p)],
+    ["protocol.ts", emitProtocol(rows, schema, info, p)],
     ["index.ts", emitIndex(p)],
   ]);
 }

@@ -20,16 +20,36 @@ export interface ClientConnection<T extends ProtocolTypes = ProtocolTypes> exten
   readonly agent: T["agentPeer"];
 }
 
-/** Serves `handler` as an ACP agent over `transport`, routed by `protocol`'s table. */
+/**
+ * Serves `handler` as an ACP agent over `transport`, routed by `protocol`'s
+ * table: its whole `protocol` or its `agentProtocol` (the agent's half, which
+ * keeps the client's validators out of a bundle).
+ */
 export function createAgentConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["agentHandler"], transport: Transport, options: ConnectionOptions = {}): AgentConnection<T> {
+  assertSide("createAgentConnection", protocol, "agent");
   const { connection, peer } = openConnection<T["clientPeer"], AgentConnection<T>>(protocol as Protocol, "agent", handler, transport, options);
   return Object.assign(connection, { client: peer });
 }
 
-/** Serves `handler` as an ACP client over `transport`, routed by `protocol`'s table; call the agent through `.agent`. */
+/**
+ * Serves `handler` as an ACP client over `transport`, routed by `protocol`'s
+ * table (its whole `protocol` or its `clientProtocol`); call the agent through `.agent`.
+ */
 export function createClientConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["clientHandler"], transport: Transport, options: ConnectionOptions = {}): ClientConnection<T> {
+  assertSide("createClientConnection", protocol, "client");
   const { connection, peer } = openConnection<T["agentPeer"], ClientConnection<T>>(protocol as Protocol, "client", handler, transport, options);
   return Object.assign(connection, { agent: peer });
+}
+
+/**
+ * Throws a `TypeError` naming `fn` when `protocol` is the other side's half
+ * of a table (which lacks the validators `side` decodes); the whole table and
+ * `side`'s half pass.
+ * @internal
+ */
+export function assertSide(fn: string, protocol: Protocol, side: "agent" | "client"): void {
+  if (protocol.side === undefined || protocol.side === side) return;
+  throw new TypeError(`${fn}: got the ${protocol.side} half of the ${protocol.name} table (${protocol.side}Protocol), which decodes only what the ${protocol.side} receives; pass the table's ${side}Protocol or its whole protocol`);
 }
 
 /**

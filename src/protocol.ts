@@ -6,6 +6,26 @@
  * capability field names, error codes, peer factories) plus phantom types
  * (handler interfaces, peers, capability types), so the runtime is generic
  * over it and never imports a table.
+ *
+ * Each generated folder exports three such values:
+ *
+ * - `protocol` (`protocol.ts`): the whole table, both sides' rows with both
+ *   validators each. For what sees both directions: the tools, the version
+ *   router, the remote server, a program that is agent and client at once.
+ * - `agentProtocol` (`agent.ts`): the agent's half. The rows the agent handles
+ *   in full (params validator, `invoke`, gates, lifecycle), the client's rows
+ *   as routing data only (layer, gates, columns, line prefix) plus, for the
+ *   requests the agent sends, the result validator; the leniency graph of the
+ *   types the agent decodes; the factory of the client peer. Every validator
+ *   the client decodes (the params of client-handled rows, the results of
+ *   agent-handled requests) is {@link notDecodedHere} in it.
+ * - `clientProtocol` (`client.ts`): the same for the client.
+ *
+ * The halves are separate module-level values in separate files, so a bundle
+ * that reaches only `agentProtocol` (`serveStdio(handler)`, `connectAgent`)
+ * leaves the client's validators, rows and peer out. A half serves
+ * connections of its own side only: `createClientConnection(agentProtocol, …)`
+ * throws a `TypeError`.
  */
 import type { PeerCaller } from "./peer-caller.ts";
 import type { Row, Router } from "./row.ts";
@@ -49,6 +69,12 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
   /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, or a user table's. */
   readonly name: string;
   /**
+   * Which half of the table this value is (`agentProtocol`: `"agent"`), or
+   * undefined for the whole table. A half decodes only what its side receives
+   * (see the module comment) and serves only connections of its side.
+   */
+  readonly side?: "agent" | "client";
+  /**
    * Every row each side handles, in table order.
    * @internal
    */
@@ -65,10 +91,11 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
   /** The error codes the table's schema names (`ErrorCode` in the schema), by name. */
   readonly errorCodes: Readonly<Record<string, number>>;
   /**
-   * Builds the typed proxy for calling each side over a connection's outbound side.
+   * Builds the typed proxy for calling each side over a connection's outbound
+   * side. A half has the one its side calls (the agent half: `client`).
    * @internal
    */
-  readonly peers: { readonly agent: (caller: PeerCaller) => T["agentPeer"]; readonly client: (caller: PeerCaller) => T["clientPeer"] };
+  readonly peers: { readonly agent?: (caller: PeerCaller) => T["agentPeer"]; readonly client?: (caller: PeerCaller) => T["clientPeer"] };
 }
 
 /**

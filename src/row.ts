@@ -27,9 +27,18 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly cancelsSession: boolean;
   /** What a successful answer changes in the connection's state (see method-table.ts). */
   readonly lifecycle: "initialize" | "authenticate" | "logout" | "opens_session" | "closes_session" | undefined;
+  /**
+   * Decodes the params. In one side's half of a table (see `src/protocol.ts`)
+   * the rows of the other side carry {@link notDecodedHere}: that side decodes them.
+   */
   readonly params: Validator;
   /** `$defs` name (or extension type name) of the params, the root for leniency. */
   readonly paramsType: string;
+  /**
+   * Decodes the answer to a request; undefined for a notification. In one
+   * side's half of a table its own requests carry {@link notDecodedHere}: the
+   * side that sent the request decodes the answer.
+   */
   readonly result: Validator | undefined;
   readonly resultType: string | undefined;
   /** Calls the handler's method for this row; undefined for connection-routed rows. */
@@ -52,7 +61,10 @@ export interface Row<Handler = unknown, Context = unknown> {
 }
 
 /**
- * What the connection needs from a generated router: row lookups and leniency data. One per method table.
+ * What the connection needs from a generated router: row lookups and leniency data. One per method table,
+ * and one per half of it (`agentProtocol`, `clientProtocol`): a half answers the same lookups for both
+ * sides, but the other side's rows in it are routing data whose params are {@link notDecodedHere}, and
+ * its own requests' results are too; its leniency graph covers only the types its side decodes.
  * @internal
  */
 export interface Router {
@@ -82,6 +94,20 @@ export interface Router {
 export function isExtensionWire(wire: string): boolean {
   return wire.charCodeAt(0) === 95 /* _ */ && wire !== "__proto__";
 }
+
+/**
+ * The validator a half of a table (`agentProtocol`, `clientProtocol`) puts
+ * where the other side decodes: the params of the rows the peer handles, and
+ * the result of the side's own requests. A connection of that side never
+ * calls it (it decodes only the params it receives and the answers to the
+ * requests it sends); anything else that does has the wrong half and gets a
+ * `TypeError` rather than a verdict. One shared function, so a half names no
+ * validator of the other side and a bundler drops them.
+ * @internal
+ */
+export const notDecodedHere: Validator = () => {
+  throw new TypeError("this row is decoded by the other side: use the table's whole `protocol` (or the other side's half) to decode it");
+};
 
 /**
  * Thrown by `invoke` when the handler does not implement an optional method.

@@ -2,7 +2,8 @@
 import { serveStdio as serveProtocolStdio } from "./transport/serve-stdio.ts";
 import type { ConnectionOptions } from "./connection/options.ts";
 import type { NodeStreamOptions } from "./transport/node.ts";
-import { protocol, type AgentConnection, type AgentHandler } from "./generated/index.ts";
+import { agentProtocol } from "./generated/agent.ts";
+import type { AgentConnection, AgentHandler } from "./generated/index.ts";
 
 /**
  * Serves `handler` as an ACP v1 agent on stdin/stdout (Node): stdout carries
@@ -11,5 +12,6 @@ import { protocol, type AgentConnection, type AgentHandler } from "./generated/i
  * `serveStdio(protocol, handler)` from `acp-router/stdio`.
  */
 export function serveStdio(handler: AgentHandler, options?: ConnectionOptions & NodeStreamOptions): AgentConnection {
-  return serveProtocolStdio(protocol, handler, options);
+  // The agent's half only: the bundle of an agent leaves the client's validators out.
+  return serveProtocolStdio(agentProtocol, handler, options);
 }

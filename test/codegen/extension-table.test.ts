@@ -15,7 +15,7 @@ interface GeneratedRouter {
   resultMarker(side: "agent" | "client", wire: string): { result: ((value: unknown) => boolean) | undefined } | undefined;
 }
 
-const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"];
+const GENERATED = ["types.ts", "validators.ts", "leniency.ts", "errors.ts", "routes.ts", "agent.ts", "client.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"];
 
 describe("a table with a registered extension row", () => {
   let out: string;
@@ -37,7 +37,7 @@ describe("a table with a registered extension row", () => {
   });
 
   it("generates every file with `codegen --table --out`", async () => {
-    expect(codegen.stderr).toContain("codegen: wrote 9 files to test/codegen/.out-");
+    expect(codegen.stderr).toContain("codegen: wrote 12 files to test/codegen/.out-");
     expect(codegen.code).toBe(0);
     for (const name of GENERATED) expect((await read(name)).length).toBeGreaterThan(0);
   });
@@ -47,7 +47,8 @@ describe("a table with a registered extension row", () => {
       const imports = (await read(name)).split("\n").filter((line) => line.startsWith("import "));
       for (const line of imports) expect(line, name).toMatch(/ from "(\.\.\/\.\.\/\.\.\/src\/runtime\.ts|\.\/[a-z]+\.ts)";$/);
     }
-    expect(await read("router.ts")).toContain('import { notImplemented, type Row } from "../../../src/runtime.ts";');
+    expect(await read("router.ts")).toContain('import type { Row } from "../../../src/runtime.ts";');
+    expect(await read("agent.ts")).toContain('import { defineProtocol, notDecodedHere, notImplemented, type PeerCaller, type Row } from "../../../src/runtime.ts";');
   });
 
   it("names the inline schemas after the callback and uses them in the handler", async () => {

@@ -1,8 +1,8 @@
 // The emitters are line printers: a tiny in-memory table in, exact lines out.
 import { describe, expect, it } from "vitest";
 import { emitHandlers, emitPeers } from "../../codegen/emit-handlers.ts";
-import { emitIndex, emitProtocol } from "../../codegen/emit-protocol.ts";
-import { emitRouter } from "../../codegen/emit-router.ts";
+import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol } from "../../codegen/emit-protocol.ts";
+import { emitHalf, emitRouter, emitRoutes } from "../../codegen/emit-router.ts";
 import { generate } from "../../codegen/generate.ts";
 import { HEADER } from "../../codegen/names.ts";
 import { methods, type MethodRow } from "../../method-table.ts";
@@ -49,33 +49,10 @@ describe("emitRouter", () => {
     ]);
   });
 
-  it("prints a row constant that reads like the table row", () => {
-    const at = lines(router).indexOf("const A_session_prompt: Row<AgentHandler, AgentContext> = {");
-    expect(lines(router).slice(at, at + 7)).toEqual([
-      "const A_session_prompt: Row<AgentHandler, AgentContext> = {",
-      '  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",',
-      '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,',
-      '  params: V.validatePromptRequest, paramsType: "PromptRequest",',
-      '  result: V.validatePromptResponse, resultType: "PromptResponse",',
-      "  invoke: (h, p, c) => h.prompt(p as PromptRequest, c),",
-      "};",
-    ]);
-  });
-
-  it("calls a gated handler method only when it exists, else answers method-not-found", () => {
-    expect(lines(router)).toContain(
-      '  invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")),',
-    );
-  });
-
-  it("calls an optional handler method only when it exists, like a gated one", () => {
-    expect(lines(router)).toContain('  invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")),');
-  });
-
-  it("gives connection-routed rows no callback and no invoke", () => {
-    const at = lines(router).indexOf("const A_session_cancel: Row<AgentHandler, AgentContext> = {");
-    expect(lines(router)[at + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');
-    expect(lines(router)[at + 5]).toBe("  invoke: undefined,");
+  it("makes each whole-table row the handling half's row with the result validator the other half decodes", () => {
+    expect(lines(router)).toContain("const A_session_prompt: Row<AgentHandler, AgentContext> = { ...A.A_session_prompt, result: V.validatePromptResponse };");
+    expect(lines(router)).toContain("const C_fs_read_text_file: Row<ClientHandler, ClientContext> = { ...C.C_fs_read_text_file, result: V.validateReadTextFileResponse };");
+    expect(lines(router)).toContain("const A_session_cancel: Row<AgentHandler, AgentContext> = A.A_session_cancel;");
   });
 
   it("lists every row each side handles, in table order", () => {
@@ -90,11 +67,75 @@ describe("emitRouter", () => {
   });
 
   it("prints no logic shared by every table: decode, dispatch and the lookups over both sides are the runtime's", () => {
-    for (const name of ["inboundRow", "resultMarker", "decode", "dispatch", "defineAgent", "check("]) expect(router).not.toContain(name);
+    for (const text of [router, emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO), emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO)]) {
+      for (const name of ["inboundRow", "resultMarker", "decode(", "dispatch", "defineAgent", "check("]) expect(text).not.toContain(name);
+    }
   });
 
   it("never indexes an object with a wire string", () => {
     expect(router).not.toMatch(/\[\s*wire\s*\]/);
+    expect(emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO)).not.toMatch(/\[\s*wire\s*\]/);
+  });
+});
+
+describe("emitHalf", () => {
+  const agent = emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO);
+  const client = emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO);
+
+  it("prints a route per row that reads like the table row", () => {
+    const routes = lines(emitRoutes(tiny));
+    const at = routes.indexOf("export const A_session_prompt: Route = {");
+    expect(routes.slice(at, at + 5)).toEqual([
+      "export const A_session_prompt: Route = {",
+      '  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",',
+      '  capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,',
+      '  paramsType: "PromptRequest", resultType: "PromptResponse",',
+      "};",
+    ]);
+  });
+
+  it("makes each own row its route with its params validator and handler call; the result is decoded by the other side", () => {
+    expect(lines(agent)).toContain(
+      "export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => h.prompt(p as PromptRequest, c) };",
+    );
+  });
+
+  it("makes the peer's rows routing data with the result validator of the requests this side sends", () => {
+    expect(lines(agent)).toContain("const C_fs_read_text_file: Row<never, never> = { ...R.C_fs_read_text_file, params: notDecodedHere, result: V.validateReadTextFileResponse, invoke: undefined };");
+    expect(lines(agent)).toContain("const C_session_update: Row<never, never> = { ...R.C_session_update, params: notDecodedHere, result: undefined, invoke: undefined };");
+  });
+
+  it("names no validator the other side decodes", () => {
+    expect(agent).not.toContain("V.validateReadTextFileRequest");
+    expect(agent).not.toContain("V.validateSessionNotification");
+    expect(agent).not.toContain("V.validatePromptResponse");
+    expect(client).toContain("V.validateSessionNotification");
+    expect(client).toContain("V.validatePromptResponse");
+    expect(client).not.toContain("V.validatePromptRequest");
+    expect(client).not.toContain("V.validateReadTextFileResponse");
+  });
+
+  it("calls a gated handler method only when it exists, else answers method-not-found", () => {
+    expect(client).toContain('invoke: (h, p, c) => (h.readTextFile ? h.readTextFile(p as ReadTextFileRequest, c) : notImplemented("fs/read_text_file")) };');
+  });
+
+  it("calls an optional handler method only when it exists, like a gated one", () => {
+    expect(agent).toContain('invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")) };');
+  });
+
+  it("gives connection-routed rows no callback and no invoke", () => {
+    const routes = lines(emitRoutes(tiny));
+    expect(routes[routes.indexOf("export const A_session_cancel: Route = {") + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');
+    expect(lines(agent)).toContain("export const A_session_cancel: Row<AgentHandler, AgentContext> = { ...R.A_session_cancel, params: V.validateCancelNotification, result: undefined, invoke: undefined };");
+  });
+
+  it("hands the runtime its side, its leniency graph and the one peer factory it calls", () => {
+    const all = lines(agent);
+    const at = all.indexOf("export const agentProtocol = /* @__PURE__ */ defineProtocol<TableTypes>({");
+    expect(all.slice(at + 1, at + 5)).toEqual(["  version: 1,", '  name: "v1",', '  side: "agent",', "  rows: {"]);
+    expect(all).toContain("  leniency: agentLeniency,");
+    expect(all).toContain("  peers: { client: createClientPeer },");
+    expect(lines(client)).toContain("  peers: { agent: createAgentPeer },");
   });
 });
 
@@ -147,13 +188,13 @@ describe("emitPeers", () => {
 
   it("prints a typed proxy method and its one-line call into the caller", () => {
     expect(lines(peers)).toContain("  prompt(params: PromptRequest, options?: RequestOptions): Promise<PromptResponse>;");
-    expect(lines(emitProtocol(tiny, realSchema().schema))).toContain('    prompt: (params, options) => caller.request("session/prompt", params, options) as Promise<PromptResponse>,');
+    expect(lines(emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO))).toContain('    prompt: (params, options) => caller.request("session/prompt", params, options) as Promise<PromptResponse>,');
     expect(peers).not.toContain("function ");
   });
 
   it("sends notifications with notify, named after the last wire segment when there is no callback", () => {
     expect(lines(peers)).toContain("  cancel(params: CancelNotification): Promise<void>;");
-    expect(lines(emitProtocol(tiny, realSchema().schema))).toContain('    cancel: (params) => caller.notify("session/cancel", params),');
+    expect(lines(emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO))).toContain('    cancel: (params) => caller.notify("session/cancel", params),');
   });
 
   it("maps every request wire to its params and result types", () => {
@@ -174,14 +215,14 @@ describe("every generated file", () => {
   });
 
   it("starts with that header, for the emitters on the tiny table", () => {
-    for (const text of [emitRouter(tiny), emitHandlers(tiny), emitPeers(tiny), emitProtocol(tiny, realSchema().schema), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
+    for (const text of [emitRoutes(tiny), emitRouter(tiny), emitHalf(tiny, "agent", DEFAULT_PROTOCOL_INFO), emitHalf(tiny, "client", DEFAULT_PROTOCOL_INFO), emitHandlers(tiny), emitPeers(tiny), emitProtocol(tiny, realSchema().schema), emitIndex()]) expect(text.startsWith(`${HEADER}\n`)).toBe(true);
   });
 
   it("starts with that header and is byte-identical when the real table is generated twice", async () => {
     const { schema } = realSchema();
     const first = await generate(methods, schema);
     const second = await generate(methods, schema);
-    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
+    expect([...first.keys()]).toEqual(["types.ts", "validators.ts", "leniency.ts", "errors.ts", "routes.ts", "agent.ts", "client.ts", "router.ts", "handlers.ts", "peers.ts", "protocol.ts", "index.ts"]);
     for (const [name, text] of first) {
       expect(text.startsWith(`${HEADER}\n`), name).toBe(true);
       expect(second.get(name) === text, name).toBe(true);
@@ -193,31 +234,34 @@ describe("emitProtocol and emitIndex", () => {
   const text = lines(emitProtocol(tiny, realSchema().schema, { version: 2, name: "v2" }));
 
   it("print the table as one value of data for the runtime's defineProtocol", () => {
-    const at = text.indexOf("export const protocol = defineProtocol<TableTypes>({");
+    const at = text.indexOf("export const protocol = /* @__PURE__ */ defineProtocol<TableTypes>({");
     expect(text.slice(at + 1, at + 5)).toEqual(["  version: 2,", '  name: "v2",', "  rows,", "  lookup: {"]);
     expect(text).toContain('  capabilityFields: { params: "clientCapabilities", result: "agentCapabilities" },');
     expect(text).toContain("  errorCodes: ErrorCode,");
     expect(text).toContain("  peers: { agent: createAgentPeer, client: createClientPeer },");
   });
 
-  it("export the folder's user names only: types, protocol, and the entry points bound to it", () => {
+  it("export the folder's user names only: types, protocol, its halves, and the entry points bound to the halves", () => {
     expect(lines(emitIndex())).toEqual([
       ...HEADER.split("\n"),
-      'import { bindProtocol } from "acp-router/runtime";',
+      'import { type BoundProtocol, createAgentConnection, createClientConnection } from "acp-router/runtime";',
+      'import { agentProtocol } from "./agent.js";',
+      'import { clientProtocol } from "./client.js";',
+      'import type { TableTypes } from "./handlers.js";',
       'import { protocol } from "./protocol.js";',
       "",
       'export type * from "./types.js";',
       'export type * from "./handlers.js";',
       'export type * from "./peers.js";',
-      "export { protocol };",
+      "export { agentProtocol, clientProtocol, protocol };",
       "",
-      "const bound = bindProtocol(protocol);",
+      "// Each entry point names only its side's half, so a bundle of an agent leaves the client's validators out.",
       "/** Serves `handler` as an ACP agent over `transport`, routed by this table; call the client through `.client`. */",
-      "export const connectAgent = bound.connectAgent;",
+      'export const connectAgent: BoundProtocol<TableTypes>["connectAgent"] = (handler, transport, options) => createAgentConnection(agentProtocol, handler, transport, options);',
       "/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */",
-      "export const connectClient = bound.connectClient;",
+      'export const connectClient: BoundProtocol<TableTypes>["connectClient"] = (handler, transport, options) => createClientConnection(clientProtocol, handler, transport, options);',
       "/** Returns `handler` unchanged, after the compiler checked that every capability its `initialize` advertises has its method. */",
-      "export const defineAgent = bound.defineAgent;",
+      'export const defineAgent: BoundProtocol<TableTypes>["defineAgent"] = (handler) => handler;',
       "",
     ]);
   });
