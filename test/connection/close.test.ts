@@ -95,7 +95,7 @@ describe("close()", () => {
 describe("close() and notification handlers", () => {
   // BUG: the signal of a running notification handler (e.g. a slow session/update handler) is never
   // aborted when the connection closes: src/connection/core.ts close() aborts only `inFlight`
-  // (requests); notification InboundCalls created in src/connection/inbound.ts deliver() are not
+  // (requests); notification InboundCalls created in src/connection/pipeline.ts processCall() are not
   // tracked, and InboundCall.signal checks `isClosed` only when first read. DESIGN §6: "every
   // inbound signal aborts". Suggested fix: keep running notification calls in a set (added in
   // deliver(), removed when the handler settles) and call abortForClose() on them in close().
