@@ -12,6 +12,7 @@ import type { Protocol } from "../protocol.ts";
 import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
+import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
 import { processLine } from "./inbound.ts";
 import type { ConnectionOptions } from "./options.ts";
@@ -55,9 +56,11 @@ export interface Connection<Methods, Notifications, AgentCapabilities = unknown,
 export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler: object, transport: Transport, options: ConnectionOptions = {}): { connection: C; peer: Peer } {
   const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
   const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
+  // The same sender handlers reach as `ctx.request` / `ctx.notify` (set in `open`).
+  const sender = (core as CallHost<Peer>).extensionSender as ExtensionSender;
   const connection = {
-    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
-    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
+    request: sender.request,
+    notify: sender.notify,
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {
@@ -75,6 +78,12 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
   const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
   const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
+  // Handlers send extension methods through `ctx.request` / `ctx.notify` (call.ts), as the connection object does:
+  // a definition passes the outbound gate and result validation (extensions/send.ts), a raw wire goes as it is.
+  (core as CallHost<P>).extensionSender = {
+    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
+    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
+  };
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // After a response settles a call, later lines wait one microtask so the caller's

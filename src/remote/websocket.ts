@@ -56,7 +56,12 @@ export function acceptSocket(state: ServerState, connectionId: string, sink: Eve
     connection.resume = () => flow.resume();
   }
   state.add(connection, "websocket");
-  connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
+  try {
+    connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
+  } catch {
+    // The agent factory or the onConnection hook threw: the socket is closed, its frames ignored.
+    connection.close();
+  }
   return {
     connectionId,
     message: (text) => connection.receive(text),
