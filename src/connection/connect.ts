@@ -14,7 +14,8 @@ import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts"
 import type { Transport } from "../transport/transport.ts";
 import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine } from "./inbound.ts";
+import { processLine, processValue } from "./inbound.ts";
+import type { MessageKind } from "../jsonrpc/classify.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -88,9 +89,9 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   const maxDepth = options.maxDepth;
   // After a response settles a call, later lines wait one microtask so the caller's
   // continuation runs first (arrival order is processing order). They queue here; a
-  // number stands for an oversized line of that length. One queue with a head index:
-  // draining never copies.
-  let queue: (string | number)[] = [];
+  // number stands for an oversized line of that length, a Parsed for a message the transport
+  // parsed itself. One queue with a head index: draining never copies.
+  let queue: (string | number | Parsed)[] = [];
   let head = 0;
   let yielding = false;
   let ended: { error: Error | undefined } | undefined;
@@ -99,9 +100,13 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
     core.reject(null, wireError.lineTooLong(maxBytes), undefined);
   };
-  const handle = (text: string | number, shallow = false) => {
+  const handle = (text: string | number | Parsed, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    processLine(core, text, maxDepth, shallow);
+    if (typeof text === "string") processLine(core, text, maxDepth, shallow);
+    else processValue(core, text.value, text.kind);
+    afterMessage();
+  };
+  const afterMessage = () => {
     if (core.settledResponse) {
       core.settledResponse = false;
       if (!yielding) {
@@ -114,7 +119,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     yielding = false;
     while (head < queue.length) {
       if (core.isClosed) return;
-      const item = queue[head] as string | number;
+      const item = queue[head] as string | number | Parsed;
       queue[head++] = 0;
       handle(item);
       if (yielding) return; // a response settled: continue after the next microtask
@@ -151,6 +156,18 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     data(chunk) {
       if (!core.isClosed) framer.push(chunk);
     },
+    // A message the transport framed and parsed (remote server): the same limits and order as a line.
+    message(value, line, kind) {
+      if (core.isClosed) return;
+      if (line.length > maxBytes) {
+        if (yielding) queue.push(line.length);
+        else oversized(line.length);
+      } else if (yielding) queue.push(new Parsed(value, kind));
+      else {
+        processValue(core, value, kind);
+        afterMessage();
+      }
+    },
     end(error) {
       if (core.isClosed) return;
       framer.end();
@@ -159,4 +176,14 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     },
   });
   return core;
+}
+
+/** A parsed message waiting in the connection's inbound queue (a class, so a parsed string or number is not taken for a line or a length). */
+class Parsed {
+  readonly value: unknown;
+  readonly kind: MessageKind | undefined;
+  constructor(value: unknown, kind: MessageKind | undefined) {
+    this.value = value;
+    this.kind = kind;
+  }
 }

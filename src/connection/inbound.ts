@@ -224,3 +224,18 @@ function sessionOf(params: unknown): string | undefined {
 function isObject(value: unknown): value is Body {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Handles one message a transport framed and parsed itself (`TransportReceiver.message`):
+ * what {@link processLine} does after parsing, batches and parse failures included.
+ * `kind`, when the transport classified the message, is used as is.
+ */
+export function processValue<P>(core: ConnectionCore<P>, value: unknown, kind?: MessageKind): void {
+  if (value instanceof ParseFailure) {
+    core.report("parse_error", `unparsable line: ${value.reason}`);
+    core.reject(null, wireError.parse(value.reason), undefined);
+    return;
+  }
+  if (Array.isArray(value)) processBatch(core, value);
+  else processMessage(core, value, undefined, kind ?? classify(value));
+}
