@@ -1,9 +1,28 @@
 /** The context every handler call receives. */
-import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "./extensions/define.ts";
 import type { RequestOptions } from "./peer-caller.ts";
 
 /** A JSON-RPC request id as acp-router accepts it: a string or a safe integer. */
 export type RequestId = string | number;
+
+/**
+ * What {@link ExtensionCaller.request} reads of a `defineExtension` request
+ * definition (`ExtensionRequest`, which has this shape): its kind, wire and
+ * phantom types. Written out here so this module imports no extension code.
+ */
+export interface ExtensionRequestShape {
+  readonly kind: "request";
+  readonly wire: `_${string}`;
+  /** Type-level only: what the caller sends and what it receives. */
+  readonly types?: { readonly paramsInput: unknown; readonly result: unknown };
+}
+
+/** What {@link ExtensionCaller.notify} reads of a `defineExtension` notification definition (`ExtensionNotification`). */
+export interface ExtensionNotificationShape {
+  readonly kind: "notification";
+  readonly wire: `_${string}`;
+  /** Type-level only: what the sender passes. */
+  readonly types?: { readonly paramsInput: unknown };
+}
 
 /**
  * Sends extension methods (`_`-prefixed wires) to the other side of a
@@ -13,16 +32,17 @@ export type RequestId = string | number;
  */
 export interface ExtensionCaller {
   /**
-   * Sends a request defined with `defineExtension`: params typed by its params
-   * validator, the result validated by its result validator (an invalid one
-   * rejects with `-32603` "Invalid result …"). Rejects without sending
-   * (`-32601`) when the extension has a `capability` the peer did not advertise.
+   * Sends a request defined with `defineExtension` (an `ExtensionRequest`):
+   * params typed by its params validator, the result validated by its result
+   * validator (an invalid one rejects with `-32603` "Invalid result …").
+   * Rejects without sending (`-32601`) when the extension has a `capability`
+   * the peer did not advertise.
    */
-  request<E extends ExtensionRequest<unknown, unknown>>(extension: E, params: ParamsInput<E>, options?: RequestOptions): Promise<ResultOutput<E>>;
+  request<E extends ExtensionRequestShape>(extension: E, params: NonNullable<E["types"]>["paramsInput"], options?: RequestOptions): Promise<NonNullable<E["types"]>["result"]>;
   /** Sends an extension request (`_`-prefixed wire, passed unchanged); the result is not validated, so `R` is the caller's claim. */
   request<R = unknown>(wire: `_${string}`, params: object, options?: RequestOptions): Promise<R>;
-  /** Sends a notification defined with `defineExtension`, params typed by its validator; gated as `request` is. */
-  notify<E extends ExtensionNotification<unknown>>(extension: E, params: ParamsInput<E>): Promise<void>;
+  /** Sends a notification defined with `defineExtension` (an `ExtensionNotification`), params typed by its validator; gated as `request` is. */
+  notify<E extends ExtensionNotificationShape>(extension: E, params: NonNullable<E["types"]>["paramsInput"]): Promise<void>;
   /** Sends an extension notification (`_`-prefixed wire, passed unchanged). */
   notify(wire: `_${string}`, params: object): Promise<void>;
 }

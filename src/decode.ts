@@ -5,7 +5,9 @@
  * the same step for tools and tests that start from a wire name.
  */
 import { isExtensionWire, notImplemented, type Row, type Router } from "./row.ts";
-import { check, type CheckOutcome, type FieldError, type Leniency } from "./validation/check.ts";
+import { decodeParams, type FieldError, type Leniency } from "./validation/check.ts";
+
+export { decodeParams };
 import type { Repair } from "./validation/leniency.ts";
 
 /**
@@ -17,17 +19,6 @@ export type Decoded<Handler = unknown, Context = unknown> =
   | { readonly tag: "ext"; readonly wire: string; readonly params: unknown }
   | { readonly tag: "method_not_found"; readonly wire: string }
   | { readonly tag: "invalid_params"; readonly row: Row<Handler, Context>; readonly errors: readonly FieldError[] };
-
-/**
- * Validates (and, in `repair` mode, repairs in place) the params of a row
- * found by the caller: `undefined` when valid as sent — the fast path
- * allocates nothing — else the repairs made or the errors per location.
- * `params` is the message's params with an absent one read as `{}`.
- * @internal
- */
-export function decodeParams(router: Pick<Router, "leniency">, row: Row<never, never> | Row<unknown, unknown>, params: unknown, mode: Leniency): CheckOutcome | undefined {
-  return check(row.params, params, row.paramsType, router.leniency, mode);
-}
 
 /**
  * Decodes inbound params for `wire`: the row and (possibly repaired) params,

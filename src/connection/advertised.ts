@@ -3,8 +3,9 @@
  * capability promises its peer the gated methods, so a handler without one
  * of them would answer `-32601` to a call the peer was told it could make.
  */
-import type { Row, Router } from "../row.ts";
-import { capabilityName, hasCapability } from "./capabilities.ts";
+import type { Protocol } from "../protocol.ts";
+import type { Row } from "../row.ts";
+import { capabilityName, hasCapability } from "./gate.ts";
 
 /** One capability-gated row whose capability was advertised but whose handler method is missing. */
 export interface UnhandledRow {
@@ -19,23 +20,24 @@ export interface UnhandledRow {
  * inbound gate would let the call through) while `handler` has no function
  * under the row's callback name, in table order.
  */
-export function unhandledRows(router: Router, side: "agent" | "client", handler: object, capabilities: unknown): UnhandledRow[] {
+export function unhandledRows(protocol: Protocol, side: "agent" | "client", handler: object, capabilities: unknown): UnhandledRow[] {
   const out: UnhandledRow[] = [];
-  for (const row of router.rows[side] as readonly Row<never, never>[]) {
+  for (const row of protocol.rows[side] as readonly Row<never, never>[]) {
     if (row.capability === undefined || row.callback === undefined || !hasCapability(capabilities, row.capability)) continue;
     if (typeof (handler as Record<string, unknown>)[row.callback] === "function") continue;
-    out.push({ wire: row.wire, callback: row.callback, capability: capabilityName(side, row.capability) });
+    out.push({ wire: row.wire, callback: row.callback, capability: capabilityName(protocol, side, row.capability) });
   }
   return out;
 }
 
 /** Reports one `missing_handler` diagnostic per row of {@link unhandledRows}. */
 export function reportUnhandled(
-  host: { readonly router: Router; readonly handler: object; report(kind: "missing_handler", message: string, data?: unknown): void },
+  host: { readonly protocol: Protocol; report(kind: "missing_handler", message: string, data?: unknown): void },
+  handler: object,
   side: "agent" | "client",
   capabilities: unknown,
 ): void {
-  for (const row of unhandledRows(host.router, side, host.handler, capabilities)) {
+  for (const row of unhandledRows(host.protocol, side, handler, capabilities)) {
     host.report("missing_handler", `${row.capability} is advertised but the ${side} handler has no ${row.callback}: "${row.wire}" will answer -32601`, row);
   }
 }

@@ -9,8 +9,9 @@ import type { RequestOptions } from "../peer-caller.ts";
 import type { Row } from "../row.ts";
 import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
 
-/** Advertised capabilities as the connection holds them: the object `initialize` carried. */
-export type Capabilities = Readonly<Record<string, unknown>>;
+import type { Capabilities } from "./state.ts";
+
+export type { Capabilities };
 
 /** What a call needs from its connection. */
 export interface CallHost<Peer> {
@@ -33,6 +34,8 @@ export interface ExtensionSender {
 
 /** Collects the answers of one accepted batch. */
 export interface BatchSink {
+  /** One more element of the batch will be answered (called before its answer can arrive). */
+  expect(): void;
   add(answer: string): void;
   done(): void;
 }

@@ -3,7 +3,6 @@
  * pipeline, end-of-stream to close, and builds the public object. Generic
  * over the protocol it is given (`src/protocol.ts`); imports no table.
  */
-import { wireError } from "../errors.ts";
 import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
 import { withExtensions } from "../extensions/registry.ts";
 import { notifyExtension, requestExtension } from "../extensions/send.ts";
@@ -12,10 +11,10 @@ import type { Protocol } from "../protocol.ts";
 import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
+import type { MessageKind } from "../jsonrpc/classify.ts";
 import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine, processValue } from "./inbound.ts";
-import type { MessageKind } from "../jsonrpc/classify.ts";
+import { processLine, processValue, rejectOversized } from "./pipeline.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -58,17 +57,17 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
   const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
   const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
   // The same sender handlers reach as `ctx.request` / `ctx.notify` (set in `open`).
-  const sender = (core as CallHost<Peer>).extensionSender as ExtensionSender;
+  const sender = (core.inbound as CallHost<Peer>).extensionSender as ExtensionSender;
   const connection = {
     request: sender.request,
     notify: sender.notify,
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {
-      return core.agentCapabilities;
+      return core.state.agentCapabilities;
     },
     get clientCapabilities() {
-      return core.clientCapabilities;
+      return core.state.clientCapabilities;
     },
     stats: () => core.stats(),
   } as C;
@@ -81,7 +80,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
   // Handlers send extension methods through `ctx.request` / `ctx.notify` (call.ts), as the connection object does:
   // a definition passes the outbound gate and result validation (extensions/send.ts), a raw wire goes as it is.
-  (core as CallHost<P>).extensionSender = {
+  (core.inbound as CallHost<P>).extensionSender = {
     request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
     notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
   };
@@ -96,19 +95,17 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   let yielding = false;
   let ended: { error: Error | undefined } | undefined;
 
-  const oversized = (length: number) => {
-    core.report("oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-    core.reject(null, wireError.lineTooLong(maxBytes), undefined);
-  };
+  const inbound = core.inbound;
+  const oversized = (length: number) => rejectOversized(inbound, length, maxBytes);
   const handle = (text: string | number | Parsed, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    if (typeof text === "string") processLine(core, text, maxDepth, shallow);
-    else processValue(core, text.value, text.kind);
+    if (typeof text === "string") processLine(inbound, text, maxDepth, shallow);
+    else processValue(inbound, text.value, text.kind);
     afterMessage();
   };
   const afterMessage = () => {
-    if (core.settledResponse) {
-      core.settledResponse = false;
+    if (inbound.settledResponse) {
+      inbound.settledResponse = false;
       if (!yielding) {
         yielding = true;
         queueMicrotask(drain);
@@ -164,7 +161,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
         else oversized(line.length);
       } else if (yielding) queue.push(new Parsed(value, kind));
       else {
-        processValue(core, value, kind);
+        processValue(inbound, value, kind);
         afterMessage();
       }
     },

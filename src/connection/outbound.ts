@@ -8,22 +8,51 @@ import type { CancelCause } from "./cancel-cause.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest, encodeWithPrefix, notificationPrefix } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
+import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
+import type { Transport } from "../transport/transport.ts";
 import { check } from "../validation/check.ts";
-import { capabilityName, hasCapability } from "./capabilities.ts";
-import { callerAllowed, capabilitiesIn, endTurn, objectRefusal } from "./columns.ts";
 import { reportUnhandled } from "./advertised.ts";
-import type { ConnectionCore } from "./core.ts";
+import { gate } from "./gate.ts";
+import type { Inbound } from "./pipeline.ts";
+import { DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
+import type { ConnectionState } from "./state.ts";
+
+/** What the outbound side needs from its connection (it imports no module that imports it back). */
+export interface OutboundHost {
+  readonly side: "agent" | "client";
+  readonly peerSide: "agent" | "client";
+  readonly protocol: Protocol;
+  readonly transport: Transport;
+  /** Why the connection closed; undefined while open. */
+  readonly closeInfo: { readonly reason: string } | undefined;
+  report(kind: Diagnostic["kind"], message: string, data?: unknown): void;
+}
 
 export class Outbound<Peer> {
   readonly pending = new PendingMap();
   /** Ids we stopped waiting for (timeout, stopWaitingOnCancel): their late answers are dropped quietly. */
   private readonly abandoned = new Set<number>();
-  private readonly core: ConnectionCore<Peer>;
+  /** Each row's notification line prefix, computed on first send (per connection: no module-level cache). */
+  private readonly prefixes = new Map<object, string>();
+  private readonly core: OutboundHost;
+  private readonly state: ConnectionState;
+  private readonly inbound: Inbound<Peer>;
+  private readonly maxPending: number;
+  private readonly requestTimeoutMs: number | undefined;
+  private readonly leniency: NonNullable<ConnectionOptions["leniency"]>;
+  /** The agent handles a row with `turnEnd`: sending a notification then checks whether it ends a turn; others skip that. */
+  private readonly hasTurnEnd: boolean;
 
-  constructor(core: ConnectionCore<Peer>) {
+  constructor(core: OutboundHost, state: ConnectionState, inbound: Inbound<Peer>, options: ConnectionOptions) {
     this.core = core;
+    this.state = state;
+    this.inbound = inbound;
+    this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.leniency = options.leniency ?? "repair";
+    this.hasTurnEnd = core.side === "agent" && core.protocol.rows.agent.some((r) => r.turnEnd !== undefined);
   }
 
   /** `$/cancel_request` for every pending call of a session (inbound `session/cancel`). */
@@ -45,17 +74,19 @@ export class Outbound<Peer> {
     }
     // Sending the peer's session-control notification (session/cancel) answers our own
     // pending calls of that session that have an onCancel result (permission requests).
-    const row = this.core.router.inboundRow(this.core.peerSide, "notification", wire);
-    if (row?.layer === "session_control") {
-      const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-      if (typeof sessionId === "string") this.core.cancelOwnSession(sessionId);
+    const row = this.core.protocol.inboundRow(this.core.peerSide, "notification", wire);
+    if (row !== undefined) {
+      const refused = this.refuse(row, wire, params);
+      if (refused !== undefined) return refused;
+      if (row.layer === "session_control") {
+        const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof sessionId === "string") this.inbound.cancelOwnSession(sessionId);
+      }
     }
-    const refusal = this.columnRefusal(row, params);
-    if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
-    if (this.core.hasTurnEnd && this.core.side === "agent") endTurn(this.core, wire, params);
+    if (this.hasTurnEnd) this.state.notificationSent(wire, params);
     try {
       // A row's line starts with its precomputed prefix: no envelope object, the method encoded once.
-      this.core.transport.write(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(prefixOf(row, wire), params));
+      this.core.transport.write(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(this.prefixOf(row, wire), params));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -69,14 +100,13 @@ export class Outbound<Peer> {
    */
   request(wire: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.core.closeInfo) return Promise.reject(new ConnectionClosedError(this.core.closeInfo.reason));
-    const row = this.core.router.resultMarker(this.core.peerSide, wire);
-    if (row?.capability !== undefined && !hasCapability(this.core.side === "agent" ? this.core.clientCapabilities : this.core.agentCapabilities, row.capability)) {
-      return Promise.reject(RpcError.methodNotFound(wire, `${capabilityName(this.core.peerSide, row.capability)} was not advertised by the ${this.core.peerSide}; not sent`));
+    const row = this.core.protocol.resultMarker(this.core.peerSide, wire);
+    if (row !== undefined) {
+      const refused = this.refuse(row, wire, params);
+      if (refused !== undefined) return refused;
     }
-    const refusal = this.columnRefusal(row, params);
-    if (refusal !== undefined) return Promise.reject(RpcError.methodNotFound(wire, `${refusal}; not sent`));
-    if (this.pending.size >= this.core.maxPending) {
-      return Promise.reject(RpcError.internal(`Too many pending requests (maxPending ${this.core.maxPending}); not sent`, { maxPending: this.core.maxPending }));
+    if (this.pending.size >= this.maxPending) {
+      return Promise.reject(RpcError.internal(`Too many pending requests (maxPending ${this.maxPending}); not sent`, { maxPending: this.maxPending }));
     }
     if (row === undefined && !isExtensionWire(wire)) this.core.report("unknown_message", `sending "${wire}", which the ${this.core.peerSide} does not handle in the method table`);
     let line: string;
@@ -86,10 +116,7 @@ export class Outbound<Peer> {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.core.side === "client" && row?.lifecycle === "initialize") {
-      this.core.clientCapabilities = capabilitiesIn(row, "params", params);
-      reportUnhandled(this.core, "client", this.core.clientCapabilities);
-    }
+    if (this.core.side === "client" && row?.lifecycle === "initialize") reportUnhandled(this.core, this.inbound.handler, "client", this.state.initializeSent(row, params));
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
     return new Promise((resolve, reject) => {
       const call: PendingCall = {
@@ -97,7 +124,7 @@ export class Outbound<Peer> {
         wire,
         row,
         sessionId: typeof sessionId === "string" ? sessionId : undefined,
-        sentDuring: this.core.lanes.sent(),
+        sentDuring: this.inbound.lanes.sent(),
         resolve,
         reject,
         timer: undefined,
@@ -108,7 +135,7 @@ export class Outbound<Peer> {
       };
       this.pending.add(call);
       this.core.transport.write(line);
-      const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.core.requestTimeoutMs : undefined);
+      const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.requestTimeoutMs : undefined);
       if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
   }
@@ -139,7 +166,7 @@ export class Outbound<Peer> {
   private abandon(call: PendingCall, error: RequestCancelledError): void {
     this.sendCancel(call, error.cause);
     if (!this.pending.take(call.id)) return;
-    if (this.abandoned.size < this.core.maxPending) this.abandoned.add(call.id);
+    if (this.abandoned.size < this.maxPending) this.abandoned.add(call.id);
     call.reject(error);
   }
 
@@ -164,7 +191,7 @@ export class Outbound<Peer> {
       this.core.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
       return false;
     }
-    this.core.settledResponse = true;
+    this.inbound.settledResponse = true;
     const error = body.error;
     if (error !== undefined) {
       const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
@@ -176,7 +203,7 @@ export class Outbound<Peer> {
     const row = call.row;
     if (row?.result !== undefined) {
       // Results keep unknown enum values (a newer peer's stopReason) in repair mode: forward compatibility.
-      const outcome = check(row.result, result, row.resultType as string, this.core.router.leniency, this.core.leniency, "keep");
+      const outcome = check(row.result, result, row.resultType as string, this.core.protocol.leniency, this.leniency, "keep");
       if (outcome !== undefined) {
         if (!outcome.ok) {
           this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
@@ -186,31 +213,22 @@ export class Outbound<Peer> {
         this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
       }
     }
-    if (this.core.side === "client") this.afterResult(call, result);
+    if (this.core.side === "client" && row?.lifecycle !== undefined) this.state.answered(row, result, call.sessionId, "client");
     this.settle(call, true, result);
     return true;
   }
 
-  /** Why the table's newer columns forbid sending `row` now (`callerCapability`, `objectCapability`), or undefined. */
-  private columnRefusal(row: Row<never, never> | undefined, params: unknown): string | undefined {
-    if (row === undefined) return undefined;
-    if (!callerAllowed(row, this.core.ownCapabilities())) return `${capabilityName(this.core.side, row.callerCapability ?? [])} was not advertised by this ${this.core.side}`;
-    return this.core.side === "client" ? objectRefusal(this.core, row, params) : undefined;
+  /** The one gate, outbound: the rejection to return without sending, or undefined to send. */
+  private refuse(row: Row<never, never>, wire: string, params: unknown): Promise<never> | undefined {
+    const refusal = gate(this.core.protocol, this.state, row, this.core.peerSide, params);
+    return refusal === undefined ? undefined : Promise.reject(RpcError.methodNotFound(wire, `${refusal.message}; not sent`));
   }
 
-  /** Client side: records what an answered request's `lifecycle` changes (capabilities, known sessions). */
-  private afterResult(call: PendingCall, result: unknown): void {
-    const lifecycle = call.row?.lifecycle;
-    if (lifecycle === "initialize") {
-      this.core.initialized = true;
-      this.core.agentCapabilities = capabilitiesIn(call.row, "result", result);
-    } else if (lifecycle === "opens_session" || lifecycle === "closes_session") {
-      const fromResult = (result as { sessionId?: unknown } | null)?.sessionId;
-      const id = typeof fromResult === "string" ? fromResult : call.sessionId;
-      if (id === undefined) return;
-      if (lifecycle === "opens_session") this.core.knownSessions.add(id);
-      else this.core.knownSessions.delete(id);
-    }
+  /** Each row's notification prefix, computed on first send. */
+  private prefixOf(row: object, wire: string): string {
+    let prefix = this.prefixes.get(row);
+    if (prefix === undefined) this.prefixes.set(row, (prefix = notificationPrefix(wire)));
+    return prefix;
   }
 
   /**
@@ -223,7 +241,7 @@ export class Outbound<Peer> {
     if (!isRequestId(body.id) || !Object.prototype.hasOwnProperty.call(body, "result") || body.error === undefined) return false;
     const call = this.pending.take(body.id);
     if (!call) return typeof body.id === "number" && this.abandoned.delete(body.id);
-    this.core.settledResponse = true;
+    this.inbound.settledResponse = true;
     const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
     this.core.report("invalid_result", message, { id: call.id });
     this.settle(call, false, RpcError.internal(message, { result: body.result, error: body.error }));
@@ -237,8 +255,8 @@ export class Outbound<Peer> {
   private settle(call: PendingCall, ok: boolean, value: unknown): void {
     const s = call.sessionId;
     // No busy lane: nothing of the session is waiting, settle now (no closure, no lookup).
-    if (s === undefined || this.core.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
-    this.core.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
+    if (s === undefined || this.inbound.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
+    this.inbound.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
   }
 }
 
@@ -248,15 +266,6 @@ export class Outbound<Peer> {
  * allocation per notification; awaiting it costs the caller one microtask).
  */
 const SENT: Promise<void> = Promise.resolve();
-
-/** Each row's notification prefix, computed on first send and shared by every connection (rows are immutable). */
-const prefixes = new WeakMap<object, string>();
-
-function prefixOf(row: object, wire: string): string {
-  let prefix = prefixes.get(row);
-  if (prefix === undefined) prefixes.set(row, (prefix = notificationPrefix(wire)));
-  return prefix;
-}
 
 /** The peer's error answer; a `-32800` to a call we cancelled names our cause ({@link RequestCancelledError}). */
 function peerError(call: PendingCall, code: number, message: string, data: unknown): RpcError {

@@ -26,7 +26,7 @@ type Invoke = (handler: unknown, params: unknown, ctx: unknown) => unknown;
  * table does not know reach the lookup. Throws on a wire registered twice
  * for the same kind, or one the table already routes.
  */
-export function withExtensions(router: Router, side: Side, handlers: readonly ExtensionHandler[] | undefined, report: Report): Router {
+export function withExtensions<R extends Router>(router: R, side: Side, handlers: readonly ExtensionHandler[] | undefined, report: Report): R {
   if (handlers === undefined || handlers.length === 0) return router;
   const registered = { request: new Map<string, Row<never, never>>(), notification: new Map<string, Row<never, never>>() };
   for (const registration of handlers) {

@@ -4,7 +4,7 @@
  * validation of table rows, applied with the definition's own validators;
  * the message itself goes through the connection's one outbound path.
  */
-import { capabilityName, hasCapability } from "../connection/capabilities.ts";
+import { gate as theGate } from "../connection/gate.ts";
 import type { ConnectionCore } from "../connection/core.ts";
 import { RpcError } from "../errors.ts";
 import type { RequestOptions } from "../peer-caller.ts";
@@ -38,10 +38,8 @@ export function notifyExtension<P>(core: ConnectionCore<P>, ext: ExtensionNotifi
   return refused ? Promise.reject(refused) : core.outbound.notify(ext.wire, params);
 }
 
-/** The outbound capability gate: the error to reject with, or undefined to send. */
+/** The one gate, outbound to the peer: the error to reject with, or undefined to send. */
 function gate<P>(core: ConnectionCore<P>, ext: { readonly wire: string; readonly capability: readonly string[] | undefined }): RpcError | undefined {
-  if (ext.capability === undefined) return undefined;
-  const advertised = core.peerSide === "agent" ? core.agentCapabilities : core.clientCapabilities;
-  if (hasCapability(advertised, ext.capability)) return undefined;
-  return RpcError.methodNotFound(ext.wire, `${capabilityName(core.peerSide, ext.capability)} was not advertised by the ${core.peerSide}; not sent`);
+  const refusal = theGate(core.protocol, core.state, ext, core.peerSide);
+  return refusal === undefined ? undefined : RpcError.methodNotFound(ext.wire, `${refusal.message}; not sent`);
 }

@@ -52,7 +52,7 @@ export interface HttpClientOptions {
 }
 
 /** POST statuses after which the connection is unusable: rejected credentials, or the server no longer knows it. */
-const FATAL = new Set([401, 403, 404, 410]);
+const FATAL: ReadonlySet<number> = new Set([401, 403, 404, 410]);
 
 /** A Streamable HTTP transport to the ACP endpoint at `url` (for example `http://127.0.0.1:8080/acp`). */
 export function httpClientTransport(url: string, options: HttpClientOptions = {}): Transport {

@@ -122,3 +122,15 @@ export function fieldErrors(errors: readonly ValidatorError[]): FieldError[] {
   }
   return out;
 }
+
+/**
+ * Validates (and, in `repair` mode, repairs in place) the params of a table
+ * row found by the caller — the decode step of the inbound pipeline and of
+ * `decode()`: `undefined` when valid as sent — the fast path allocates
+ * nothing — else the repairs made or the errors per location. `params` is
+ * the message's params with an absent one read as `{}`.
+ * @internal
+ */
+export function decodeParams(protocol: { readonly leniency: LeniencyGraph }, row: { readonly params: Validator; readonly paramsType: string }, params: unknown, mode: Leniency): CheckOutcome | undefined {
+  return check(row.params, params, row.paramsType, protocol.leniency, mode);
+}

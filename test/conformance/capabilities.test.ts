@@ -48,7 +48,7 @@ async function agentAnswersNotFound(wire: AgentGatedWire, caps: AgentCapabilitie
   d.send(request(1, wire, agentGated[wire].params));
   d.send(request(2, wire, { sessionId: 42, cwd: false }));
   for (const id of [1, 2]) {
-    expect(await d.next()).toEqual({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found", data: { method: wire, reason: `agentCapabilities.${agentGated[wire].capability} was not advertised` } } });
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found", data: { method: wire, reason: `agentCapabilities.${agentGated[wire].capability} was not advertised by the agent` } } });
   }
   expect(agent.calls).toEqual(["initialize"]);
 }
@@ -68,7 +68,7 @@ async function clientAnswersNotFound(wire: ClientGatedWire, caps: ClientCapabili
   d.send(request(1, wire, clientGated[wire].params));
   d.send(request(2, wire, { sessionId: 42 }));
   for (const id of [1, 2]) {
-    expect(await d.next()).toEqual({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found", data: { method: wire, reason: `clientCapabilities.${clientGated[wire].capability} was not advertised` } } });
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found", data: { method: wire, reason: `clientCapabilities.${clientGated[wire].capability} was not advertised by the client` } } });
   }
   expect(client.calls).toEqual([]);
 }

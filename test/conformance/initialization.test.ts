@@ -140,7 +140,7 @@ describe("combinations of capabilities", () => {
     d.send(request(1, "session/list", {}));
     const answer = await d.next();
     expect(answer.error?.code).toBe(-32601);
-    expect(reasonOf(answer.error)).toBe("agentCapabilities.sessionCapabilities.list was not advertised");
+    expect(reasonOf(answer.error)).toBe("agentCapabilities.sessionCapabilities.list was not advertised by the agent");
   });
 
   it.each([

@@ -60,7 +60,7 @@ describe("the unstable methods' capability gates", () => {
   it.each(gated)("[ACP-SESSION-401] [ACP-SESSION-402] [ACP-SESSION-404] [ACP-SESSION-406] [ACP-AUTH-402] [ACP-PROVIDERS-401] answers %s -32601 naming agentCapabilities.%s when not advertised, and serves it once advertised", async (wire, capability, params, caps) => {
     const bare = await initialized(agent({}));
     bare.send(request(1, wire, params));
-    expect(await bare.next()).toMatchObject({ id: 1, error: { code: -32601, data: { reason: `agentCapabilities.${capability} was not advertised` } } });
+    expect(await bare.next()).toMatchObject({ id: 1, error: { code: -32601, data: { reason: `agentCapabilities.${capability} was not advertised by the agent` } } });
     const advertised = await initialized(agent(caps as AgentCapabilities));
     advertised.send(request(2, wire, params));
     expect(await advertised.next()).toMatchObject({ id: 2, result: {} });

@@ -223,7 +223,7 @@ describe("v2 initialization and version negotiation", () => {
   it("[ACP-INIT-306] [ACP-SESSION-301] gates every session method by capabilities.session: -32601 naming it from an agent that omitted it, refused locally by the client", async () => {
     const d = await initialized(agent({ initialize: () => ({ protocolVersion: 2, info, capabilities: {} }) }));
     d.send(request(1, "session/new", { cwd: "/w" }));
-    expect(await d.next()).toMatchObject({ id: 1, error: { code: -32601, data: { reason: "agentCapabilities.session was not advertised" } } });
+    expect(await d.next()).toMatchObject({ id: 1, error: { code: -32601, data: { reason: "capabilities.session was not advertised by the agent" } } });
     const [x, y] = memoryPair();
     connectAgent(agent({ initialize: () => ({ protocolVersion: 2, info, capabilities: {} }) }), x);
     const conn = connectClient(client, y);

@@ -21,7 +21,7 @@ describe("the capability gate of a registered extension", () => {
     expect(await d.next()).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32601, message: "Method not found", data: { method: "_example.com/secret", reason: "agentCapabilities._meta.example.com.secret was not advertised" } },
+      error: { code: -32601, message: "Method not found", data: { method: "_example.com/secret", reason: "agentCapabilities._meta.example.com.secret was not advertised by the agent" } },
     });
   });
 
@@ -50,7 +50,7 @@ describe("the capability gate of a registered extension", () => {
     d.send(notification("_example.com/tick", {}));
     expect(await d.sync()).toEqual([]);
     expect(ticks).toEqual([]);
-    expect(d.diagnostics.filter((x) => x.kind === "gated_notification").map((x) => x.message)).toEqual(['dropped "_example.com/tick": agentCapabilities._meta.tick was not advertised']);
+    expect(d.diagnostics.filter((x) => x.kind === "gated_notification").map((x) => x.message)).toEqual(['dropped "_example.com/tick": agentCapabilities._meta.tick was not advertised by the agent']);
     const refused = await rpcError(d.conn.notify(gated, {}));
     expect(refused.code).toBe(-32601);
   });

@@ -4,8 +4,8 @@
 // subprocess and the official SDK's client are in test/interop/handler-extensions.test.ts, the
 // remote transports in test/remote/handler-extensions.test.ts.
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
-import { connectAgent, connectClient, memoryPair, RpcError, type Diagnostic, type Transport } from "../../src/index.ts";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { connectAgent, connectClient, memoryPair, RpcError, type Diagnostic, type HandlerContext, type Transport } from "../../src/index.ts";
 import { nodeStreamTransport } from "../../src/transport/node.ts";
 import { webStreamTransport } from "../../src/transport/web.ts";
 import { until, within } from "../support/async.ts";
@@ -155,5 +155,23 @@ describe("ctx.request validates the result as conn.request does", () => {
     await until(() => greetings.length > 0, "the greeting");
     expect(greetings).toEqual(["hello from a notification handler"]);
     conn.close();
+  });
+});
+
+describe("ctx.request / ctx.notify types", () => {
+  it("types params and result by the definition, and raw wires by the caller's claim", () => {
+    // Type-level only: never called.
+    const check = async (ctx: HandlerContext<unknown>) => {
+      expectTypeOf(await ctx.request(ping, { n: 1 })).toEqualTypeOf<{ pong: number }>();
+      // @ts-expect-error: params typed by the definition's params validator
+      await ctx.request(ping, { n: "1" });
+      // @ts-expect-error: a notification definition is sent with notify
+      await ctx.request(seen, { sessionId: "s", pong: 1 });
+      expectTypeOf(await ctx.request<{ ok: boolean }>("_acme/raw", {})).toEqualTypeOf<{ ok: boolean }>();
+      // @ts-expect-error: only `_` wires (table methods go through ctx.peer)
+      await ctx.request("session/prompt", {});
+      expectTypeOf(ctx.notify(seen, { sessionId: "s", pong: 1 })).toEqualTypeOf<Promise<void>>();
+    };
+    expect(typeof check).toBe("function");
   });
 });

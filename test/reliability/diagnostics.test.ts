@@ -73,7 +73,7 @@ describe("what an agent answers and reports for each kind of bad line", () => {
     [
       "a method gated by a capability the agent did not advertise",
       '{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}',
-      [err(7, -32601, "Method not found", { method: "session/load", reason: "agentCapabilities.loadSession was not advertised" })],
+      [err(7, -32601, "Method not found", { method: "session/load", reason: "agentCapabilities.loadSession was not advertised by the agent" })],
       [],
     ],
     [
@@ -127,7 +127,7 @@ describe("what a client reports for each kind of bad notification or answer", ()
     c.wire.send({ jsonrpc: "2.0", method: "elicitation/complete", params: { elicitationId: "e1" } });
     await turn();
     expect(c.wire.take()).toEqual([]);
-    expect(c.diagnostics).toEqual([{ kind: "gated_notification", message: 'dropped "elicitation/complete": clientCapabilities.elicitation was not advertised' }]);
+    expect(c.diagnostics).toEqual([{ kind: "gated_notification", message: 'dropped "elicitation/complete": clientCapabilities.elicitation was not advertised by the client' }]);
   });
 
   it("drops a notification with invalid params, never answering it (invalid_notification)", async () => {

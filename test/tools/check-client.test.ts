@@ -41,7 +41,7 @@ describe("acp-router check --client", () => {
   }, 30_000);
 
   it.each([
-    ["calls-gated", "ACP-AGENTCAP-111", true, /^handshake run: client called session\/list but agentCapabilities\.sessionCapabilities\.list was not advertised/],
+    ["calls-gated", "ACP-AGENTCAP-111", true, /^handshake run: client called session\/list but agentCapabilities\.sessionCapabilities\.list was not advertised by the agent/],
     ["ignores-permission", "ACP-PERM-103", true, /^session\/request_permission got no answer within 3 s$/],
     ["answers-twice", "ACP-JSONRPC-104", true, /^session\/request_permission #101 was answered 2 times$/],
     ["ignores-cancel", "ACP-CANCEL-110", false, /^no session\/cancel within 3 s of SIGINT during a running turn$/],

@@ -38,7 +38,7 @@ describe("acp-router check --json -- <agent>", () => {
     expect(card.notes).toContain("ACP-JSONRPC-001: beyond the interoperable range of RFC 8259 §6: a request with id 9007199254740993 (2^53+1) was answered with id 9007199254740992");
     expect(failed[0]).toContain('{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered)');
     expect(failed[0]).toContain("a request with id 1.5");
-    expect(card.rows.find((r) => r.id === "ACP-LIST-103")).toEqual({ id: "ACP-LIST-103", tier: "MUST", outcome: "n/a", evidence: "sessionCapabilities.list is not advertised" });
+    expect(card.rows.find((r) => r.id === "ACP-LIST-103")).toEqual({ id: "ACP-LIST-103", tier: "MUST", outcome: "n/a", evidence: "agentCapabilities.sessionCapabilities.list was not advertised by the agent" });
   }, 100_000);
 
   it("fails an agent that logs on stdout, with the line as evidence, and exits 1", async () => {

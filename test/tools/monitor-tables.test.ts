@@ -124,7 +124,7 @@ describe("the monitor's table", () => {
       ["agent", result(0, { protocolVersion: 2, info, capabilities: {} })],
       ["client", request(1, "session/new", { cwd: "/workspace/demo" })],
     ]);
-    expect(m.violations.map((v) => `${v.rule} ${v.requirement}: ${v.message}`)).toEqual(["capability-gate ACP-SESSION-301: client called session/new but capabilities.session was not advertised"]);
+    expect(m.violations.map((v) => `${v.rule} ${v.requirement}: ${v.message}`)).toEqual(["capability-gate ACP-SESSION-301: client called session/new but capabilities.session was not advertised by the agent"]);
   });
 });
 

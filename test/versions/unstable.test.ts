@@ -85,7 +85,7 @@ describe("mcp/message, a request to the client and a notification to the agent",
   it("[ACP-MCP-402] refuses the agent's mcp/message locally when the agent did not advertise mcpCapabilities.acp", async () => {
     const { agentConn, clientConn } = pair(agentWith({}));
     await clientConn.agent.initialize(info);
-    await expect(agentConn.client.mcpMessage(inner)).rejects.toMatchObject({ code: -32601, data: { reason: "agentCapabilities.mcpCapabilities.acp was not advertised by this agent; not sent" } });
+    await expect(agentConn.client.mcpMessage(inner)).rejects.toMatchObject({ code: -32601, data: { reason: "agentCapabilities.mcpCapabilities.acp was not advertised by the agent; not sent" } });
   });
 
   it("[ACP-MCP-402] answers -32601 on the client to an mcp/message from an agent that did not advertise mcpCapabilities.acp", async () => {

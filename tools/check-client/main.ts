@@ -14,7 +14,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
-import { type CheckReport } from "../check/main.ts";
+import type { CheckReport } from "../check/score.ts";
 import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun } from "../check/score.ts";
 import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";

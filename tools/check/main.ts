@@ -12,9 +12,9 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
 import { EXIT_GRACE_MS, runCheck } from "./probes.ts";
-import type { ScoreRow } from "./score.ts";
+import type { CheckReport, ScoreRow } from "./score.ts";
 
-export type { ScoreRow } from "./score.ts";
+export type { CheckReport, ScoreRow } from "./score.ts";
 
 export const USAGE = `usage: acp-router check [options] -- <agent command...>
        acp-router check --client [--json] [--prompt TEXT] [--timeout SECONDS] -- <client command with {agent}...>
@@ -46,14 +46,6 @@ export interface CheckOptions {
   readonly protocol?: 1 | 2 | undefined;
 }
 
-/** A finished check: the protocol and catalogue used, the rows, the notes. */
-export interface CheckReport {
-  readonly protocol: number;
-  readonly catalogue: string;
-  readonly rows: ScoreRow[];
-  readonly notes: readonly string[];
-  readonly passed: boolean;
-}
 
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {

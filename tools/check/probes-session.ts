@@ -13,7 +13,8 @@
  * method every agent supports is missing: ACP-SESSION-101 fails) and
  * -32602 (the prompt's content was refused: the content rows fail).
  */
-import { hasCapability } from "../../src/connection/capabilities.ts";
+import { gate } from "../../src/connection/gate.ts";
+import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
@@ -67,7 +68,9 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
   const sid = sessionId;
 
   await step(run, "session/list", ["ACP-LIST-103"], async () => {
-    if (!hasCapability(caps, ["sessionCapabilities", "list"])) return card.score("ACP-LIST-103", na("sessionCapabilities.list is not advertised"));
+    // The connection's own gate decides, in its words (`agentCapabilities.sessionCapabilities.list was not advertised by the agent`).
+    const refusal = gate(v1, { agentCapabilities: caps, clientCapabilities: undefined }, v1.inboundRow("agent", "request", "session/list") ?? { wire: "session/list", capability: undefined }, "agent");
+    if (refusal !== undefined) return card.score("ACP-LIST-103", na(refusal.message));
     const list = await d.request("session/list", {});
     if (list === undefined) return card.score("ACP-LIST-103", silent(run, "ACP-LIST-103"));
     card.score("ACP-LIST-103", Array.isArray((list.result as { sessions?: unknown } | undefined)?.sessions) ? pass : fail(`session/list answered ${show(list)}`));

@@ -14,6 +14,8 @@ import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
 import type { AgentLine } from "./driver.ts";
 import { ErrorCode } from "../../src/errors.ts";
+import { gate } from "../../src/connection/gate.ts";
+import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
@@ -62,7 +64,9 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   }
   let sessionId: string | undefined;
   await step(run, "session/new", ["ACP-SESSION-301"], async () => {
-    if ((init.capabilities as { session?: unknown } | undefined)?.session == null) return card.all(SESSION_ROWS, na("capabilities.session is not advertised"));
+    // The connection's own gate decides, in its words (`capabilities.session was not advertised by the agent`).
+    const refusal = gate(v2, { agentCapabilities: init.capabilities, clientCapabilities: undefined }, v2.inboundRow("agent", "request", "session/new") ?? { wire: "session/new", capability: undefined }, "agent");
+    if (refusal !== undefined) return card.all(SESSION_ROWS, na(refusal.message));
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     if (created === undefined) return card.score("ACP-SESSION-301", silent(run, "ACP-SESSION-301"));
     if (errorCode(created) === ErrorCode.AuthRequired) {

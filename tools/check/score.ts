@@ -80,3 +80,12 @@ export function createScorecard(checklist: Checklist): Scorecard {
   };
   return card;
 }
+
+/** A finished check: the protocol and catalogue used, the rows, the notes. */
+export interface CheckReport {
+  readonly protocol: number;
+  readonly catalogue: string;
+  readonly rows: ScoreRow[];
+  readonly notes: readonly string[];
+  readonly passed: boolean;
+}

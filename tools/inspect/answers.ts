@@ -3,7 +3,7 @@ import type { RequestId } from "../../src/context.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { idKey, settle, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
-import type { MonitorState, Observed } from "./monitor.ts";
+import type { MonitorState, Observed } from "./monitor-state.ts";
 import { sessionOf } from "./requests.ts";
 import { peerOf, type Sender } from "./rules.ts";
 import { tableFor } from "./tables.ts";

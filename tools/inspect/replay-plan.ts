@@ -142,3 +142,15 @@ export function buildPlan(entries: readonly RecordEntry[]): Plan {
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/** One way the replay differs from the recording. */
+export interface Difference {
+  /** `answer`: an answer's shape; `missing`/`extra`: an answer or agent request absent on one side; `timeout`: a wait expired and the replay went on; `rule`: a rule fired a different number of times; `exit`: the exit code. */
+  readonly kind: "answer" | "agent-request" | "missing" | "extra" | "timeout" | "rule" | "exit";
+  /** The message (`session/prompt #2`, `session/request_permission (agent request 1)`) or the rule. */
+  readonly at: string;
+  /** Where inside the message, when the difference is inside one. */
+  readonly path?: string;
+  readonly recorded: string;
+  readonly replayed: string;
+}

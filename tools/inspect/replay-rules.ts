@@ -1,7 +1,6 @@
 /** The rule half of `inspect replay`'s comparison: inspect's monitor re-run on the recording, its findings counted against the replay's. */
 import { createMonitor } from "./monitor.ts";
-import type { Difference } from "./replay-run.ts";
-import type { Plan } from "./replay-plan.ts";
+import type { Difference, Plan } from "./replay-plan.ts";
 import type { Violation } from "./rules.ts";
 
 /** One difference per rule (and requirement and culprit) that fired a different number of times in the recording and in the replay. */

@@ -10,22 +10,13 @@
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { startDriver } from "../check/driver.ts";
 import { idKey } from "./calls.ts";
-import type { Plan, RecordedAnswer, Step } from "./replay-plan.ts";
+import type { Difference, Plan, RecordedAnswer, Step } from "./replay-plan.ts";
+
+export type { Difference };
 import { compareRules } from "./replay-rules.ts";
 import { compareShape, substituteIds, type IdMap } from "./shape.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
-/** One way the replay differs from the recording. */
-export interface Difference {
-  /** `answer`: an answer's shape; `missing`/`extra`: an answer or agent request absent on one side; `timeout`: a wait expired and the replay went on; `rule`: a rule fired a different number of times; `exit`: the exit code. */
-  readonly kind: "answer" | "agent-request" | "missing" | "extra" | "timeout" | "rule" | "exit";
-  /** The message (`session/prompt #2`, `session/request_permission (agent request 1)`) or the rule. */
-  readonly at: string;
-  /** Where inside the message, when the difference is inside one. */
-  readonly path?: string;
-  readonly recorded: string;
-  readonly replayed: string;
-}
 
 export interface ReplayOutcome {
   readonly sent: { requests: number; notifications: number; answers: number; other: number };

@@ -1,11 +1,11 @@
 /** Rules checked when a request or a notification is seen: ids, methods, order, gates, schema, cancellation. */
 import type { RequestId } from "../../src/context.ts";
-import { hasCapability } from "../../src/connection/capabilities.ts";
+import { gate } from "../../src/connection/gate.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { isExtensionWire } from "../../src/row.ts";
 import { idKey, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
-import type { MonitorState, SessionState } from "./monitor.ts";
+import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
 import { tableFor, widerTableFor, type Table } from "./tables.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
@@ -41,11 +41,6 @@ function tableOf(state: MonitorState, from: Sender, kind: "request" | "notificat
   return state.table;
 }
 
-/** `agentCapabilities.loadSession` (v1), `capabilities.session` (v2): how a violation names a capability path. */
-function capabilityPath(table: Table, handler: Sender, path: readonly string[]): string {
-  return `${handler === "agent" ? table.capabilityFields.result : table.capabilityFields.params}.${path.join(".")}`;
-}
-
 export function onRequest(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, t: number, index: number, report: Found): void {
   const method = m.method as string;
   const id = m.id as RequestId;
@@ -60,9 +55,10 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
 
   if (!state.initialized && method !== "initialize" && from === "client") {
     report("init-order", `client sent ${method} before initialize was answered`, from, requirementForInitOrder(method, table.version));
-  } else if (state.initialized && row?.capability !== undefined) {
-    const caps = handler === "agent" ? state.agentCapabilities : state.clientCapabilities;
-    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} called ${method} but ${capabilityPath(table, handler, row.capability)} was not advertised`, from, requirementForGate(method, table.version));
+  } else if (state.initialized && row !== undefined) {
+    // The connection's one gate, in its words.
+    const refusal = gate(table, state, row, handler);
+    if (refusal !== undefined) report("capability-gate", `${from} called ${method} but ${refusal.message}`, from, requirementForGate(method, table.version));
   }
   if (method === "initialize" && from === "client") state.initParams = m.params;
   if (method === "authenticate") checkAuthMethod(state, m.params, report);
@@ -90,9 +86,9 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
   const table = tableOf(state, from, "notification", method, m.params, index);
   const row = table.router.inboundRow(handler, "notification", method);
   if (row === undefined && !isExtensionWire(method)) report("unknown-method", `${from} sent notification ${method}, which the ${handler} does not handle in the ${table.name} table and is not an _ extension`);
-  if (state.initialized && row?.capability !== undefined) {
-    const caps = handler === "agent" ? state.agentCapabilities : state.clientCapabilities;
-    if (!hasCapability(caps, row.capability)) report("capability-gate", `${from} sent ${method} but ${capabilityPath(table, handler, row.capability)} was not advertised`, from, requirementForGate(method, table.version));
+  if (state.initialized && row !== undefined) {
+    const refusal = gate(table, state, row, handler);
+    if (refusal !== undefined) report("capability-gate", `${from} sent ${method} but ${refusal.message}`, from, requirementForGate(method, table.version));
   }
   if (row !== undefined && envelopeOk) checkSchema(table, row, "params", m.params ?? {}, report);
   const params = (m.params ?? {}) as Record<string, unknown>;

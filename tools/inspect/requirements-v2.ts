@@ -4,7 +4,13 @@
  * `requirements.ts` copies the v1 ones; test/tools/rules.test.ts fails when
  * they drift from the catalogue.
  */
-import type { Requirement } from "./requirements.ts";
+
+/** One catalogue entry: its RFC 2119 tier, its first citation and its statement. */
+export interface Requirement {
+  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY";
+  readonly citation: string;
+  readonly statement: string;
+}
 
 /** v2 entries by id (ids numbered from 301, so they never collide with v1's). */
 export const V2_ENTRIES: Readonly<Record<string, Requirement>> = {

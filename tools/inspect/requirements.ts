@@ -4,14 +4,10 @@
  * test/tools/rules.test.ts fails when they drift from the catalogue. The v2
  * entries are in requirements-v2.ts.
  */
-import { V2_ENTRIES } from "./requirements-v2.ts";
+import { V2_ENTRIES, type Requirement } from "./requirements-v2.ts";
 
-/** One catalogue entry: its RFC 2119 tier, its first citation and its statement. */
-export interface Requirement {
-  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY";
-  readonly citation: string;
-  readonly statement: string;
-}
+export type { Requirement };
+
 
 /** Entries by id. Look up with `requirement(id)`. */
 const V1_ENTRIES: Readonly<Record<string, Requirement>> = {

@@ -17,7 +17,7 @@
  */
 import type { Call } from "./calls.ts";
 import type { Found } from "./checks.ts";
-import type { MonitorState, SessionState } from "./monitor.ts";
+import type { MonitorState, SessionState } from "./monitor-state.ts";
 
 /** v1 turn content: updates that belong to a prompt turn (not session-level state such as modes, commands or usage). */
 const V1_CONTENT: ReadonlySet<string> = new Set(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);

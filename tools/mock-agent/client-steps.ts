@@ -3,7 +3,7 @@
  * elicitation and single fs requests, each reporting the client's answer
  * (or its error) as a `[mock]` chunk. Used by `run-steps.ts`.
  */
-import type { StepContext, TurnEnd } from "./run-steps.ts";
+import type { StepContext, TurnEnd } from "./steps.ts";
 import type { JsonObject } from "./updates.ts";
 
 /** Sends `text` as one agent message chunk of the turn. */

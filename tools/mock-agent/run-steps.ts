@@ -8,37 +8,13 @@
 import { isAbsolute, resolve } from "node:path";
 import { call, elicitation, permission, report, say, terminal } from "./client-steps.ts";
 import { preflight, samplesFor, advertised } from "./needs.ts";
-import type { Step } from "./steps.ts";
+import type { Step, StepContext, TurnEnd } from "./steps.ts";
+
+export type { StepContext, TurnEnd };
 import { metaLadenUpdate, unknownUpdate, type JsonObject, type SampleVersion } from "./updates.ts";
 
 export { say } from "./client-steps.ts";
 
-/** What the engine needs from the agent it runs in. */
-export interface StepContext {
-  /** The protocol version of the connection. */
-  readonly version: SampleVersion;
-  /** The session of the running turn. */
-  readonly sessionId: string;
-  /** The session's working directory: relative `#read`/`#write` paths resolve against it. */
-  readonly cwd: string;
-  /** Aborted on `session/cancel` (or close); the turn then ends `cancelled`. */
-  readonly signal: AbortSignal;
-  /** The capabilities the client advertised in `initialize`. */
-  readonly clientCapabilities: unknown;
-  /** The `messageId` of the agent's reply in this turn (v2 requires one on every chunk; v1 omits it). */
-  readonly messageId: string;
-  /** Sends `session/update` with `update`, for `sessionId` (default: the turn's session). */
-  sendUpdate(update: JsonObject, sessionId?: string): Promise<void>;
-  /** Sends a request to the client by wire name; settles with its result or rejects with its error. */
-  request(wire: string, params: JsonObject): Promise<unknown>;
-  /** A diagnostic for the agent's stderr. */
-  log(message: string): void;
-}
-
-/** How a turn ended: a stop reason, or a JSON-RPC error to answer the prompt with. */
-export type TurnEnd =
-  | { readonly stopReason: "end_turn" | "cancelled" }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
 
 /** The session id `#foreign-session` sends to: one no client opened. */
 export const FOREIGN_SESSION_ID = "mock-foreign-session";

@@ -3,6 +3,7 @@
  * line; a line that does not start with `#` is echoed back. `GRAMMAR` is the
  * text `mock-agent --help` and the README show.
  */
+import type { JsonObject, SampleVersion } from "./updates.ts";
 
 /** One thing the mock agent does during a turn. */
 export type Step =
@@ -146,3 +147,30 @@ export function parseSteps(text: string): Parsed {
   flush();
   return { steps };
 }
+
+/** What the engine needs from the agent it runs in. */
+export interface StepContext {
+  /** The protocol version of the connection. */
+  readonly version: SampleVersion;
+  /** The session of the running turn. */
+  readonly sessionId: string;
+  /** The session's working directory: relative `#read`/`#write` paths resolve against it. */
+  readonly cwd: string;
+  /** Aborted on `session/cancel` (or close); the turn then ends `cancelled`. */
+  readonly signal: AbortSignal;
+  /** The capabilities the client advertised in `initialize`. */
+  readonly clientCapabilities: unknown;
+  /** The `messageId` of the agent's reply in this turn (v2 requires one on every chunk; v1 omits it). */
+  readonly messageId: string;
+  /** Sends `session/update` with `update`, for `sessionId` (default: the turn's session). */
+  sendUpdate(update: JsonObject, sessionId?: string): Promise<void>;
+  /** Sends a request to the client by wire name; settles with its result or rejects with its error. */
+  request(wire: string, params: JsonObject): Promise<unknown>;
+  /** A diagnostic for the agent's stderr. */
+  log(message: string): void;
+}
+
+/** How a turn ended: a stop reason, or a JSON-RPC error to answer the prompt with. */
+export type TurnEnd =
+  | { readonly stopReason: "end_turn" | "cancelled" }
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };

@@ -6,7 +6,6 @@
  * machine are replaced by `<repo>`, `<install>` and `<scratch>`.
  */
 import { UNPROBED, type ClientReport } from "../check-client/main.ts";
-import type { RealClient } from "./scorecard.ts";
 
 /** One client's outcome: its report, or why check produced none. */
 export interface ClientResult {
@@ -86,4 +85,14 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
     "",
   );
   return lines.join("\n");
+}
+
+/** One client: how it is shown on the page and the command check runs (`{agent}`, `{prompt}` left in). */
+export interface RealClient {
+  readonly name: string;
+  /** npm package and version for a third-party client, installed in INSTALL_DIR/<folder>. */
+  readonly pkg?: { readonly name: string; readonly version: string; readonly folder: string };
+  /** The command as the page shows it (`<repo>/`, `<install>/` for the folders). */
+  readonly shown: string;
+  command(dir: string): string[];
 }

@@ -18,19 +18,12 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { ClientReport } from "../check-client/main.ts";
-import { renderPage, type ClientResult } from "./render.ts";
+import { renderPage, type ClientResult, type RealClient } from "./render.ts";
+
+export type { RealClient };
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
-/** One client: how it is shown on the page and the command check runs (`{agent}`, `{prompt}` left in). */
-export interface RealClient {
-  readonly name: string;
-  /** npm package and version for a third-party client, installed in INSTALL_DIR/<folder>. */
-  readonly pkg?: { readonly name: string; readonly version: string; readonly folder: string };
-  /** The command as the page shows it (`<repo>/`, `<install>/` for the folders). */
-  readonly shown: string;
-  command(dir: string): string[];
-}
 
 const node = process.execPath;
 const tsx = () => import.meta.resolve("tsx");

@@ -1,0 +1,99 @@
+// DESIGN §11: the connection core in one piece. Read from the code's text, like the module-graph
+// test: no import cycle in src/ or tools/; no module-level mutable state in src/; the negotiated
+// state (initialized, authenticated, version, capabilities, sessions, turns, objects) written in
+// one module only, src/connection/state.ts, whose fields are private.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cyclesOf, filesIn, importsIn, importsOf, root } from "../support/imports.ts";
+
+const read = (file: string) => readFileSync(join(root, file), "utf8");
+
+describe("import cycles", () => {
+  it("finds a cycle where there is one (the check can fail)", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["a.ts"]],
+    ]);
+    expect(cyclesOf(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(importsIn("src/connection/x.ts", 'import type { Y } from "./y.ts";\nexport { z } from "../z.ts";')).toEqual(["src/connection/y.ts", "src/z.ts"]);
+  });
+
+  it.each(["src", "tools"])("has none in %s/ (type-only imports included)", (folder) => {
+    const files = filesIn(folder);
+    expect(files.length).toBeGreaterThan(20);
+    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+});
+
+/**
+ * Module-level state that lives as long as the process: the only kind allowed, each with its
+ * reason. Everything a connection needs is held by the connection.
+ */
+const PROCESS_WIDE: Readonly<Record<string, string>> = {
+  // Agent process groups this process started: its exit and signal hooks must reach every one of
+  // them, whichever connection started it (the "no orphan" guarantee); one set per process by nature.
+  "src/transport/process.ts live": "owner exit guard",
+};
+
+/** Top-level declarations whose value can change: `let`/`var`, or a `const` holding a mutable Map, Set, WeakMap, WeakSet, array or object. */
+function mutableTopLevel(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^(?:export\s+)?(let|var|const)\s+([A-Za-z_$][\w$]*)\s*(?::\s*([^=]+))?=\s*(.*)$/.exec(line);
+    if (m === null) continue;
+    const [, keyword, name, type = "", value = ""] = m;
+    const readonlyType = /^\s*(Readonly|ReadonlyMap|ReadonlySet|readonly\s)/.test(type);
+    const mutableValue = /^new\s+(Weak)?(Map|Set)\b/.test(value) || /^\[\s*\]/.test(value) || /^\{\s*\};?$/.test(value);
+    if (keyword !== "const" || (mutableValue && !readonlyType)) out.push(`${file} ${name}`);
+  }
+  return out;
+}
+
+describe("module-level mutable state", () => {
+  it("is found where there is some (the check can fail)", () => {
+    expect(mutableTopLevel("x.ts", "const states = new WeakMap<object, number>();\nlet n = 0;\nconst ok: ReadonlySet<number> = new Set([1]);\nconst fine = Symbol();")).toEqual(["x.ts states", "x.ts n"]);
+  });
+
+  it("is none in src/ but the documented process-wide registries", () => {
+    const found = filesIn("src").flatMap((f) => mutableTopLevel(f, read(f)));
+    expect(found.filter((d) => !(d in PROCESS_WIDE))).toEqual([]);
+    // Every documented exception still exists (the list does not outlive the code).
+    for (const d of Object.keys(PROCESS_WIDE)) expect(found).toContain(d);
+  });
+});
+
+/** Writes to the negotiated state by name: assignments to its facts, and changes to its collections. */
+const STATE_WRITE = /\.(initialized|authenticated|protocolVersion|agentCapabilities|clientCapabilities|offeredClientCapabilities|offeredClientCaps|otherRequestSeen|agentCaps|clientCaps|isInitialized|isAuthenticated|version)\s*=(?!=)|\b(knownSessions|sessions|turns|objects)\.(add|set|delete|clear)\(/;
+const STATE_MODULE = "src/connection/state.ts";
+
+describe("the negotiated state", () => {
+  it("detects a write (the check can fail)", () => {
+    expect(STATE_WRITE.test("this.core.initialized = true;")).toBe(true);
+    expect(STATE_WRITE.test("core.knownSessions.add(id);")).toBe(true);
+    expect(STATE_WRITE.test("if (state.initialized === true) return;")).toBe(false);
+  });
+
+  it("is written by one module only, state.ts", () => {
+    const files = [...filesIn("src/connection"), ...filesIn("src/extensions"), ...filesIn("src/versions"), "src/decode.ts", "src/bind.ts", "src/protocol.ts", "src/row.ts"];
+    const writers = files.filter((f) => f !== STATE_MODULE && read(f).split("\n").some((line) => STATE_WRITE.test(line)));
+    expect(writers).toEqual([]);
+    expect(read(STATE_MODULE).split("\n").some((line) => STATE_WRITE.test(line))).toBe(true);
+  });
+
+  it("keeps every field of ConnectionState private: others read it through StateView", () => {
+    const text = read(STATE_MODULE);
+    const body = text.slice(text.indexOf("export class ConnectionState"));
+    const fields = [...body.matchAll(/^ {2}((?:private\s+|readonly\s+)*)([A-Za-z]\w*)\s*(?:\??:[^(;=]*)?\s*(?:=[^;]*)?;$/gm)];
+    expect(fields.length).toBeGreaterThan(8);
+    expect(fields.filter((f) => !(f[1] as string).includes("private")).map((f) => f[2])).toEqual([]);
+  });
+
+  it("is held by the connection, not beside it: no module of src/connection keeps a map keyed by connections", () => {
+    const keyed = filesIn("src/connection").filter((f) => /new WeakMap</.test(read(f)));
+    expect(keyed).toEqual([]);
+  });
+});

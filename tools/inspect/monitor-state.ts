@@ -1,0 +1,56 @@
+/** The state the monitor's checkers share (monitor.ts owns it; requests.ts, answers.ts and turns.ts read and change it). */
+import type { CallBook } from "./calls.ts";
+import type { Sender, Violation } from "./rules.ts";
+import type { Stats } from "./stats.ts";
+import type { Table } from "./tables.ts";
+
+/** What the monitor learnt from one message. */
+export interface Observed {
+  readonly index: number;
+  readonly t: number;
+  readonly from: Sender;
+  /** `non_json` for a line that does not parse; `batch` for a JSON array. */
+  readonly kind: "request" | "unidentified_request" | "notification" | "response" | "unknown" | "non_json" | "batch";
+  readonly method: string | undefined;
+  readonly id: unknown;
+  /** For an answer: the method it answers, its latency, and its error code if it is an error. */
+  readonly answers: { readonly method: string; readonly ms: number; readonly error: number | undefined } | undefined;
+  readonly violations: readonly Violation[];
+}
+
+/** Per-session state the rules need. */
+export interface SessionState {
+  /** Key of the session/prompt in flight (sent, not yet answered), if any. */
+  prompt: string | undefined;
+  /** A turn has ended (v1: its answer; v2: its idle state_update) and no new one started. */
+  turnEnded: boolean;
+  lastTurnCancelled: boolean;
+  /** session/load or session/resume requests in flight (their replay is not turn content). */
+  loading: number;
+  /** v2: prompts acknowledged and waiting for the idle state_update that ends their work, with the answer's `messageId`. */
+  accepted: { readonly messageId: string | undefined; readonly call: string }[];
+  /** v2: `messageId`s of the user_message / user_message_chunk updates seen since the session's work last ended. */
+  readonly userMessages: Set<string>;
+  /** v2: the client sent session/cancel while a prompt was in flight or its work running. */
+  cancelRequested: boolean;
+}
+
+/** Connection-wide state read and changed by the checkers. */
+export interface MonitorState {
+  table: Table;
+  /** The version the agent answered, once initialize is answered. */
+  negotiated: number | undefined;
+  initialized: boolean;
+  /** The params of the latest initialize request (its capabilities are read once the answer names the table). */
+  initParams: unknown;
+  clientCapabilities: unknown;
+  agentCapabilities: unknown;
+  authMethods: readonly unknown[];
+  authenticated: boolean;
+  readonly sessions: Map<string, SessionState>;
+  /** Calls by the side that sent them. */
+  readonly calls: { readonly client: CallBook; readonly agent: CallBook };
+  readonly stats: Stats;
+  /** Notes for the summary (a version without a table, a switch of table, oversized lines). */
+  readonly notes: string[];
+}
