@@ -28,7 +28,11 @@ export interface TransportReceiver {
   end(error?: Error): void;
 }
 
-/** A byte pipe to the peer: the connection frames, parses and answers; the transport only moves text and bytes. */
+/**
+ * A pipe to the peer: the connection frames, parses and answers what the
+ * transport delivers as text and bytes, or, through `TransportReceiver.message`,
+ * answers the messages it delivers already framed and parsed.
+ */
 export interface Transport {
   /** Starts delivering inbound data. Called once by the connection. */
   start(receiver: TransportReceiver): void;
