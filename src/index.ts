@@ -12,7 +12,7 @@
 export type { Connection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
-export type { HandlerContext } from "./context.ts";
+export type { ExtensionCaller, ExtensionNotificationShape, ExtensionRequestShape, HandlerContext } from "./context.ts";
 export { defineExtension, type ExtensionHandler, type ExtensionNotification, type ExtensionNotificationSpec, type ExtensionRequest, type ExtensionRequestSpec, type ParamsInput, type ResultOutput } from "./extensions/define.ts";
 export type { Check, InputOf, OutputOf } from "./extensions/validate.ts";
 export type { InferInput, InferOutput, StandardIssue, StandardResult, StandardSchemaProps, StandardSchemaV1, StandardTypes } from "./extensions/standard-schema.ts";

@@ -15,11 +15,12 @@ const agent: AgentHandler = {
 };
 const [agentSide, clientSide] = memoryPair();
 
-// The agent handles echo (params typed { text: string }) and notifies progress on the way.
-const agentConn = connectAgent(agent, agentSide, {
+// The agent handles echo (params typed { text: string }) and notifies progress on the way:
+// every handler's ctx sends extensions to the peer (ctx.request / ctx.notify), on every transport.
+connectAgent(agent, agentSide, {
   extensions: [
-    echo.handle(async ({ text }) => {
-      await agentConn.notify(progress, { percent: 50 });
+    echo.handle(async ({ text }, ctx) => {
+      await ctx.notify(progress, { percent: 50 });
       return { text: text.toUpperCase() };
     }),
   ],

@@ -4,6 +4,8 @@
  * `signal` is created only if a handler reads it.
  */
 import type { HandlerContext, RequestId } from "../context.ts";
+import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
+import type { RequestOptions } from "../peer-caller.ts";
 import type { Row } from "../row.ts";
 import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
 
@@ -20,6 +22,14 @@ export interface CallHost<Peer> {
   readonly clientCapabilities: Capabilities | undefined;
   /** Notification calls that handed out a signal, so close can abort it. */
   readonly liveNotifications: Set<InboundCall<Peer>>;
+  /** What `ctx.request` / `ctx.notify` send through: the connection's own extension sender, set by `connect.ts` when it opens the connection. */
+  extensionSender?: ExtensionSender;
+}
+
+/** The connection's sender of extension methods (a definition, gated and validated, or a raw `_` wire), as `conn.request` / `conn.notify` send them. */
+export interface ExtensionSender {
+  request(wire: string | ExtensionRequest<unknown, unknown>, params: unknown, options?: RequestOptions): Promise<unknown>;
+  notify(wire: string | ExtensionNotification<unknown>, params: unknown): Promise<void>;
 }
 
 /** Collects the answers of one accepted batch. */
@@ -75,6 +85,20 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
 
   get peer(): Peer {
     return this.host.peer;
+  }
+
+  request<E extends ExtensionRequest<unknown, unknown>>(extension: E, params: ParamsInput<E>, options?: RequestOptions): Promise<ResultOutput<E>>;
+  request<R = unknown>(wire: `_${string}`, params: object, options?: RequestOptions): Promise<R>;
+  request(wire: `_${string}` | ExtensionRequest<unknown, unknown>, params: unknown, options?: RequestOptions): Promise<unknown> {
+    const sender = this.host.extensionSender;
+    return sender ? sender.request(wire, params, options) : Promise.reject(new Error("ctx.request: this connection has no extension sender"));
+  }
+
+  notify<E extends ExtensionNotification<unknown>>(extension: E, params: ParamsInput<E>): Promise<void>;
+  notify(wire: `_${string}`, params: object): Promise<void>;
+  notify(wire: `_${string}` | ExtensionNotification<unknown>, params: unknown): Promise<void> {
+    const sender = this.host.extensionSender;
+    return sender ? sender.notify(wire, params) : Promise.reject(new Error("ctx.notify: this connection has no extension sender"));
   }
 
   get agentCapabilities(): Capabilities | undefined {

@@ -11,8 +11,10 @@ import type { Protocol } from "../protocol.ts";
 import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport } from "../transport/transport.ts";
+import type { MessageKind } from "../jsonrpc/classify.ts";
+import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine, rejectOversized } from "./pipeline.ts";
+import { processLine, processValue, rejectOversized } from "./pipeline.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -54,9 +56,11 @@ export interface Connection<Methods, Notifications, AgentCapabilities = unknown,
 export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler: object, transport: Transport, options: ConnectionOptions = {}): { connection: C; peer: Peer } {
   const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
   const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
+  // The same sender handlers reach as `ctx.request` / `ctx.notify` (set in `open`).
+  const sender = (core.inbound as CallHost<Peer>).extensionSender as ExtensionSender;
   const connection = {
-    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
-    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
+    request: sender.request,
+    notify: sender.notify,
     close: (reason = "closed by this side") => core.close(reason),
     closed: core.closed,
     get agentCapabilities() {
@@ -74,22 +78,32 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
   const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
   const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
+  // Handlers send extension methods through `ctx.request` / `ctx.notify` (call.ts), as the connection object does:
+  // a definition passes the outbound gate and result validation (extensions/send.ts), a raw wire goes as it is.
+  (core.inbound as CallHost<P>).extensionSender = {
+    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
+    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
+  };
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // After a response settles a call, later lines wait one microtask so the caller's
   // continuation runs first (arrival order is processing order). They queue here; a
-  // number stands for an oversized line of that length. One queue with a head index:
-  // draining never copies.
-  let queue: (string | number)[] = [];
+  // number stands for an oversized line of that length, a Parsed for a message the transport
+  // parsed itself. One queue with a head index: draining never copies.
+  let queue: (string | number | Parsed)[] = [];
   let head = 0;
   let yielding = false;
   let ended: { error: Error | undefined } | undefined;
 
   const inbound = core.inbound;
   const oversized = (length: number) => rejectOversized(inbound, length, maxBytes);
-  const handle = (text: string | number, shallow = false) => {
+  const handle = (text: string | number | Parsed, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    processLine(inbound, text, maxDepth, shallow);
+    if (typeof text === "string") processLine(inbound, text, maxDepth, shallow);
+    else processValue(inbound, text.value, text.kind);
+    afterMessage();
+  };
+  const afterMessage = () => {
     if (inbound.settledResponse) {
       inbound.settledResponse = false;
       if (!yielding) {
@@ -102,7 +116,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     yielding = false;
     while (head < queue.length) {
       if (core.isClosed) return;
-      const item = queue[head] as string | number;
+      const item = queue[head] as string | number | Parsed;
       queue[head++] = 0;
       handle(item);
       if (yielding) return; // a response settled: continue after the next microtask
@@ -139,6 +153,18 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     data(chunk) {
       if (!core.isClosed) framer.push(chunk);
     },
+    // A message the transport framed and parsed (remote server): the same limits and order as a line.
+    message(value, line, kind) {
+      if (core.isClosed) return;
+      if (line.length > maxBytes) {
+        if (yielding) queue.push(line.length);
+        else oversized(line.length);
+      } else if (yielding) queue.push(new Parsed(value, kind));
+      else {
+        processValue(inbound, value, kind);
+        afterMessage();
+      }
+    },
     end(error) {
       if (core.isClosed) return;
       framer.end();
@@ -147,4 +173,14 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     },
   });
   return core;
+}
+
+/** A parsed message waiting in the connection's inbound queue (a class, so a parsed string or number is not taken for a line or a length). */
+class Parsed {
+  readonly value: unknown;
+  readonly kind: MessageKind | undefined;
+  constructor(value: unknown, kind: MessageKind | undefined) {
+    this.value = value;
+    this.kind = kind;
+  }
 }

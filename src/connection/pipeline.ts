@@ -14,7 +14,7 @@
 import type { RequestId } from "../context.ts";
 import { dispatch } from "../decode.ts";
 import { ErrorCode, RpcError, wireError, type ErrorObject } from "../errors.ts";
-import { classify, isResponseShaped } from "../jsonrpc/classify.ts";
+import { classify, isResponseShaped, type MessageKind } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { encodeLine, encodeResult, errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
@@ -180,10 +180,17 @@ export function processLine<P>(inbound: Inbound<P>, text: string, maxDepth: numb
   } else processValue(inbound, value);
 }
 
-/** Handles one parsed line: a message, or a batch of them. */
-export function processValue<P>(inbound: Inbound<P>, value: unknown): void {
-  if (Array.isArray(value)) processBatch(inbound, value);
-  else processMessage(inbound, value, undefined);
+/**
+ * Handles one parsed line: a message, or a batch of them. Transports that parse messages
+ * themselves (`TransportReceiver.message`) hand their value here, a `ParseFailure` included
+ * (answered as an unparsable line), with its `kind` when they classified it.
+ */
+export function processValue<P>(inbound: Inbound<P>, value: unknown, kind?: MessageKind): void {
+  if (value instanceof ParseFailure) {
+    report(inbound, "parse_error", `unparsable line: ${value.reason}`);
+    reject(inbound, null, wireError.parse(value.reason), undefined);
+  } else if (Array.isArray(value)) processBatch(inbound, value);
+  else processMessage(inbound, value, undefined, kind);
 }
 
 /** Answers a line too long to read: `-32700`, `id: null`. */
@@ -217,9 +224,8 @@ function processBatch<P>(inbound: Inbound<P>, items: unknown[]): void {
   sink.done();
 }
 
-/** Handles one message: classified once, its row looked up once. */
-function processMessage<P>(inbound: Inbound<P>, value: unknown, batch: BatchSink | undefined): void {
-  const kind = classify(value);
+/** Handles one message: classified once (here, unless its transport did), its row looked up once. */
+function processMessage<P>(inbound: Inbound<P>, value: unknown, batch: BatchSink | undefined, kind: MessageKind = classify(value)): void {
   // Response-shaped bodies (having `result` or `error`) are never answered, whatever else is wrong.
   const responseShaped = kind === "unknown" && isResponseShaped(value);
   const body = value as Body;

@@ -1,15 +1,17 @@
 /**
  * The `/acp` endpoint (RFD "Unified Endpoint Routing"): maps POST, GET and
- * DELETE onto connections and sessions. Only routing lives here: every
- * message a POST carries is handed, as one line, to the connection's
- * pipeline, which classifies, gates, validates and answers it as over stdio.
+ * DELETE onto connections and sessions. Only routing lives here: the
+ * message a POST carries is parsed and classified once, with the
+ * connection's own parser and classifier (src/jsonrpc/), routed by its kind,
+ * and handed parsed to the connection's pipeline, which gates, validates
+ * and answers it as over stdio.
  */
 import type { RequestId } from "../context.ts";
 import { ErrorCode, wireError, type ErrorObject } from "../errors.ts";
 import { classify } from "../jsonrpc/classify.ts";
 import { errorMessage } from "../jsonrpc/messages.ts";
-import { parseLine } from "../jsonrpc/parse.ts";
-import { HttpConnection } from "./http-connection.ts";
+import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { HttpConnection, type InboundMessage } from "./http-connection.ts";
 import { sessionOfParams } from "./peek.ts";
 import { MAX_EARLY_SESSION_STREAMS } from "./session-streams.ts";
 import { acceptsEventStream, EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, isJsonContentType, JSON_TYPE, nullIdErrorBody, oneLine } from "./protocol.ts";
@@ -58,15 +60,16 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
     return error instanceof BodyTooLargeError ? reject(413, error.message) : reject(400, "the request body could not be read");
   }
   const line = oneLine(text);
-  const parsed = parseLine(line, state.connectionOptions.maxDepth);
-  if (!parsed.ok) return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(null, wireError.parse(parsed.reason))) };
-  const value = parsed.value;
+  // The one parse and the one classification of this message: the connection takes both as they are.
+  const value = parseValue(line, state.connectionOptions.maxDepth);
+  if (value instanceof ParseFailure) return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(null, wireError.parse(value.reason))) };
   if (Array.isArray(value)) return reject(501, "JSON-RPC batches are not supported (RFD: 501)");
   const kind = classify(value);
+  const message: InboundMessage = { value, line, kind };
   const body = value as { id?: RequestId; method?: string };
   const connectionId = req.header(HEADER_CONNECTION_ID);
   if (connectionId === undefined) {
-    if (kind === "request" && state.router.inboundRow("agent", "request", body.method as string)?.lifecycle === "initialize") return initialize(state, req, line, body.id as RequestId);
+    if (kind === "request" && state.router.inboundRow("agent", "request", body.method as string)?.lifecycle === "initialize") return initialize(state, req, message, body.id as RequestId);
     return reject(400, "Missing Acp-Connection-Id");
   }
   const connection = state.http.get(connectionId);
@@ -87,13 +90,13 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
     return { status: 503, headers: { ...JSON_HEADERS, "retry-after": "5" }, body: JSON.stringify(errorMessage(body.id as RequestId, error)) };
   }
   // While the connection is paused (its handlers are behind) the message waits, and so does this answer.
-  const held = connection.deliver(line, kind === "request" ? body.id : undefined, session);
+  const held = connection.deliver(message, kind === "request" ? body.id : undefined, session);
   if (held !== undefined && !(await held)) return reject(404, "Unknown Acp-Connection-Id: it closed while the message waited");
   return ACCEPTED;
 }
 
 /** POST `initialize` without a connection id: a new connection, answered 200 with the body and `Acp-Connection-Id`. */
-async function initialize(state: ServerState, req: RemoteRequest, line: string, id: RequestId): Promise<RemoteResponse> {
+async function initialize(state: ServerState, req: RemoteRequest, message: InboundMessage, id: RequestId): Promise<RemoteResponse> {
   const refusal = state.refusal();
   if (refusal !== undefined) return reject(503, refusal, ErrorCode.InternalError, { "retry-after": "5" });
   const connectionId = newConnectionId();
@@ -108,7 +111,7 @@ async function initialize(state: ServerState, req: RemoteRequest, line: string, 
   req.onAbort?.(() => connection.fail("the client went away before initialize was answered"));
   let answer;
   try {
-    answer = await connection.initialize(line, id);
+    answer = await connection.initialize(message, id);
   } catch (error) {
     return reject(500, error instanceof Error ? error.message : "initialize failed", ErrorCode.InternalError);
   }

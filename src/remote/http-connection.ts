@@ -1,9 +1,10 @@
 /**
  * One Streamable HTTP connection: the `Transport` its agent connection
- * writes to, and the streams its lines go out on. Inbound POST bodies are
- * handed to the connection as NDJSON lines, so they pass through the same
- * pipeline as stdio (classification, gates, validation, cancellation,
- * ordering). Outbound lines go to the session's SSE stream when the client
+ * writes to, and the streams its lines go out on. Inbound POST bodies,
+ * parsed and classified once by the endpoint, are handed to the connection
+ * as messages (`TransportReceiver.message`), so they pass through the same
+ * pipeline as stdio (gates, validation, cancellation, ordering) without
+ * being parsed again. Outbound lines go to the session's SSE stream when the client
  * opened one, else to the connection's stream ({@link EventStream}: event
  * ids, a bounded backlog while no GET reads it, a bounded replay buffer for
  * a GET that resumes with `Last-Event-ID`). A dropped stream is waited for
@@ -13,8 +14,9 @@
  * stops sending.
  */
 import type { RequestId } from "../context.ts";
+import type { MessageKind } from "../jsonrpc/classify.ts";
 import { createFramer, type Framer } from "../transport/framer.ts";
-import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { EventStream, type ResumeRefusal } from "./event-stream.ts";
 import type { Limits, ServedConnection } from "./options.ts";
 import { peekLine, sessionOfLine } from "./peek.ts";
@@ -27,6 +29,13 @@ import type { EventSink } from "./sink.ts";
 export interface InitializeAnswer {
   readonly line: string;
   readonly ok: boolean;
+}
+
+/** One inbound message as the endpoint read it: the parsed value, its text on one line, its kind. */
+export interface InboundMessage {
+  readonly value: unknown;
+  readonly line: string;
+  readonly kind: MessageKind;
 }
 
 export class HttpConnection implements Transport {
@@ -53,7 +62,7 @@ export class HttpConnection implements Transport {
   private lastKeepAlive = Date.now();
   private paused = false;
   /** Messages that arrived while paused, in arrival order, with their POSTs' resolvers (true: delivered). */
-  private held: { readonly line: string; readonly requestId: RequestId | undefined; readonly session: string | undefined; resolve(delivered: boolean): void }[] = [];
+  private held: { readonly message: InboundMessage; readonly requestId: RequestId | undefined; readonly session: string | undefined; resolve(delivered: boolean): void }[] = [];
   private closed = false;
 
   constructor(id: string, sessions: ConnectionSessions, limits: Limits, onClosed: (connection: HttpConnection) => void) {
@@ -102,21 +111,21 @@ export class HttpConnection implements Transport {
   }
 
   /**
-   * Hands one inbound message (one line, no newline) to the connection's
-   * pipeline; `session` routes its answer. Returns undefined once delivered,
-   * or while paused a promise that settles when it is (true) or the
-   * connection closed first (false): its POST is answered then.
+   * Hands one inbound message, as the endpoint parsed and classified it, to
+   * the connection's pipeline; `session` routes its answer. Returns undefined
+   * once delivered, or while paused a promise that settles when it is (true)
+   * or the connection closed first (false): its POST is answered then.
    */
-  deliver(line: string, requestId: RequestId | undefined, session: string | undefined): Promise<boolean> | undefined {
+  deliver(message: InboundMessage, requestId: RequestId | undefined, session: string | undefined): Promise<boolean> | undefined {
     this.lastSeen = Date.now();
-    if (this.paused || this.held.length > 0) return new Promise((resolve) => this.held.push({ line, requestId, session, resolve }));
-    this.push(line, requestId, session);
+    if (this.paused || this.held.length > 0) return new Promise((resolve) => this.held.push({ message, requestId, session, resolve }));
+    this.push(message, requestId, session);
     return undefined;
   }
 
-  private push(line: string, requestId: RequestId | undefined, session: string | undefined): void {
+  private push(message: InboundMessage, requestId: RequestId | undefined, session: string | undefined): void {
     if (requestId !== undefined && session !== undefined) this.answerRoutes.set(requestId, session);
-    this.receiver?.data(`${line}\n`);
+    if (this.receiver) deliverMessage(this.receiver, message.value, message.line, message.kind);
   }
 
   /** Holds further inbound messages (backpressure from slow handlers) until `resume`. */
@@ -129,18 +138,18 @@ export class HttpConnection implements Transport {
     this.paused = false;
     while (!this.paused && !this.closed && this.held.length > 0) {
       const next = this.held.shift() as (typeof this.held)[number];
-      this.push(next.line, next.requestId, next.session);
+      this.push(next.message, next.requestId, next.session);
       next.resolve(true);
     }
   }
 
   /** Delivers the `initialize` request and resolves with its answer, which goes in the POST's body instead of a stream. */
-  initialize(line: string, id: RequestId): Promise<InitializeAnswer> {
+  initialize(message: InboundMessage, id: RequestId): Promise<InitializeAnswer> {
     return new Promise((resolve, reject) => {
       this.init = { id, resolve, reject };
       // Held while paused, the line is delivered later (true) or dropped by close (false), and
       // close rejects `init`: the answer arrives through `init` either way, so the result is not needed.
-      void this.deliver(line, undefined, undefined);
+      void this.deliver(message, undefined, undefined);
     });
   }
 

@@ -5,7 +5,7 @@
  * WebSocket on Node: `./node-ws.ts` (needs the optional `ws` package).
  */
 export { createRemoteServer, type RemoteServer, type RemoteServerStats } from "./server.ts";
-export { bearer, type Authorize, type ConnectionInfo, type RemoteServerOptions, type ServedConnection } from "./options.ts";
+export { bearer, type Authorize, type ConnectionInfo, type OnConnection, type RemoteServerOptions, type ServedConnection } from "./options.ts";
 export type { RemoteRequest, RemoteResponse } from "./request.ts";
 export { BodyTooLargeError } from "./request.ts";
 export type { EventSink } from "./sink.ts";

@@ -1,4 +1,6 @@
 /** Options of the remote ACP server, their defaults, and the reasons for them. */
+import type { AgentConnection } from "../bind.ts";
+import type { CloseInfo } from "../connection/core.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import type { Protocol, ProtocolTypes } from "../protocol.ts";
 
@@ -22,6 +24,15 @@ export interface ServedConnection {
   stats(): { readonly inFlightInbound: number; readonly pendingOutbound: number; readonly busyLanes: number; readonly timers: number; readonly abortListeners: number };
 }
 
+/**
+ * The per-connection hook of {@link RemoteServerOptions.onConnection}: told
+ * of each connection as it opens, with the agent side's `AgentConnection`
+ * (`connection.request(ext, …)`, `connection.notify(…)`, `connection.client`
+ * call the client from outside any handler). Returns nothing, or a cleanup
+ * called once with the connection's {@link CloseInfo} when it closes.
+ */
+export type OnConnection<T extends ProtocolTypes = ProtocolTypes> = (connection: AgentConnection<T>, info: ConnectionInfo) => void | ((closed: CloseInfo) => void);
+
 /** Decides whether a request may go on, from its headers only (run before the body is read or parsed). */
 export type Authorize = (header: (name: string) => string | undefined) => boolean | Promise<boolean>;
 
@@ -33,6 +44,33 @@ export interface RemoteServerOptions<T extends ProtocolTypes = ProtocolTypes> {
   readonly agent: T["agentHandler"] | ((info: ConnectionInfo) => T["agentHandler"]);
   /** Options of every connection (leniency, maxInFlight, …), as for stdio. */
   readonly connection?: ConnectionOptions;
+  /**
+   * Called once per connection (Streamable HTTP or WebSocket) right after it
+   * opened, with its `AgentConnection` and {@link ConnectionInfo}; the
+   * function it may return is called once when that connection closed
+   * (DELETE, the socket closing, idle or stalled readers, shutdown), with
+   * the reason. The connection is opened before its `initialize` is handled,
+   * so call the client once it is initialized (`connection.clientCapabilities`
+   * is set then), as an agent does. A hook that throws refuses the connection
+   * (HTTP: `initialize` answered 500; WebSocket: the socket is closed). A
+   * handler calls its own connection's client through `ctx.peer`,
+   * `ctx.request` and `ctx.notify`; this hook is for work outside handlers
+   * (a push on an outside event, per-connection bookkeeping). Default: none.
+   *
+   * ```ts
+   * const open = new Set<AgentConnection>();
+   * createRemoteServer({
+   *   protocol,
+   *   agent,
+   *   onConnection(connection, info) {
+   *     open.add(connection);
+   *     return ({ reason }) => open.delete(connection);
+   *   },
+   * });
+   * // later, on some outside event: for (const c of open) await c.notify(reloaded, { at: Date.now() });
+   * ```
+   */
+  readonly onConnection?: OnConnection<T>;
   /**
    * Auth hook, run on every request before its body is read or parsed; false
    * answers 401 with `id: null`. Default: none (every request passes).
@@ -119,7 +157,7 @@ export interface Limits {
   readonly maxSessions: number;
 }
 
-export function resolveLimits(o: Omit<RemoteServerOptions, "agent" | "protocol">): Limits {
+export function resolveLimits(o: Omit<RemoteServerOptions, "agent" | "protocol" | "onConnection">): Limits {
   return {
     maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBytes: o.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,

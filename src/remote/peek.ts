@@ -6,6 +6,7 @@
  * stream, which session); the connection layer already produced the line.
  */
 import type { RequestId } from "../context.ts";
+import { isRequestId } from "../jsonrpc/classify.ts";
 
 /** What a line is, as far as routing cares. */
 export interface Peeked {
@@ -57,7 +58,7 @@ function slowPeek(line: string): Peeked {
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) return OTHER;
   const m = body as Record<string, unknown>;
-  const id = typeof m.id === "string" || (typeof m.id === "number" && Number.isSafeInteger(m.id)) ? m.id : m.id === null ? null : undefined;
+  const id = isRequestId(m.id) ? m.id : m.id === null ? null : undefined;
   if (typeof m.method === "string") return id === undefined || id === null ? NOTIFICATION_PEEK : { kind: "request", id };
   if ("error" in m) return { kind: "error", id };
   if ("result" in m) return { kind: "result", id };

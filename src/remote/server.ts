@@ -54,7 +54,7 @@ export interface RemoteServer {
 
 /** Creates a remote ACP server for `options.agent`. */
 export function createRemoteServer<T extends ProtocolTypes>(options: RemoteServerOptions<T>): RemoteServer {
-  const state = new ServerState(options as RemoteServerOptions);
+  const state = new ServerState(options as unknown as RemoteServerOptions);
   const server: RemoteServer = {
     handle: (request) => handle(state, request),
     handleRequest: async (request) => toFetchResponse(await handle(state, fromFetchRequest(request))),

@@ -7,7 +7,7 @@ import type { ConnectionOptions } from "../connection/options.ts";
 import { createAgentConnection } from "../bind.ts";
 import type { Protocol } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
-import type { Authorize, ConnectionInfo, Limits, RemoteServerOptions, ServedConnection } from "./options.ts";
+import type { Authorize, ConnectionInfo, Limits, OnConnection, RemoteServerOptions, ServedConnection } from "./options.ts";
 import { resolveLimits } from "./options.ts";
 import type { SessionCounter } from "./sessions.ts";
 
@@ -35,6 +35,7 @@ export class ServerState {
   /** Set by shutdown: new connections are refused (503). */
   closing = false;
   private readonly agent: RemoteServerOptions["agent"];
+  private readonly onConnection: OnConnection | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly sweepMs: number;
 
@@ -46,6 +47,7 @@ export class ServerState {
     this.affinityCookie = options.affinityCookie;
     this.counter = { count: 0, max: this.limits.maxSessions };
     this.agent = options.agent;
+    this.onConnection = options.onConnection;
     // Often enough to hold each time bound to about a quarter of itself; at most once a second.
     this.sweepMs = Math.max(5, Math.min(1000, this.limits.stallMs / 4, this.limits.idleMs / 4, this.limits.resumeMs / 4, this.limits.earlySessionStreamMs / 4, this.limits.keepAliveMs));
   }
@@ -61,10 +63,42 @@ export class ServerState {
     return undefined;
   }
 
-  /** Opens the agent side of a new connection over `transport`. */
+  /**
+   * Opens the agent side of a new connection over `transport` and tells the
+   * `onConnection` hook. Throws when the agent factory or the hook throws
+   * (the connection is then closed; callers refuse it).
+   */
   open(info: ConnectionInfo, transport: Transport): ServedConnection {
     const handler = typeof this.agent === "function" ? (this.agent as (info: ConnectionInfo) => object)(info) : this.agent;
-    return createAgentConnection(this.router, handler, transport, this.connectionOptions);
+    const connection = createAgentConnection(this.router, handler, transport, this.connectionOptions);
+    if (this.onConnection === undefined) return connection;
+    let cleanup: ReturnType<OnConnection>;
+    try {
+      cleanup = this.onConnection(connection, info);
+    } catch (error) {
+      connection.close(`the onConnection hook threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
+    if (typeof cleanup === "function") {
+      const done = cleanup;
+      void connection.closed.then((closed) => {
+        try {
+          done(closed);
+        } catch (error) {
+          this.report("the cleanup returned by onConnection threw", error);
+        }
+      });
+    }
+    return connection;
+  }
+
+  /** A `handler_error` diagnostic to the connections' `onDiagnostic` (a failing hook breaks nothing). */
+  private report(message: string, error: unknown): void {
+    try {
+      this.connectionOptions.onDiagnostic?.({ kind: "handler_error", message, data: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    } catch {
+      // A failing diagnostics hook must not break the server.
+    }
   }
 
   /** Registers a connection; starts the sweep with the first one. */

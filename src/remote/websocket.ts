@@ -1,6 +1,8 @@
 /**
  * One WebSocket connection (RFD "WebSocket Request Flow"): each text frame
- * is one JSON-RPC message, handed as one line to the connection's pipeline;
+ * is one JSON-RPC message, parsed and classified once here (the session
+ * count needs a look at requests) with the connection's own parser and
+ * classifier, and handed parsed to the connection's pipeline;
  * each line the connection writes goes out as one text frame. Binary frames
  * are ignored. Portable: adapters (`ws` on Node, a runtime's own WebSocket)
  * supply the frames and an {@link EventSink} that sends them, and, when
@@ -8,11 +10,11 @@
  */
 import type { RequestId } from "../context.ts";
 import { ErrorCode } from "../errors.ts";
-import { classify } from "../jsonrpc/classify.ts";
+import { classify, type MessageKind } from "../jsonrpc/classify.ts";
 import { errorMessage } from "../jsonrpc/messages.ts";
-import { parseLine } from "../jsonrpc/parse.ts";
-import { createFramer, type Framer } from "../transport/framer.ts";
-import type { Transport, TransportReceiver } from "../transport/transport.ts";
+import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { createFramer, isBlank, type Framer } from "../transport/framer.ts";
+import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import type { ServedConnection } from "./options.ts";
 import { peekLine, sessionOfParams } from "./peek.ts";
 import { oneLine } from "./protocol.ts";
@@ -56,7 +58,12 @@ export function acceptSocket(state: ServerState, connectionId: string, sink: Eve
     connection.resume = () => flow.resume();
   }
   state.add(connection, "websocket");
-  connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
+  try {
+    connection.served = state.open({ connectionId, transport: "websocket", header }, connection);
+  } catch {
+    // The agent factory or the onConnection hook threw: the socket is closed, its frames ignored.
+    connection.close();
+  }
   return {
     connectionId,
     message: (text) => connection.receive(text),
@@ -99,19 +106,24 @@ class SocketConnection implements Transport {
 
   receive(text: string): void {
     if (this.closed) return;
-    const line = oneLine(text);
-    // Only requests that open or close sessions need a look before the pipeline (the session count).
-    if (line.includes('"method"') && line.includes('"id"')) {
-      const parsed = parseLine(line, this.state.connectionOptions.maxDepth);
-      if (parsed.ok && classify(parsed.value) === "request") {
-        const body = parsed.value as { id: RequestId; method: string };
+    // As the framer reads a line: a byte-order mark before the message is ignored, a blank frame skipped.
+    const line = oneLine(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    if (isBlank(line)) return;
+    // The frame's one parse and classification (a failure or a batch is handed on as parsed: the connection answers it).
+    const value = parseValue(line, this.state.connectionOptions.maxDepth);
+    let kind: MessageKind | undefined;
+    if (!(value instanceof ParseFailure) && !Array.isArray(value)) {
+      kind = classify(value);
+      // Requests that open or close sessions need a look before the pipeline (the session count).
+      if (kind === "request") {
+        const body = value as { id: RequestId; method: string };
         if (!this.sessions.request(body.id, this.state.router.inboundRow("agent", "request", body.method), sessionOfParams(body))) {
           this.sink.write(JSON.stringify(errorMessage(body.id, { code: ErrorCode.InternalError, message: `the server holds its maximum of ${this.state.limits.maxSessions} sessions` })));
           return;
         }
       }
     }
-    this.receiver?.data(`${line}\n`);
+    if (this.receiver) deliverMessage(this.receiver, value, line, kind);
   }
 
   write(text: string): void {

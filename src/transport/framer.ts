@@ -174,7 +174,8 @@ function messageStart(line: string): number {
   return match ? match.index : -1;
 }
 
-function isBlank(line: string): boolean {
+/** True for an empty or whitespace-only line (skipped, never answered; transports that frame messages themselves skip them too). */
+export function isBlank(line: string): boolean {
   if (line.length === 0) return true;
   const c = line.charCodeAt(0);
   // Messages start with "{" or "["; only then is a full whitespace check needed.

@@ -1,17 +1,38 @@
 /**
- * The byte-pipe contract between a connection and a stream. Transports move
- * bytes; framing, parsing and everything after belong to the connection.
+ * The contract between a connection and a stream. Byte transports (stdio,
+ * Web and Node streams, memory) move bytes, and framing, parsing and
+ * everything after belong to the connection. A transport whose medium frames
+ * messages itself (an HTTP body, a WebSocket frame) and has to read them
+ * anyway (the remote server routes by kind and session) may hand each one
+ * over parsed instead, through `message`, so no message is parsed or
+ * classified twice.
  */
+import type { MessageKind } from "../jsonrpc/classify.ts";
 
-/** What a transport calls as bytes arrive. */
+/** What a transport calls as bytes (or framed, parsed messages) arrive. */
 export interface TransportReceiver {
   /** A chunk of inbound bytes (or text, for string streams). Chunk boundaries mean nothing. */
   data(chunk: Uint8Array | string): void;
+  /**
+   * One framed message, already parsed: `value` is what `parseValue` (src/jsonrpc/parse.ts)
+   * returned for `line` with the connection's `maxDepth` (a `ParseFailure` too: the
+   * connection answers and reports it as it would the line), `line` the message's
+   * text on one line, without the newline (for limits, taps and logs), and `kind`
+   * its `classify` tag when the transport computed it (never for a batch or a
+   * failure), so the connection does not classify again. Optional: a receiver without it (a
+   * wrapper that only reads bytes) gets `data(line + "\n")` instead, and
+   * the transport must fall back to that. Connections always have it.
+   */
+  message?(value: unknown, line: string, kind?: MessageKind): void;
   /** The inbound side ended; `error` says why when it failed (stream error, peer exit, overflow). */
   end(error?: Error): void;
 }
 
-/** A byte pipe to the peer: the connection frames, parses and answers; the transport only moves text and bytes. */
+/**
+ * A pipe to the peer: the connection frames, parses and answers what the
+ * transport delivers as text and bytes, or, through `TransportReceiver.message`,
+ * answers the messages it delivers already framed and parsed.
+ */
 export interface Transport {
   /** Starts delivering inbound data. Called once by the connection. */
   start(receiver: TransportReceiver): void;
@@ -95,4 +116,10 @@ export function createPauseGate(): PauseGate {
       return closed?.promise;
     },
   };
+}
+
+/** Hands one parsed message to `receiver`: through `message` when it has one, else as its line (`data(line + "\n")`). */
+export function deliverMessage(receiver: TransportReceiver, value: unknown, line: string, kind?: MessageKind): void {
+  if (receiver.message) receiver.message(value, line, kind);
+  else receiver.data(`${line}\n`);
 }

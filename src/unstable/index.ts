@@ -15,7 +15,7 @@
 export { type Connection } from "../connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "../connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "../connection/options.ts";
-export type { HandlerContext } from "../context.ts";
+export type { ExtensionCaller, ExtensionNotificationShape, ExtensionRequestShape, HandlerContext } from "../context.ts";
 export type { PeerCaller, RequestOptions } from "../peer-caller.ts";
 export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError, type ErrorObject } from "../errors.ts";
 export { ErrorCode, type ErrorCodeValue } from "./generated/errors.ts";

@@ -7,7 +7,9 @@
  * and every later line wait for the next leg.
  */
 import { wireError } from "../errors.ts";
+import { isResponseShaped } from "../jsonrpc/classify.ts";
 import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
+import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES, type Framer } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 
@@ -159,16 +161,16 @@ export function createSwitchboard(transport: Transport, options: SwitchboardOpti
   };
 }
 
-/** The message on `line` when it is response-shaped (an id, no method, a result or an error). */
+/**
+ * The message on `line` when it is response-shaped (an id, no method, a result or an error),
+ * read with the connection's parser and its response-shape rule (src/jsonrpc/). An id that is
+ * not a usable request id (`null` on an error the agent could not tie to a request) still counts:
+ * it is the agent's answer all the same.
+ */
 function answerIn(line: string): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  // No depth bound here: the leg's connection applies its own `maxDepth` to the line it is handed.
+  const value = parseValue(line, Number.MAX_SAFE_INTEGER);
+  if (value instanceof ParseFailure || !isResponseShaped(value)) return undefined;
   const body = value as Record<string, unknown>;
-  if ("method" in body || !("id" in body) || !("result" in body || "error" in body)) return undefined;
-  return body;
+  return "method" in body || !("id" in body) ? undefined : body;
 }
