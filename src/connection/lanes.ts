@@ -123,7 +123,7 @@ export class Lanes {
    * notifications were handled; now when the lane is idle or its running
    * handler waits on the peer. Returns true when it was queued.
    */
-  request(key: string, start: () => void): boolean {
+  queueRequest(key: string, start: () => void): boolean {
     const lane = this.lanes.get(key);
     if (lane === undefined || waitsOnPeer(lane)) return false;
     this.enqueue(lane, { run: start, jumps: true });

@@ -173,11 +173,7 @@ export function report<P>(inbound: Inbound<P>, kind: Diagnostic["kind"], message
 
 /** Handles one framed line; `shallow`: the framer found too few brackets in it to nest deeper than `maxDepth`. */
 export function processLine<P>(inbound: Inbound<P>, text: string, maxDepth: number | undefined, shallow = false): void {
-  const value = parseValue(text, maxDepth, shallow);
-  if (value instanceof ParseFailure) {
-    report(inbound, "parse_error", `unparsable line: ${value.reason}`);
-    reject(inbound, null, wireError.parse(value.reason), undefined);
-  } else processValue(inbound, value);
+  processValue(inbound, parseValue(text, maxDepth, shallow));
 }
 
 /**
@@ -289,7 +285,15 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
     call.answered = true;
     return reject(inbound, id as RequestId, wireError.tooManyInFlight(inbound.maxInFlight), batch);
   }
-  invoke(inbound, call, params);
+  // A request of a session starts only after that session's earlier notifications were handled
+  // (DESIGN §7; the no-deadlock exception is in `lanes.ts`); while it waits it is in flight:
+  // `$/cancel_request`, `session/cancel` and close reach it. No busy lane means nothing to wait
+  // for: the common case allocates no closure.
+  if (sessionId !== undefined && inbound.lanes.size > 0 && inbound.lanes.queueRequest(sessionId, () => begin(inbound, call, params))) {
+    inbound.inFlight.set(id as RequestId, call);
+    return;
+  }
+  run(inbound, call, params);
 }
 
 /**
@@ -394,21 +398,6 @@ function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unkno
     }
     return THREW;
   }
-}
-
-/**
- * Runs a decoded request's handler. A request of a session starts only after
- * that session's earlier notifications were handled (DESIGN §7; the
- * no-deadlock exception is in `lanes.ts`); while it waits it is in flight:
- * `$/cancel_request`, `session/cancel` and close reach it.
- */
-function invoke<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): void {
-  // No busy lane means nothing to wait for: the common case allocates no closure.
-  if (call.sessionId !== undefined && inbound.lanes.size > 0 && inbound.lanes.request(call.sessionId, () => begin(inbound, call, params))) {
-    inbound.inFlight.set(call.requestId as RequestId, call);
-    return;
-  }
-  run(inbound, call, params);
 }
 
 /** Starts a request that waited in its session's lane, unless it was answered or cancelled meanwhile. */
