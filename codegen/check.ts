@@ -4,6 +4,7 @@
  */
 import type { MethodRow, Side } from "../method-table.ts";
 import { checkColumns } from "./check-columns.ts";
+import { checkShape } from "./check-shape.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";
 
 /** One wire method as the schema itself describes it. */
@@ -87,6 +88,8 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
   const report = (row: MethodRow, field: string, what: string) => problems.push(`${rowLabel(row)}: field "${field}": ${what}`);
   const seenWire = new Map<string, MethodRow>();
   const seenCallback = new Map<string, MethodRow>();
+  // 0. Shape first: the invariants below assume known keys and values.
+  if (!checkShape(rows, report)) throw new TableError(problems);
 
   for (const row of rows) {
     // 1. (side, wire) unique; callbacks unique per side ("both" counts for each).

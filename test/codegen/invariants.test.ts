@@ -226,4 +226,66 @@ describe("the method table checker", () => {
     await expect(generate(without("session/set_mode"), schema)).rejects.toThrow(TableError);
     await expect(generate(without("session/set_mode"), schema)).rejects.toThrow('row "session/set_mode" (agent): missing');
   });
+  describe("the shape of a row, checked before any invariant", () => {
+    const summarize = { wire: "_acme/summarize", side: "agent", kind: "request", callback: "summarize", layer: "app", extension: true } as const;
+    const inline = (params: Record<string, unknown>): MethodRow => ({ ...summarize, params, result: { type: "object" } });
+    const only = (rows: readonly MethodRow[], problem: string) => expect(expectProblem(rows, problem)).toEqual([problem]);
+
+    it("accepts an extension row whose inline schemas use only JSON Schema keywords", () => {
+      expect(() => checkTable(plus(inline({ type: "object", properties: { text: { type: "string", "x-note": "annotations pass" } }, required: ["text"] })), schema)).not.toThrow();
+    });
+
+    it("rejects an unknown key and names the closest column", () => {
+      const row = { ...inline({ type: "object" }), capabilty: ["loadSession"] } as unknown as MethodRow;
+      only(plus(row), 'row "_acme/summarize" (agent): field "capabilty": unknown key — did you mean "capability"?');
+    });
+
+    it("rejects an unknown key that is close to no column without guessing", () => {
+      const row = { ...inline({ type: "object" }), zzzzzzzz: 1 } as unknown as MethodRow;
+      only(plus(row), 'row "_acme/summarize" (agent): field "zzzzzzzz": unknown key');
+    });
+
+    it("rejects an unknown side instead of generating a method no side handles", () => {
+      only(
+        plus({ ...inline({ type: "object" }), side: "agnet" } as unknown as MethodRow),
+        'row "_acme/summarize" (agnet): field "side": unknown value "agnet" — did you mean "agent"? (one of "agent", "client", "both")',
+      );
+    });
+
+    it("rejects an unknown kind instead of generating a router that does not compile", () => {
+      only(
+        plus({ ...inline({ type: "object" }), kind: "reqest" } as unknown as MethodRow),
+        'row "_acme/summarize" (agent): field "kind": unknown value "reqest" — did you mean "request"? (one of "request", "notification")',
+      );
+    });
+
+    it("rejects an unknown layer", () => {
+      only(
+        plus({ ...inline({ type: "object" }), layer: "ap" } as unknown as MethodRow),
+        'row "_acme/summarize" (agent): field "layer": unknown value "ap" — did you mean "app"? (one of "app", "protocol", "session_control")',
+      );
+    });
+
+    it("rejects an unknown lifecycle value", () => {
+      only(
+        withRow("session/new", (r) => ({ ...r, lifecycle: "open_session" }) as unknown as MethodRow),
+        'row "session/new" (agent): field "lifecycle": unknown value "open_session" — did you mean "opens_session"? (one of "initialize", "authenticate", "logout", "opens_session", "closes_session")',
+      );
+    });
+
+    it("rejects an unknown keyword in an inline schema, however deep, instead of loosening the schema", () => {
+      only(
+        plus(inline({ type: "object", properties: { text: { type: "string" } }, requird: ["text"] })),
+        'row "_acme/summarize" (agent): field "params": unknown JSON Schema keyword "requird" — did you mean "required"?',
+      );
+      only(
+        plus(inline({ type: "object", properties: { items: { type: "array", items: { type: "string", maxLenght: 3 } } } })),
+        'row "_acme/summarize" (agent): field "params": at /properties/items/items: unknown JSON Schema keyword "maxLenght" — did you mean "maxLength"?',
+      );
+    });
+
+    it("codegen refuses such a table before writing anything", async () => {
+      await expect(generate(plus({ ...inline({ type: "object" }), side: "agnet" } as unknown as MethodRow), schema)).rejects.toThrow(TableError);
+    });
+  });
 });
