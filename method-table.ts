@@ -43,11 +43,12 @@ export interface MethodRow {
    */
   readonly capability?: readonly string[];
   /**
-   * The handler may leave this method out, and then the call is answered
+   * The handler may leave this method out, and then a request is answered
    * `-32601`, as for an unregistered method. For features an agent may simply
    * not offer (modes, config options, `authenticate` when it offers no auth
-   * methods). A row gated by `capability` is optional already; request rows
-   * only, never the `initialize` row.
+   * methods). On a notification row, an unhandled notification is dropped, as
+   * JSON-RPC 2.0 drops unknown ones. A row gated by `capability` is optional
+   * already; never the `initialize` row.
    */
   readonly optional?: boolean;
   /** `app` rows reach a handler; the other two are handled by the connection. */

@@ -125,7 +125,7 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
     if (row.cancelsSession && (row.side !== "agent" || row.kind !== "request")) report(row, "cancelsSession", "only agent requests can cancel a session");
     if (row.lifecycle !== undefined && (row.side !== "agent" || row.kind !== "request")) report(row, "lifecycle", "only agent requests change the connection's lifecycle");
     if (row.optional) {
-      if (row.kind !== "request" || row.callback === undefined) report(row, "optional", "only requests with a callback can be optional");
+      if (row.callback === undefined) report(row, "optional", "only rows with a callback can be optional");
       else if (row.capability !== undefined) report(row, "optional", "a row gated by a capability is optional already");
       else if (row.lifecycle === "initialize") report(row, "optional", "the initialize row cannot be optional: every agent answers it");
     }

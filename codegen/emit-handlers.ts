@@ -44,7 +44,7 @@ export function emitHandlers(rows: readonly MethodRow[], p: Printer = DEFAULT_PR
     for (const row of handledBy(rows, side)) {
       if (row.callback === undefined) continue;
       const res = resultTypeName(row);
-      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : row.optional ? " Optional: without it the request answers -32601." : "";
+      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : row.optional ? ` Optional: without it ${row.kind === "request" ? "the request answers -32601" : "the notification is dropped"}.` : "";
       out.push(`  /** \`${row.wire}\` ${row.kind}.${gate} */`);
       out.push(`  ${row.callback}${isOptional(row) ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
     }

@@ -128,7 +128,7 @@ export function emitHalf(rows: readonly MethodRow[], half: HandlingSide, info: P
   const ownRows = handledBy(rows, half);
   const peerRows = handledBy(rows, peer);
   const symbols: RuntimeSymbol[] = ["defineProtocol", "Row"];
-  if (ownRows.some((r) => r.callback !== undefined && isOptional(r))) symbols.push("notImplemented");
+  if (ownRows.some((r) => r.callback !== undefined && r.kind === "request" && isOptional(r))) symbols.push("notImplemented");
   if (peerRows.length > 0 || ownRows.some((r) => resultTypeName(r) !== undefined)) symbols.push("notDecodedHere");
   const app = rows.filter((r) => r.layer !== "protocol");
   if (app.some((r) => r.side === peer)) symbols.push("PeerCaller");
@@ -211,5 +211,7 @@ export function emitRouter(rows: readonly MethodRow[], p: Printer = DEFAULT_PRIN
 function invokeText(row: MethodRow): string {
   const p = paramsTypeName(row);
   const call = `h.${row.callback}(p as ${p}, c)`;
-  return isOptional(row) ? `(h, p, c) => (h.${row.callback} ? ${call} : notImplemented(${lit(row.wire)}))` : `(h, p, c) => ${call}`;
+  if (!isOptional(row)) return `(h, p, c) => ${call}`;
+  // A notification nobody handles is dropped, as JSON-RPC 2.0 drops unknown notifications; a request answers -32601.
+  return row.kind === "notification" ? `(h, p, c) => (h.${row.callback} ? ${call} : undefined)` : `(h, p, c) => (h.${row.callback} ? ${call} : notImplemented(${lit(row.wire)}))`;
 }

@@ -123,6 +123,14 @@ describe("emitHalf", () => {
     expect(agent).toContain('invoke: (h, p, c) => (h.setSessionMode ? h.setSessionMode(p as SetSessionModeRequest, c) : notImplemented("session/set_mode")) };');
   });
 
+  it("drops a notification whose optional handler method is missing, instead of failing it", () => {
+    const optionalUpdate = tiny.map((r) => (r.wire === "session/update" ? { ...r, optional: true } : r));
+    expect(emitHalf(optionalUpdate, "client", DEFAULT_PROTOCOL_INFO)).toContain("invoke: (h, p, c) => (h.sessionUpdate ? h.sessionUpdate(p as SessionNotification, c) : undefined) };");
+    const handlers = lines(emitHandlers(optionalUpdate));
+    const at = handlers.indexOf("  sessionUpdate?(params: SessionNotification, ctx: ClientContext): Awaitable<void>;");
+    expect(handlers[at - 1]).toBe("  /** `session/update` notification. Optional: without it the notification is dropped. */");
+  });
+
   it("gives connection-routed rows no callback and no invoke", () => {
     const routes = lines(emitRoutes(tiny));
     expect(routes[routes.indexOf("export const A_session_cancel: Route = {") + 1]).toBe('  wire: "session/cancel", kind: "notification", layer: "session_control",');

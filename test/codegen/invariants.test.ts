@@ -162,8 +162,12 @@ describe("the method table checker", () => {
       expectProblem(withRow("fs/read_text_file", (r) => ({ ...r, auth: true })), 'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication');
     });
 
-    it("rejects optional on a notification", () => {
-      expectProblem(withRow("session/update", (r) => ({ ...r, optional: true })), 'row "session/update" (client): field "optional": only requests with a callback can be optional');
+    it("allows optional on a notification with a callback", () => {
+      expect(() => checkTable(withRow("session/update", (r) => ({ ...r, optional: true })), schema)).not.toThrow();
+    });
+
+    it("rejects optional on a row without a callback", () => {
+      expectProblem(withRow("session/cancel", (r) => ({ ...r, optional: true })), 'row "session/cancel" (agent): field "optional": only rows with a callback can be optional');
     });
 
     it("rejects optional on a row its capability already makes optional", () => {

@@ -33,7 +33,7 @@ export const A_session_archive: Row<AgentHandler, AgentContext> = { ...R.A_sessi
 export const A_session_unarchive: Row<AgentHandler, AgentContext> = { ...R.A_session_unarchive, params: V.validateUnarchiveSessionRequest, result: notDecodedHere, invoke: (h, p, c) => (h.unarchiveSession ? h.unarchiveSession(p as UnarchiveSessionRequest, c) : notImplemented("session/unarchive")) };
 export const A_session_status: Row<AgentHandler, AgentContext> = { ...R.A_session_status, params: V.validateSessionStatusRequest, result: notDecodedHere, invoke: (h, p, c) => (h.sessionStatus ? h.sessionStatus(p as SessionStatusRequest, c) : notImplemented("session/status")) };
 export const A_session_set_title: Row<AgentHandler, AgentContext> = { ...R.A_session_set_title, params: V.validateSetSessionTitleRequest, result: notDecodedHere, invoke: (h, p, c) => (h.setSessionTitle ? h.setSessionTitle(p as SetSessionTitleRequest, c) : notImplemented("session/set_title")) };
-export const A_mcp_message: Row<AgentHandler, AgentContext> = { ...R.A_mcp_message, params: V.validateMessageMcpNotification, result: undefined, invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpNotification, c) : notImplemented("mcp/message")) };
+export const A_mcp_message: Row<AgentHandler, AgentContext> = { ...R.A_mcp_message, params: V.validateMessageMcpNotification, result: undefined, invoke: (h, p, c) => (h.mcpMessage ? h.mcpMessage(p as MessageMcpNotification, c) : undefined) };
 
 // ── rows the client handles: routing data, and the result validator of each request the agent sends ──
 const C_session_request_permission: Row<never, never> = { ...R.C_session_request_permission, params: notDecodedHere, result: V.validateRequestPermissionResponse, invoke: undefined };
