@@ -23,6 +23,8 @@ export interface Diagnostic {
     | "missing_handler";
   readonly message: string;
   readonly data?: unknown;
+  /** `handler_error` only: the value the handler threw or rejected with, stack included (`data` is its one-line description). */
+  readonly error?: unknown;
 }
 
 /** Options of `connectAgent` and `connectClient`. Every one is optional; defaults are stated per option. */
@@ -38,6 +40,14 @@ export interface ConnectionOptions {
   readonly batches?: "reject" | "accept";
   /** Send handler error messages to the peer in `-32603` answers. Default false: internals stay private. */
   readonly exposeErrors?: boolean;
+  /**
+   * Write every handler error (a handler that throws or rejects with anything
+   * but an `RpcError`) to stderr with its stack, `acp-router: handler of
+   * "session/prompt" threw: Error: …`. Never stdout, which carries the
+   * protocol on stdio. Default false: handler errors reach only `onDiagnostic`
+   * (as `handler_error`, with the thrown value in `error`).
+   */
+  readonly logErrors?: boolean;
   /** Agent side: `auth` rows answer `-32000` until `authenticate` succeeds. Default false. */
   readonly authRequired?: boolean;
   /** Longest inbound line; longer lines are answered `-32700` and skipped. Default 32 MiB. */

@@ -65,6 +65,8 @@ export class Inbound<Peer> implements CallHost<Peer> {
   readonly handler: object;
   readonly leniency: Leniency;
   readonly exposeErrors: boolean;
+  /** `logErrors`: handler errors go to stderr with their stack as well. */
+  readonly logErrors: boolean;
   readonly authRequired: boolean;
   readonly acceptBatches: boolean;
   readonly maxInFlight: number;
@@ -79,13 +81,14 @@ export class Inbound<Peer> implements CallHost<Peer> {
     const rows = host.protocol.rows;
     this.leniency = options.leniency ?? "repair";
     this.exposeErrors = options.exposeErrors === true;
+    this.logErrors = options.logErrors === true;
     this.authRequired = options.authRequired === true;
     // A table that keeps rows out of batches (`unbatched`: ACP v2) follows JSON-RPC 2.0 batches by default.
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.hasRepeatable = [...rows.agent, ...rows.client].some((r) => r.repeatable !== undefined);
     this.lanes = new Lanes(
-      (error) => report(this, "handler_error", "a notification handler failed", describeError(error)),
+      (error) => reportHandlerError(this, "a notification handler failed", error),
       options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
       (high, queued) => {
         if (host.isClosed) return;
@@ -166,6 +169,33 @@ export function report<P>(inbound: Inbound<P>, kind: Diagnostic["kind"], message
   if (hook === undefined) return;
   try {
     hook(data === undefined ? { kind, message } : { kind, message, data });
+  } catch {
+    // A failing diagnostics hook must not break the connection.
+  }
+}
+
+/**
+ * Reports a handler's failure: a `handler_error` diagnostic whose `data` is the
+ * one-line description and whose `error` is the thrown value itself, and with
+ * `logErrors` a line on stderr with the stack (never stdout: on stdio it
+ * carries the protocol).
+ */
+export function reportHandlerError<P>(inbound: Inbound<P>, message: string, error: unknown): void {
+  if (inbound.logErrors) {
+    const detail = error instanceof Error ? (error.stack ?? describeError(error)) : describeError(error);
+    try {
+      // No `node:` import: the core runs in browsers too, where the console stands in for stderr.
+      const stderr = (globalThis as { process?: { stderr?: { write(text: string): unknown } } }).process?.stderr;
+      if (stderr) stderr.write(`acp-router: ${message}: ${detail}\n`);
+      else console.error(`acp-router: ${message}: ${detail}`);
+    } catch {
+      // stderr may be closed; the connection goes on.
+    }
+  }
+  const hook = inbound.diagnostic;
+  if (hook === undefined) return;
+  try {
+    hook({ kind: "handler_error", message, data: describeError(error), error });
   } catch {
     // A failing diagnostics hook must not break the connection.
   }
@@ -394,7 +424,7 @@ function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unkno
     if (call.requestId !== undefined) fail(inbound, call, error);
     else {
       finishNotification(inbound, call);
-      report(inbound, "handler_error", "a notification handler threw", describeError(error));
+      reportHandlerError(inbound, "a notification handler threw", error);
     }
     return THREW;
   }
@@ -438,7 +468,7 @@ function succeed<P>(inbound: Inbound<P>, call: InboundCall<P>, value: unknown): 
   try {
     line = encodeResult(call.requestId as RequestId, value);
   } catch (error) {
-    report(inbound, "handler_error", `the result of "${call.wire}" cannot be encoded as JSON`, describeError(error));
+    reportHandlerError(inbound, `the result of "${call.wire}" cannot be encoded as JSON`, error);
     line = encodeLine(errorMessage(call.requestId as RequestId, RpcError.internalError().toJSON()));
   }
   writeAnswer(inbound, line, call.batch);
@@ -453,7 +483,7 @@ function fail<P>(inbound: Inbound<P>, call: InboundCall<P>, error: unknown): voi
   }
   call.answered = true;
   inbound.inFlight.delete(call.requestId as RequestId);
-  if (!(error instanceof RpcError)) report(inbound, "handler_error", `handler of "${call.wire}" threw`, describeError(error));
+  if (!(error instanceof RpcError)) reportHandlerError(inbound, `handler of "${call.wire}" threw`, error);
   reject(inbound, call.requestId as RequestId, RpcError.from(error, inbound.exposeErrors).toJSON(), call.batch);
 }
 

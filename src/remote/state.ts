@@ -95,7 +95,7 @@ export class ServerState {
   /** A `handler_error` diagnostic to the connections' `onDiagnostic` (a failing hook breaks nothing). */
   private report(message: string, error: unknown): void {
     try {
-      this.connectionOptions.onDiagnostic?.({ kind: "handler_error", message, data: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      this.connectionOptions.onDiagnostic?.({ kind: "handler_error", message, data: error instanceof Error ? `${error.name}: ${error.message}` : String(error), error });
     } catch {
       // A failing diagnostics hook must not break the server.
     }

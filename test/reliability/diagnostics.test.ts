@@ -1,12 +1,12 @@
 // What each failure looks like on the wire and in diagnostics: one row per case, asserting the
 // exact answer written (or that nothing was written) and the exact diagnostics reported. These
 // are the statements docs/security.md makes, checked against the code.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { connectAgent, connectClient, RpcError } from "../../src/index.ts";
 import type { ClientHandler, Diagnostic } from "../../src/index.ts";
 import { countingAgent, countingClient, rawWire, turn, type Answer } from "./support.ts";
 
-function agent(options: { exposeErrors?: boolean } = {}) {
+function agent(options: { exposeErrors?: boolean; logErrors?: boolean } = {}) {
   const handler = countingAgent();
   handler.initialize = () => ({ protocolVersion: 1, agentCapabilities: {} });
   handler.extMethod = () => {
@@ -49,7 +49,7 @@ function engineSays(text: string): string {
 const err = (id: unknown, code: number, message: string, data?: unknown): Answer => ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
 
 describe("what an agent answers and reports for each kind of bad line", () => {
-  const rows: [string, string, Answer[], Pick<Diagnostic, "kind" | "message" | "data">[]][] = [
+  const rows: [string, string, Answer[], Pick<Diagnostic, "kind" | "message" | "data" | "error">[]][] = [
     ["invalid JSON", "{oops", [err(null, -32700, "Parse error", { reason: engineSays("{oops") })], [{ kind: "parse_error", message: `unparsable line: ${engineSays("{oops")}` }]],
     ["nesting deeper than maxDepth", `${"[".repeat(129)}${"]".repeat(129)}`, [err(null, -32700, "Parse error", { reason: "nesting deeper than 128 levels" })], [{ kind: "parse_error", message: "unparsable line: nesting deeper than 128 levels" }]],
     ["a batch", '[{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}]', [err(null, -32600, "Invalid request: batches are not supported")], [{ kind: "batch", message: 'batch of 1 rejected (batches: "reject")' }]],
@@ -82,7 +82,7 @@ describe("what an agent answers and reports for each kind of bad line", () => {
       [{ jsonrpc: "2.0", id: 8, result: { sessionId: "s1" } }],
       [{ kind: "repaired", message: 'repaired the params of "session/new"', data: { id: 8, repairs: [{ path: "/_meta", action: "removed" }] } }],
     ],
-    ["a handler that throws (internals not sent)", '{"jsonrpc":"2.0","id":9,"method":"_x/throw","params":{}}', [err(9, -32603, "Internal error")], [{ kind: "handler_error", message: 'handler of "_x/throw" threw', data: "Error: secret path /home/me/.ssh" }]],
+    ["a handler that throws (internals not sent)", '{"jsonrpc":"2.0","id":9,"method":"_x/throw","params":{}}', [err(9, -32603, "Internal error")], [{ kind: "handler_error", message: 'handler of "_x/throw" threw', data: "Error: secret path /home/me/.ssh", error: new Error("secret path /home/me/.ssh") }]],
   ];
 
   it.each(rows)("%s", (_name, line, answers, diagnostics) => {
@@ -156,7 +156,7 @@ describe("what a client reports for each kind of bad notification or answer", ()
     c.wire.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } } } });
     await turn();
     expect(c.wire.take()).toEqual([]);
-    expect(c.diagnostics.filter((d) => d.kind === "handler_error")).toEqual([{ kind: "handler_error", message: "a notification handler threw", data: "Error: renderer crashed" }]);
+    expect(c.diagnostics.filter((d) => d.kind === "handler_error")).toEqual([{ kind: "handler_error", message: "a notification handler threw", data: "Error: renderer crashed", error: new Error("renderer crashed") }]);
   });
 
   it("reports a notification handler that rejects, and never answers it (handler_error)", async () => {
@@ -164,7 +164,7 @@ describe("what a client reports for each kind of bad notification or answer", ()
     c.wire.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } } } });
     await turn();
     expect(c.wire.take()).toEqual([]);
-    expect(c.diagnostics.filter((d) => d.kind === "handler_error")).toEqual([{ kind: "handler_error", message: "a notification handler failed", data: "Error: async renderer crash" }]);
+    expect(c.diagnostics.filter((d) => d.kind === "handler_error")).toEqual([{ kind: "handler_error", message: "a notification handler failed", data: "Error: async renderer crash", error: new Error("async renderer crash") }]);
   });
 
   it("answers the agent's requests -32600 until its own initialize was answered", () => {
@@ -219,5 +219,64 @@ describe("what a client reports for each kind of bad notification or answer", ()
     expect(await conn.closed).toMatchObject({ reason: "ECONNRESET" });
     expect(seen).toEqual(["parse_error", "closed"]);
     expect(wire.take()).toEqual([err(null, -32700, "Parse error", { reason: expect.any(String) as unknown })]);
+  });
+});
+
+describe("what a handler error carries, and where logErrors writes it", () => {
+  const prompt = '{"jsonrpc":"2.0","id":9,"method":"_x/throw","params":{}}';
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Spies on both standard streams; the spies write nothing. */
+  function streams() {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    return { stderr, stdout };
+  }
+
+  it("hands onDiagnostic the thrown value itself, stack included, next to the one-line data", () => {
+    const a = agent();
+    a.wire.send(prompt);
+    const [diagnostic] = a.diagnostics;
+    expect(diagnostic?.data).toBe("Error: secret path /home/me/.ssh");
+    expect(diagnostic?.error).toBeInstanceOf(Error);
+    expect((diagnostic?.error as Error).stack).toContain("secret path /home/me/.ssh");
+    expect((diagnostic?.error as Error).stack).toMatch(/diagnostics\.test\.ts/);
+  });
+
+  it("writes nothing to stderr without logErrors", () => {
+    const { stderr, stdout } = streams();
+    agent().wire.send(prompt);
+    expect(stderr).not.toHaveBeenCalled();
+    expect(stdout).not.toHaveBeenCalled();
+  });
+
+  it("with logErrors, writes the handler error and its stack to stderr, never stdout", () => {
+    const { stderr, stdout } = streams();
+    const a = agent({ logErrors: true });
+    a.wire.send(prompt);
+    expect(a.wire.take()).toEqual([err(9, -32603, "Internal error")]);
+    expect(stderr).toHaveBeenCalledTimes(1);
+    const text = String(stderr.mock.calls[0]?.[0]);
+    expect(text.startsWith('acp-router: handler of "_x/throw" threw: Error: secret path /home/me/.ssh\n    at ')).toBe(true);
+    expect(text).toMatch(/diagnostics\.test\.ts/);
+    expect(stdout).not.toHaveBeenCalled();
+  });
+
+  it("with logErrors, logs a failing notification handler too, and still reports it", async () => {
+    const { stderr, stdout } = streams();
+    const wire = rawWire();
+    const diagnostics: Diagnostic[] = [];
+    const conn = connectClient({ ...countingClient(), sessionUpdate: () => Promise.reject(new TypeError("bad chunk")) }, wire.transport, { logErrors: true, onDiagnostic: (d) => void diagnostics.push(d) });
+    const init = conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    wire.take();
+    wire.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: 1, agentCapabilities: {} } });
+    await init;
+    wire.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } } } });
+    await turn();
+    expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/^acp-router: a notification handler failed: TypeError: bad chunk\n {4}at /);
+    expect(diagnostics.filter((d) => d.kind === "handler_error").map((d) => d.error)).toEqual([new TypeError("bad chunk")]);
+    expect(stdout).not.toHaveBeenCalled();
   });
 });
