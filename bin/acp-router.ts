@@ -9,14 +9,21 @@
  *   (`check --client -- <client command…>`: of a client, see tools/check-client/main.ts).
  * - `mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]`: a deterministic test agent for clients.
  *
- * Subcommands load lazily, so one subcommand's optional dependencies never
+ * - `--version`: the package version, on stdout.
+ *
+ * Every subcommand takes `--help` (exit 0). Subcommands load lazily, so one subcommand's optional dependencies never
  * stop another. Messages go to stderr; stdout is left to the protocol.
  */
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The generator's own packages: optional peer dependencies of acp-router, needed only by `codegen`. */
 const GENERATOR_PACKAGES = ["ts-morph@28.0.0", "ajv@8.20.0", "json-schema-to-typescript@16.0.0"] as const;
 
-const USAGE = `usage: acp-router <command> [args]
+const USAGE = `usage: acp-router <command> [args]        (acp-router <command> --help for its options)
+       acp-router --version
 
 commands:
   codegen --table FILE --out DIR [--check]   generate a typed router from a method table
@@ -33,6 +40,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "codegen": {
+      if (rest.includes("--help") || rest.includes("-h")) {
+        const { CODEGEN_HELP } = await import("../codegen/help.ts");
+        process.stderr.write(CODEGEN_HELP);
+        return 0;
+      }
       const missing = await missingPackages(GENERATOR_PACKAGES);
       if (missing.length > 0) {
         process.stderr.write(`acp-router codegen needs ${missing.join(", ")}: npm install --save-dev ${missing.join(" ")}\n`);
@@ -53,6 +65,11 @@ async function main(argv: readonly string[]): Promise<number> {
       const { mockAgentMain } = await import("../tools/mock-agent/main.ts");
       return mockAgentMain(rest);
     }
+    case "--version":
+    case "-v":
+    case "version":
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
     case undefined:
     case "help":
     case "--help":
@@ -62,6 +79,18 @@ async function main(argv: readonly string[]): Promise<number> {
     default:
       process.stderr.write(`acp-router: unknown command "${command}"\n${USAGE}`);
       return 2;
+  }
+}
+
+/** The version in acp-router's package.json: the nearest one above this file (bin/ from a checkout, dist/bin/ once built). */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "acp-router" && typeof pkg.version === "string") return pkg.version;
+    }
+    if (dirname(dir) === dir) return "unknown";
   }
 }
 

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TableError } from "./check.ts";
+import { CODEGEN_HELP } from "./help.ts";
 import { runCodegen, type TableModule } from "./run.ts";
 
 const USAGE = "usage: acp-router codegen --table FILE --out DIR [--check] [--runtime SPECIFIER]";
@@ -41,9 +42,13 @@ function parseArgs(argv: readonly string[]): Args | string {
 /** Runs the `codegen` subcommand; resolves to the exit code. Messages go to stderr. */
 export async function codegenMain(argv: readonly string[]): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stderr.write(CODEGEN_HELP);
+    return 0;
+  }
   const args = parseArgs(argv);
   if (typeof args === "string") {
-    log(`acp-router codegen: ${args}\n${USAGE}`);
+    log(`acp-router codegen: ${args}\n${USAGE}\n(acp-router codegen --help for what each option does)`);
     return 2;
   }
   const tablePath = resolve(args.table as string);

@@ -13,10 +13,14 @@ const USAGE = "usage: acp-router inspect report <trace.ndjson> -o <report.html>"
 export async function reportMain(argv: readonly string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { output: { type: "string", short: "o" } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { output: { type: "string", short: "o" }, help: { type: "boolean", short: "h" } } });
   } catch (error) {
     process.stderr.write(`acp-router inspect report: ${(error as Error).message}\n${USAGE}\n`);
     return 2;
+  }
+  if (parsed.values.help === true) {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
   }
   const [input] = parsed.positionals;
   const output = parsed.values.output;
