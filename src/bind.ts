@@ -5,6 +5,7 @@
  * fixes them to one table (each generated folder's `connectAgent`,
  * `connectClient` and `defineAgent` are `bindProtocol(protocol)`).
  */
+import { checkHandler, checkOptions, checkProtocol, checkTransport } from "./arguments.ts";
 import { openConnection, type Connection } from "./connection/connect.ts";
 import type { ConnectionOptions } from "./connection/options.ts";
 import type { Protocol, ProtocolTypes } from "./protocol.ts";
@@ -20,14 +21,30 @@ export interface ClientConnection<T extends ProtocolTypes = ProtocolTypes> exten
   readonly agent: T["agentPeer"];
 }
 
+const CREATE_AGENT = "createAgentConnection(protocol, handler, transport, options?)";
+const CREATE_CLIENT = "createClientConnection(protocol, handler, transport, options?)";
+const CONNECT_AGENT = "connectAgent(handler, transport, options?)";
+const CONNECT_CLIENT = "connectClient(handler, transport, options?)";
+
+/** The checks every connect shares (the protocol is checked by the caller, or fixed by `bindProtocol`). */
+function checkConnectArguments(signature: string, side: "agent" | "client", handler: unknown, transport: unknown, options: unknown): void {
+  checkHandler(signature, "handler", side, handler);
+  checkTransport(signature, "transport", transport);
+  checkOptions(signature, "options", options);
+}
+
 /** Serves `handler` as an ACP agent over `transport`, routed by `protocol`'s table. */
 export function createAgentConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["agentHandler"], transport: Transport, options: ConnectionOptions = {}): AgentConnection<T> {
+  checkProtocol(CREATE_AGENT, "protocol", protocol);
+  checkConnectArguments(CREATE_AGENT, "agent", handler, transport, options);
   const { connection, peer } = openConnection<T["clientPeer"], AgentConnection<T>>(protocol as Protocol, "agent", handler, transport, options);
   return Object.assign(connection, { client: peer });
 }
 
 /** Serves `handler` as an ACP client over `transport`, routed by `protocol`'s table; call the agent through `.agent`. */
 export function createClientConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["clientHandler"], transport: Transport, options: ConnectionOptions = {}): ClientConnection<T> {
+  checkProtocol(CREATE_CLIENT, "protocol", protocol);
+  checkConnectArguments(CREATE_CLIENT, "client", handler, transport, options);
   const { connection, peer } = openConnection<T["agentPeer"], ClientConnection<T>>(protocol as Protocol, "client", handler, transport, options);
   return Object.assign(connection, { agent: peer });
 }
@@ -89,9 +106,16 @@ export interface BoundProtocol<T extends ProtocolTypes> {
  * @internal
  */
 export function bindProtocol<T extends ProtocolTypes>(protocol: Protocol<T>): BoundProtocol<T> {
+  checkProtocol("bindProtocol(protocol)", "protocol", protocol);
   return {
-    connectAgent: (handler, transport, options) => createAgentConnection(protocol, handler, transport, options),
-    connectClient: (handler, transport, options) => createClientConnection(protocol, handler, transport, options),
+    connectAgent(handler, transport, options) {
+      checkConnectArguments(CONNECT_AGENT, "agent", handler, transport, options);
+      return createAgentConnection(protocol, handler, transport, options);
+    },
+    connectClient(handler, transport, options) {
+      checkConnectArguments(CONNECT_CLIENT, "client", handler, transport, options);
+      return createClientConnection(protocol, handler, transport, options);
+    },
     defineAgent: (handler) => handler,
   };
 }

@@ -1,7 +1,10 @@
 /**
  * Stdio for both sides (Node only; the rest of acp-router has no `node:`
- * imports). `serveStdio(protocol, handler)` runs an agent of any table on this
- * process's stdin/stdout; `spawnAgent` starts an agent process for a client.
+ * imports). `serveProtocolStdio(protocol, handler)` runs an agent of any table
+ * on this process's stdin/stdout; `spawnAgent` starts an agent process for a
+ * client. `serveStdio(handler)` is each table entry's one-liner
+ * (`acp-router`, `acp-router/v2`, `acp-router/unstable`), not this entry's:
+ * one name, one signature.
  *
  * @module acp-router/stdio
  */
@@ -14,12 +17,12 @@ import type { Transport, TransportReceiver } from "./transport.ts";
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
 /**
- * `serveStdio(protocol, handler, options?)`: pass the table's `protocol`
- * (`import { protocol } from "acp-router/v2"`). The default entry `acp-router`
- * also exports the v1 one-liner `serveStdio(handler, options?)`; this entry
+ * `serveProtocolStdio(protocol, handler, options?)`: pass the table's
+ * `protocol` (`import { protocol } from "acp-router/v2"`). Each table's entry
+ * also exports its one-liner `serveStdio(handler, options?)`; this entry
  * loads no table, so a v2 agent bundles no v1 one.
  */
-export { serveStdio } from "./serve-stdio.ts";
+export { serveProtocolStdio } from "./serve-stdio.ts";
 
 /** The agent process ended; pending calls reject with a `ConnectionClosedError` whose cause is this. */
 export class AgentExitedError extends Error {

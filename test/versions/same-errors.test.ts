@@ -28,10 +28,10 @@ type Version = 1 | 2;
 type Serve = { readonly routed: false } | { readonly routed: true; readonly versions: readonly Version[] };
 
 function serve(version: Version, how: Serve, transport: Transport): void {
-  const connect = (t: Transport) => (version === 1 ? v1.connectAgent(v1Agent, t, limits) : v2.connectAgent(v2Agent, t, limits));
-  if (!how.routed) return void connect(transport);
-  const other = (t: Transport) => (version === 1 ? v2.connectAgent(v2Agent, t, limits) : v1.connectAgent(v1Agent, t, limits));
-  void routeAgent(transport, { [`v${version}`]: connect, ...(how.versions.length > 1 ? { [`v${3 - version}`]: other } : {}) }, limits);
+  if (!how.routed) return void (version === 1 ? v1.connectAgent(v1Agent, transport, limits) : v2.connectAgent(v2Agent, transport, limits));
+  // One options object: the router's bounds and the connection's are the same by construction.
+  const routes = { v1: { protocol: v1.protocol, handler: v1Agent }, v2: { protocol: v2.protocol, handler: v2Agent } };
+  void routeAgent(transport, how.versions.length > 1 ? routes : version === 1 ? { v1: routes.v1 } : { v2: routes.v2 }, limits);
 }
 
 const request = (id: unknown, method: string, params?: unknown) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
