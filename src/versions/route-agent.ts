@@ -139,7 +139,8 @@ export function routeAgent<T1 extends ProtocolTypes = never, T2 extends Protocol
 export function checkRoute(signature: string, parameter: string, version: RoutedVersion, route: unknown): void {
   const entry = version === 1 ? 'from "acp-router" (or "acp-router/unstable")' : 'from "acp-router/v2"';
   if (typeof route !== "object" || route === null || Array.isArray(route) || !("protocol" in route)) {
-    throw argumentError(signature, parameter, "{ protocol, handler }", route, `Pass the version's \`protocol\` value ${entry} with the handler written for it.`);
+    const factory = typeof route === "function" ? " (a connect function is no longer taken: the connection is opened from the protocol)" : "";
+    throw argumentError(signature, parameter, "{ protocol, handler }", route, `Pass the version's \`protocol\` value ${entry} with the handler written for it${factory}.`);
   }
   const protocol = (route as { protocol: unknown }).protocol;
   checkProtocol(signature, `${parameter}.protocol`, protocol, `Pass the \`protocol\` value ${entry}.`);
