@@ -46,7 +46,9 @@ function createClientPeer(caller: PeerCaller): ClientPeer {
 
 /**
  * This table as one value (ACP v1): pass it to whatever serves or speaks it —
- * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools.
+ * `serveProtocolStdio(protocol, handler)` (`acp-router/stdio`), `createRemoteServer({ protocol, agent })`,
+ * `routeAgent(transport, { v1: { protocol, handler } })` and `negotiateClient(transport, { v1: { protocol, handler, initialize } })`
+ * (`acp-router/versions`), `createAgentConnection(protocol, handler, transport)`, the tools.
  */
 export const protocol = defineProtocol<TableTypes>({
   version: 1,

@@ -39,7 +39,9 @@ function createClientPeer(caller: PeerCaller): ClientPeer {
 
 /**
  * This table as one value (ACP v2): pass it to whatever serves or speaks it —
- * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools.
+ * `serveProtocolStdio(protocol, handler)` (`acp-router/stdio`), `createRemoteServer({ protocol, agent })`,
+ * `routeAgent(transport, { v2: { protocol, handler } })` and `negotiateClient(transport, { v2: { protocol, handler, initialize } })`
+ * (`acp-router/versions`), `createAgentConnection(protocol, handler, transport)`, the tools.
  */
 export const protocol = defineProtocol<TableTypes>({
   version: 2,
