@@ -10,6 +10,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { argumentError, checkOptions } from "../arguments.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
@@ -73,6 +74,8 @@ function createTail(keep: number): { add(text: string): void; text(): string } {
   };
 }
 
+const SPAWN_AGENT = "spawnAgent(command, args?, options?)";
+
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly cwd?: string;
@@ -133,6 +136,9 @@ export interface AgentProcess {
  * ended with it (src/transport/process.ts).
  */
 export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): AgentProcess {
+  if (typeof command !== "string" || command === "") throw argumentError(SPAWN_AGENT, "command", "a non-empty string (the program to run)", command, 'e.g. spawnAgent("npx", ["my-agent", "--acp"]).');
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw argumentError(SPAWN_AGENT, "args", "an array of strings", args, 'e.g. spawnAgent("my-agent", ["--acp"]).');
+  checkOptions(SPAWN_AGENT, "options", options);
   const mode = options.stderr ?? "forward";
   const piped = mode === "forward" || mode === "capture";
   const managed = startProcess(command, args, {

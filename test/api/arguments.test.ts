@@ -91,6 +91,14 @@ describe("serveStdio: one name, one signature", () => {
   });
 });
 
+describe("spawnAgent", () => {
+  it("checks its command, args and options before starting anything", () => {
+    expect(thrown(() => stdio.spawnAgent(undefined as never)).message).toBe('spawnAgent(command, args?, options?): command must be a non-empty string (the program to run); got undefined. e.g. spawnAgent("npx", ["my-agent", "--acp"]).');
+    expect(thrown(() => stdio.spawnAgent("node", "--version" as never)).message).toMatch(/args must be an array of strings; got a string "--version"\./);
+    expect(thrown(() => stdio.spawnAgent("node", [], 5 as never)).message).toMatch(/options must be an options object or undefined; got number 5\./);
+  });
+});
+
 describe("createRemoteServer and the Node adapters", () => {
   it("createRemoteServer({ agent }) without a protocol throws at the call, naming what to pass", () => {
     const error = thrown(() => createRemoteServer({ agent: testAgent().handler } as never));
