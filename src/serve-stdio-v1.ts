@@ -9,4 +9,4 @@ import { protocol } from "./generated/index.ts";
  * `acp-router/unstable` export their own `serveStdio(handler)`; for any other
  * table use `serveProtocolStdio(protocol, handler)` from `acp-router/stdio`.
  */
-export const serveStdio = bindServeStdio(protocol, '"acp-router"');
+export const serveStdio = /* @__PURE__ */ bindServeStdio(protocol, '"acp-router"');

@@ -36,4 +36,4 @@ export * from "./generated/index.ts";
  * signature as `serveStdio` of every table entry; for a table of your own
  * use `serveProtocolStdio(protocol, handler)` from `acp-router/stdio`.
  */
-export const serveStdio = bindServeStdio(protocol, '"acp-router/v2"');
+export const serveStdio = /* @__PURE__ */ bindServeStdio(protocol, '"acp-router/v2"');
