@@ -102,6 +102,7 @@ export function negotiateClient<T1 extends ProtocolTypes = never, T2 extends Pro
   checkTransport(NEGOTIATE_CLIENT, "transport", transport);
   if (typeof versions !== "object" || versions === null || Array.isArray(versions)) throw argumentError(NEGOTIATE_CLIENT, "versions", "an object with v1 and/or v2", versions, 'e.g. { v2: { protocol, handler, initialize } } with `protocol` from "acp-router/v2".');
   checkOptions(NEGOTIATE_CLIENT, "options", options);
+  if (options.reconnect !== undefined && typeof options.reconnect !== "function") throw argumentError(NEGOTIATE_CLIENT, "options.reconnect", "a function returning a new Transport (or a promise of one)", options.reconnect, "e.g. reconnect: () => spawnAgent(command, args).transport.");
   const opener = (version: RoutedVersion): ((t: Transport) => Opened) | undefined => {
     const entry = (versions as Record<string, unknown>)[`v${version}`];
     if (entry === undefined) return undefined;

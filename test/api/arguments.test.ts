@@ -138,6 +138,7 @@ describe("routeAgent / negotiateClient", () => {
     const transport = untouched();
     expect(thrown(() => negotiateClient(transport, { v1: { protocol: v2.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } } as never)).message).toMatch(/^negotiateClient\(.*\): versions\.v1\.protocol must be a protocol of version 1; got the v2 protocol \(version 2\)\./);
     expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: undefined as never } })).message).toMatch(/versions\.v1\.initialize must be the initialize params of that version; got undefined\. e\.g\. \{ protocolVersion: 1, clientCapabilities: \{\} \}\./);
+    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } }, { reconnect: transport as never })).message).toMatch(/options\.reconnect must be a function returning a new Transport .*; got an object with keys start, write, close, touched\./);
     expect(thrown(() => negotiateClient(undefined as never, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } })).message).toMatch(/^negotiateClient\(.*\): transport must be a Transport/);
     expect(transport.touched()).toBe(false);
   });
