@@ -14,8 +14,11 @@
  * @module acp-router/table
  */
 
-/** Which side handles (receives) a method. `both` is for protocol rows. */
-export type Side = "agent" | "client" | "both";
+/**
+ * Which side handles (receives) a method; `both` is for protocol rows. Named apart from the
+ * runtime's `Side` (`"agent" | "client"`, a connection's own side).
+ */
+export type RowSide = "agent" | "client" | "both";
 
 /** A JSON Schema object, used inline by registered extension rows. */
 export interface InlineSchema {
@@ -27,7 +30,7 @@ export interface MethodRow {
   /** The exact wire method string, `_` or `$/` included. */
   readonly wire: string;
   /** The side that handles the method. */
-  readonly side: Side;
+  readonly side: RowSide;
   /** A request expects one answer; a notification never gets one. */
   readonly kind: "request" | "notification";
   /** Handler method name; absent for connection-routed rows. */

@@ -49,7 +49,7 @@ const startsProcesses = [
 ];
 
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
-const checksPublishedShape = ["test/api/docs-index.test.ts"];
+const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/one-name.test.ts"];
 
 const files = (folders: readonly string[]) => folders.map((f) => `test/${f}/**/*.test.ts`);
 

@@ -51,10 +51,10 @@ serveStdio({ initialize: () => ({ protocolVersion: 1, agentCapabilities: {}, aut
   sdk: `import * as acp from "@agentclientprotocol/sdk"; import { Readable, Writable } from "node:stream";
 const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
 acp.agent({ name: "a" }).onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] })).onRequest(acp.methods.agent.session.new, () => ({ sessionId: "s" })).onRequest(acp.methods.agent.session.prompt, () => ({ stopReason: "end_turn" })).connect(stream);`,
-  v2: `import { agentProtocol } from "./src/v2/index.ts"; import { serveStdio } from "./src/transport/stdio.ts";
-serveStdio(agentProtocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });`,
-  v2whole: `import { protocol } from "./src/v2/index.ts"; import { serveStdio } from "./src/transport/stdio.ts";
-serveStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });`,
+  v2: `import { serveStdio } from "./src/v2/index.ts";
+serveStdio({ initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });`,
+  v2whole: `import { protocol } from "./src/v2/index.ts"; import { serveProtocolStdio } from "./src/transport/stdio.ts";
+serveProtocolStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });`,
 } as const;
 
 /** esbuild bundle of an agent's source (minify, ESM, platform node): its text. */

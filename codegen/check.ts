@@ -2,7 +2,7 @@
  * The invariants of the method table (DESIGN §2) and its cross-check against
  * the pinned schema. Every violation is reported with the row and the field.
  */
-import type { MethodRow, Side } from "../method-table.ts";
+import type { MethodRow, RowSide as Side } from "../method-table.ts";
 import { checkColumns } from "./check-columns.ts";
 import { checkShape } from "./check-shape.ts";
 import { branches, isNode, refName, type AcpSchema, type SchemaNode } from "./schema.ts";

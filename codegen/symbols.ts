@@ -16,6 +16,8 @@ export const RUNTIME_SYMBOLS = {
   errorKinds: "value",
   isObject: "value",
   bindProtocol: "value",
+  bindAgent: "value",
+  bindClient: "value",
   createAgentConnection: "value",
   createClientConnection: "value",
   defineProtocol: "value",

@@ -23,8 +23,8 @@ import { connectAgent, protocol, RpcError, type AgentHandler, type ConnectionOpt
 import { listen } from "../src/remote/node.ts";
 import { createRemoteServer } from "../src/remote/server.ts";
 import { nodeStreamTransport } from "../src/transport/stdio.ts";
-import { connectAgent as connectAgentV2 } from "../src/v2/index.ts";
-import { routeAgent } from "../src/versions/index.ts";
+import { protocol as protocolV2 } from "../src/v2/index.ts";
+import { routeAgent, type RouteAgentOptions } from "../src/versions/index.ts";
 import { createExampleAgentV2 } from "./agent-v2.ts";
 import { createSessionStore, MODES, modeState, send } from "./agent-sessions.ts";
 import { runTurn } from "./agent-turns.ts";
@@ -173,17 +173,15 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
  * version it names, so v1 clients see the v1 agent exactly as before.
  */
 async function serveStdioVersions(): Promise<void> {
-  const options: ConnectionOptions = {
+  // One options object for the router and the connection it opens: the same bounds before and after routing.
+  const options = {
+    v1ShapeToV1: true,
     onDiagnostic: (d) => {
       if (d.kind !== "closed") log(`${d.kind}: ${d.message}`);
     },
-  };
+  } satisfies RouteAgentOptions;
   const transport = nodeStreamTransport(process.stdin, process.stdout, { endWritable: false });
-  const routed = await routeAgent(
-    transport,
-    { v1: (t) => connectAgent(createExampleAgent(), t, options), v2: (t) => connectAgentV2(createExampleAgentV2(), t, options) },
-    { v1ShapeToV1: true, onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) },
-  );
+  const routed = await routeAgent(transport, { v1: { protocol, handler: createExampleAgent() }, v2: { protocol: protocolV2, handler: createExampleAgentV2() } }, options);
   const closed = await routed?.connection.closed;
   if (closed?.error) log(`connection closed: ${closed.error.message}`);
   // Let the process exit: stop holding stdin open.

@@ -25,8 +25,8 @@ import { parseArgs } from "node:util";
 import { type AgentCapabilities, type ClientHandler, type StopReason, type Transport } from "../src/index.ts";
 import { spawnAgent, type ProcessExit } from "../src/transport/stdio.ts";
 import { authenticateWith, listMethods, methodsOfError, offeredMethods, type OfferedMethod } from "./client-auth.ts";
-import { connectClient as connectClientUnstable } from "../src/unstable/index.ts";
-import { connectClient as connectClientV2 } from "../src/v2/index.ts";
+import { protocol as protocolUnstable } from "../src/unstable/index.ts";
+import { protocol as protocolV2 } from "../src/v2/index.ts";
 import { negotiateClient } from "../src/versions/index.ts";
 import { createV2Client, runTourV2, promptV2 } from "./client-v2.ts";
 import { createFsHandlers } from "./client-fs.ts";
@@ -154,13 +154,14 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
       ...(protocol !== 2 && {
         v1: {
           // The unstable table (a superset of v1's): the tour can use session/fork when the agent advertises it.
-          connect: (t: Transport) => connectClientUnstable(handler, t, connectionOptions),
+          protocol: protocolUnstable,
+          handler,
           initialize: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: info },
         },
       }),
-      ...(protocol !== 1 && { v2: { connect: (t: Transport) => connectClientV2(v2Client.handler, t, connectionOptions), initialize: { protocolVersion: 2, info, capabilities: {} } } }),
+      ...(protocol !== 1 && { v2: { protocol: protocolV2, handler: v2Client.handler, initialize: { protocolVersion: 2, info, capabilities: {} } } }),
     },
-    { reconnect: () => (agents.push(start()), (agents.at(-1) as { transport: Transport }).transport) },
+    { ...connectionOptions, reconnect: () => (agents.push(start()), (agents.at(-1) as { transport: Transport }).transport) },
   ).catch(async (error: unknown) => {
     await shutdown();
     throw error;

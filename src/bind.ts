@@ -5,6 +5,7 @@
  * fixes them to one table (each generated folder's `connectAgent`,
  * `connectClient` and `defineAgent` are `bindProtocol(protocol)`).
  */
+import { argumentError, checkHandler, checkOptions, checkProtocol, checkTransport } from "./arguments.ts";
 import { openConnection, type Connection } from "./connection/connect.ts";
 import type { ConnectionOptions } from "./connection/options.ts";
 import type { Protocol, ProtocolTypes } from "./protocol.ts";
@@ -20,13 +21,31 @@ export interface ClientConnection<T extends ProtocolTypes = ProtocolTypes> exten
   readonly agent: T["agentPeer"];
 }
 
+const CREATE_AGENT = "createAgentConnection(protocol, handler, transport, options?)";
+const CREATE_CLIENT = "createClientConnection(protocol, handler, transport, options?)";
+const CONNECT_AGENT = "connectAgent(handler, transport, options?)";
+const CONNECT_CLIENT = "connectClient(handler, transport, options?)";
+
+/** The checks every connect shares (the protocol is checked by the caller, or fixed by `bindAgent` / `bindClient`). */
+function checkConnectArguments(signature: string, side: "agent" | "client", handler: unknown, transport: unknown, options: unknown): void {
+  checkHandler(signature, "handler", side, handler);
+  checkTransport(signature, "transport", transport);
+  checkOptions(signature, "options", options);
+}
+
 /**
  * Serves `handler` as an ACP agent over `transport`, routed by `protocol`'s
  * table: its whole `protocol` or its `agentProtocol` (the agent's half, which
  * keeps the client's validators out of a bundle).
  */
 export function createAgentConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["agentHandler"], transport: Transport, options: ConnectionOptions = {}): AgentConnection<T> {
-  assertSide("createAgentConnection", protocol, "agent");
+  checkProtocol(CREATE_AGENT, "protocol", protocol);
+  assertSide(CREATE_AGENT, protocol, "agent");
+  checkConnectArguments(CREATE_AGENT, "agent", handler, transport, options);
+  return agentConnection(protocol, handler, transport, options);
+}
+
+function agentConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["agentHandler"], transport: Transport, options: ConnectionOptions = {}): AgentConnection<T> {
   const { connection, peer } = openConnection<T["clientPeer"], AgentConnection<T>>(protocol as Protocol, "agent", handler, transport, options);
   return Object.assign(connection, { client: peer });
 }
@@ -36,7 +55,13 @@ export function createAgentConnection<T extends ProtocolTypes>(protocol: Protoco
  * table (its whole `protocol` or its `clientProtocol`); call the agent through `.agent`.
  */
 export function createClientConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["clientHandler"], transport: Transport, options: ConnectionOptions = {}): ClientConnection<T> {
-  assertSide("createClientConnection", protocol, "client");
+  checkProtocol(CREATE_CLIENT, "protocol", protocol);
+  assertSide(CREATE_CLIENT, protocol, "client");
+  checkConnectArguments(CREATE_CLIENT, "client", handler, transport, options);
+  return clientConnection(protocol, handler, transport, options);
+}
+
+function clientConnection<T extends ProtocolTypes>(protocol: Protocol<T>, handler: T["clientHandler"], transport: Transport, options: ConnectionOptions = {}): ClientConnection<T> {
   const { connection, peer } = openConnection<T["agentPeer"], ClientConnection<T>>(protocol as Protocol, "client", handler, transport, options);
   return Object.assign(connection, { agent: peer });
 }
@@ -47,9 +72,9 @@ export function createClientConnection<T extends ProtocolTypes>(protocol: Protoc
  * `side`'s half pass.
  * @internal
  */
-export function assertSide(fn: string, protocol: Protocol, side: "agent" | "client"): void {
+export function assertSide(signature: string, protocol: Protocol, side: "agent" | "client"): void {
   if (protocol.side === undefined || protocol.side === side) return;
-  throw new TypeError(`${fn}: got the ${protocol.side} half of the ${protocol.name} table (${protocol.side}Protocol), which decodes only what the ${protocol.side} receives; pass the table's ${side}Protocol or its whole protocol`);
+  throw argumentError(signature, "protocol", `the ${protocol.name} table's whole protocol or its ${side}Protocol`, protocol, `That half decodes only what the ${protocol.side} receives; pass the table's ${side}Protocol (or its protocol).`);
 }
 
 /**
@@ -109,9 +134,41 @@ export interface BoundProtocol<T extends ProtocolTypes> {
  * @internal
  */
 export function bindProtocol<T extends ProtocolTypes>(protocol: Protocol<T>): BoundProtocol<T> {
+  checkProtocol("bindProtocol(protocol)", "protocol", protocol);
   return {
-    connectAgent: (handler, transport, options) => createAgentConnection(protocol, handler, transport, options),
-    connectClient: (handler, transport, options) => createClientConnection(protocol, handler, transport, options),
+    connectAgent(handler, transport, options) {
+      checkConnectArguments(CONNECT_AGENT, "agent", handler, transport, options);
+      return agentConnection(protocol, handler, transport, options);
+    },
+    connectClient(handler, transport, options) {
+      checkConnectArguments(CONNECT_CLIENT, "client", handler, transport, options);
+      return clientConnection(protocol, handler, transport, options);
+    },
     defineAgent: (handler) => handler,
+  };
+}
+
+/**
+ * `connectAgent` of one table, fixed to `protocol` (its `agentProtocol`):
+ * what each generated folder exports, one side per binder so an agent's
+ * bundle never names the client's half.
+ * @internal
+ */
+export function bindAgent<T extends ProtocolTypes>(protocol: Protocol<T>): BoundProtocol<T>["connectAgent"] {
+  checkProtocol("bindAgent(protocol)", "protocol", protocol);
+  assertSide("bindAgent(protocol)", protocol, "agent");
+  return (handler, transport, options = {}) => {
+    checkConnectArguments(CONNECT_AGENT, "agent", handler, transport, options);
+    return agentConnection(protocol, handler, transport, options);
+  };
+}
+
+/** `connectClient` of one table, fixed to `protocol` (its `clientProtocol`). @internal */
+export function bindClient<T extends ProtocolTypes>(protocol: Protocol<T>): BoundProtocol<T>["connectClient"] {
+  checkProtocol("bindClient(protocol)", "protocol", protocol);
+  assertSide("bindClient(protocol)", protocol, "client");
+  return (handler, transport, options = {}) => {
+    checkConnectArguments(CONNECT_CLIENT, "client", handler, transport, options);
+    return clientConnection(protocol, handler, transport, options);
   };
 }

@@ -26,7 +26,12 @@ import { encodeLine, errorMessage, notificationMessage, requestMessage, resultMe
 import type { ErrorResponse, Message, NotificationMessage, RequestMessage, SuccessResponse } from "./jsonrpc/messages.ts";
 import { parseLine } from "./jsonrpc/parse.ts";
 
-export type { RequestId } from "./context.ts";
+/**
+ * An id this module builds and a connection answers: a string or a safe
+ * integer. Named apart from the table entries' `RequestId`, which is each
+ * schema's own type (v1's admits `null`).
+ */
+export type UsableRequestId = RequestId;
 export type { ErrorObject } from "./errors.ts";
 export type { MessageKind } from "./jsonrpc/classify.ts";
 export type { ErrorResponse, Message, NotificationMessage, RequestMessage, ResponseMessage, SuccessResponse } from "./jsonrpc/messages.ts";

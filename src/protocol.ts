@@ -1,7 +1,7 @@
 /**
  * One protocol surface as a value: what a generated folder exports (its
  * `protocol`) and what everything that serves or speaks ACP takes — the
- * connection, `serveStdio`, the remote server, the version router and the
+ * connection, `serveProtocolStdio`, the remote server, the version router and the
  * client connector. Data (version, rows, row lookups, leniency graph,
  * capability field names, error codes, peer factories) plus phantom types
  * (handler interfaces, peers, capability types), so the runtime is generic

@@ -15,5 +15,5 @@ const bundledStdio = process.env.BENCH_OURS_STDIO_BUNDLE;
 
 export const ours: typeof Lib = bundled ? ((await import(pathToFileURL(bundled).href)) as typeof Lib) : await import("../../src/index.ts");
 
-/** The stdio entry (`acp-router/stdio`): `serveStdio`, `spawnAgent`. */
+/** The stdio entry (`acp-router/stdio`): `serveProtocolStdio`, `spawnAgent`. */
 export const oursStdio: typeof Stdio = bundledStdio ? ((await import(pathToFileURL(bundledStdio).href)) as typeof Stdio) : await import("../../src/transport/stdio.ts");

@@ -1,7 +1,7 @@
 // One agent process for ACP v1 and v2 clients: the version router reads the client's initialize.
-import { connectAgent, type AgentHandler } from "../../src/index.ts";
+import { protocol as v1Protocol, type AgentHandler } from "../../src/index.ts";
 import { nodeStreamTransport } from "../../src/transport/stdio.ts";
-import { connectAgent as connectAgentV2, type AgentHandler as AgentHandlerV2 } from "../../src/v2/index.ts";
+import { protocol as v2Protocol, type AgentHandler as AgentHandlerV2 } from "../../src/v2/index.ts";
 import { routeAgent } from "../../src/versions/index.ts";
 
 const v1: AgentHandler = {
@@ -28,4 +28,6 @@ const v2: AgentHandlerV2 = {
   },
 };
 
-await routeAgent(nodeStreamTransport(process.stdin, process.stdout), { v1: (t) => connectAgent(v1, t), v2: (t) => connectAgentV2(v2, t) });
+// Each version is its table's protocol value with the handler written for it; the options (none here)
+// are the connection's, and bound the router's reading before initialize too.
+await routeAgent(nodeStreamTransport(process.stdin, process.stdout), { v1: { protocol: v1Protocol, handler: v1 }, v2: { protocol: v2Protocol, handler: v2 } });

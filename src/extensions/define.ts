@@ -5,6 +5,7 @@
  * `extensions` option; the calling side passes the same definition to
  * `conn.request(ext, params)` / `conn.notify(ext, params)`.
  */
+import { argumentError } from "../arguments.ts";
 import type { HandlerContext } from "../context.ts";
 import { isExtensionWire } from "../row.ts";
 import { assertCheck, type Check, type InputOf, type OutputOf } from "./validate.ts";
@@ -107,6 +108,9 @@ export interface ExtensionNotificationSpec<PC extends Check> {
 export function defineExtension<PC extends Check, RC extends Check>(spec: ExtensionRequestSpec<PC, RC>): ExtensionRequest<OutputOf<PC>, OutputOf<RC>, InputOf<PC>, InputOf<RC>>;
 export function defineExtension<PC extends Check>(spec: ExtensionNotificationSpec<PC>): ExtensionNotification<OutputOf<PC>, InputOf<PC>>;
 export function defineExtension(spec: ExtensionRequestSpec<Check, Check> | ExtensionNotificationSpec<Check>): ExtensionRequest<unknown, unknown> | ExtensionNotification<unknown> {
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
+    throw argumentError("defineExtension(spec)", "spec", "an object { wire, params, result?, capability? }", spec, 'e.g. defineExtension({ wire: "_example.com/echo", params: schema, result: schema }).');
+  }
   if (typeof spec.wire !== "string" || !isExtensionWire(spec.wire)) {
     throw new TypeError(`extension wire ${JSON.stringify(spec.wire)} must start with "_" (it is sent exactly as given)`);
   }

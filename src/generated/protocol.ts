@@ -10,7 +10,9 @@ import { agentNotificationRow, agentRequestRow, clientNotificationRow, clientReq
 
 /**
  * This table as one value (ACP v1), both sides: pass it to whatever serves or speaks it —
- * `serveStdio`, `createRemoteServer`, `routeAgent`, `negotiateClient`, the tools. A
+ * `serveProtocolStdio(protocol, handler)` (`acp-router/stdio`), `createRemoteServer({ protocol, agent })`,
+ * `routeAgent(transport, { v1: { protocol, handler } })` and `negotiateClient(transport, { v1: { protocol, handler, initialize } })`
+ * (`acp-router/versions`), `createAgentConnection(protocol, handler, transport)`, the tools. A
  * program that is one side only can pass that side's half instead (`agentProtocol`,
  * `clientProtocol`), which leaves the other side's validators out of its bundle.
  */

@@ -10,6 +10,7 @@
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
+import { checkRemoteServer } from "../arguments.ts";
 import { DEFAULT_PATH, HEADER_CONNECTION_ID } from "./protocol.ts";
 import type { RemoteServer } from "./server.ts";
 import type { EventSink } from "./sink.ts";
@@ -30,6 +31,7 @@ export interface AttachWebSocketOptions {
 
 /** Accepts WebSocket upgrades for `remote` on `server`; returns a function that detaches and closes them. */
 export function attachWebSocket(server: HttpServer, remote: RemoteServer, options: AttachWebSocketOptions = {}): () => void {
+  checkRemoteServer("attachWebSocket(server, remote, options?)", "remote", remote);
   const path = options.path ?? DEFAULT_PATH;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 32 * 1024 * 1024, perMessageDeflate: false });
   const ids = new WeakMap<IncomingMessage, { readonly connectionId: string; readonly setCookie: string | undefined }>();

@@ -8,6 +8,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createSecureServer, createServer as createH2Server, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { createCoalescer } from "../transport/transport.ts";
+import { checkOptions, checkRemoteServer } from "../arguments.ts";
 import { DEFAULT_PATH } from "./protocol.ts";
 import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./request.ts";
 import type { RemoteServer } from "./server.ts";
@@ -22,6 +23,7 @@ export type NodeServer = HttpServer | Http2Server | Http2SecureServer;
 
 /** Returns a `(req, res)` listener that serves `server` at `path` (default `/acp`); other paths answer 404. */
 export function nodeHandler(server: RemoteServer, path = DEFAULT_PATH): (req: NodeRequest, res: NodeResponse) => void {
+  checkRemoteServer("nodeHandler(server, path?)", "server", server);
   return (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -151,6 +153,8 @@ export interface Listening {
 
 /** Creates a Node server for `remote`, listens, and resolves once it is bound. */
 export async function listen(remote: RemoteServer, options: ListenOptions = {}): Promise<Listening> {
+  checkRemoteServer("listen(remote, options?)", "remote", remote);
+  checkOptions("listen(remote, options?)", "options", options);
   const path = options.path ?? DEFAULT_PATH;
   const handler = nodeHandler(remote, path) as (req: IncomingMessage, res: ServerResponse) => void;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

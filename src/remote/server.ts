@@ -6,10 +6,13 @@
  * pipeline as stdio. Portable core: serve it with `serveNode` (node:http,
  * node:http2) or `handleRequest` (fetch-style runtimes).
  */
+import { argumentError, checkHandler, checkOptions, checkProtocol, isProtocol } from "../arguments.ts";
 import type { ProtocolTypes } from "../protocol.ts";
+import { ErrorCode } from "../errors.ts";
 import { handle } from "./endpoint.ts";
 import { fromFetchRequest, toFetchResponse } from "./fetch.ts";
 import type { RemoteServerOptions } from "./options.ts";
+import { JSON_TYPE, nullIdErrorBody } from "./protocol.ts";
 import type { RemoteRequest, RemoteResponse } from "./request.ts";
 import type { EventSink } from "./sink.ts";
 import { ServerState } from "./state.ts";
@@ -52,12 +55,38 @@ export interface RemoteServer {
   close(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
-/** Creates a remote ACP server for `options.agent`. */
+/** `handle`, and a 500 instead of a rejection should it ever throw: an adapter's `void server.handle(…)` must not leave a request unanswered. */
+async function answer(state: ServerState, request: RemoteRequest): Promise<RemoteResponse> {
+  try {
+    return await handle(state, request);
+  } catch {
+    return { status: 500, headers: { "content-type": JSON_TYPE }, body: nullIdErrorBody({ code: ErrorCode.InternalError, message: "Internal error" }) };
+  }
+}
+
+const CREATE_REMOTE_SERVER = "createRemoteServer({ protocol, agent, connection?, … })";
+
+/** Checks `createRemoteServer`'s options at the call: nothing is started when one is wrong. */
+function checkServerOptions(options: unknown): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options) || isProtocol(options)) {
+    throw argumentError(CREATE_REMOTE_SERVER, "options", "an object { protocol, agent, … }", options, 'e.g. createRemoteServer({ protocol, agent }) with `protocol` from "acp-router" (v1) or "acp-router/v2".');
+  }
+  const { protocol, agent, connection } = options as Partial<RemoteServerOptions>;
+  checkProtocol(CREATE_REMOTE_SERVER, "options.protocol", protocol, 'Pass the table every connection speaks: createRemoteServer({ protocol, agent }) with `import { protocol } from "acp-router"` (v1) or "acp-router/v2".');
+  if (typeof agent !== "function") checkHandler(CREATE_REMOTE_SERVER, "options.agent", "agent", agent, "Pass your AgentHandler, or a function (info) => AgentHandler called once per connection.");
+  checkOptions(CREATE_REMOTE_SERVER, "options.connection", connection);
+}
+
+/**
+ * Creates a remote ACP server for `options.agent`, speaking `options.protocol`.
+ * Throws a `TypeError` at the call when an option is not what it must be.
+ */
 export function createRemoteServer<T extends ProtocolTypes>(options: RemoteServerOptions<T>): RemoteServer {
+  checkServerOptions(options);
   const state = new ServerState(options as unknown as RemoteServerOptions);
   const server: RemoteServer = {
-    handle: (request) => handle(state, request),
-    handleRequest: async (request) => toFetchResponse(await handle(state, fromFetchRequest(request))),
+    handle: (request) => answer(state, request),
+    handleRequest: async (request) => toFetchResponse(await answer(state, fromFetchRequest(request))),
     async authorize(header) {
       try {
         return state.authorize === undefined || (await state.authorize(header));

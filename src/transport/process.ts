@@ -78,7 +78,7 @@ export interface ManagedProcess {
   killSync(): void;
 }
 
-/** The default grace period after stdin closes, in ms (the `graceMs` option of `spawnAgent` and `serveStdio`). */
+/** The default grace period after stdin closes, in ms (the `graceMs` option of `spawnAgent`). */
 export const DEFAULT_GRACE_MS = 2000;
 /** How long an owner's exit waits after SIGTERM before SIGKILL, in ms: 300, short enough not to delay the owner noticeably. */
 export const OWNER_EXIT_WAIT_MS = 300;

@@ -1,12 +1,16 @@
 /**
  * Stdio for both sides (Node only; the rest of acp-router has no `node:`
- * imports). `serveStdio(protocol, handler)` runs an agent of any table on this
- * process's stdin/stdout; `spawnAgent` starts an agent process for a client.
+ * imports). `serveProtocolStdio(protocol, handler)` runs an agent of any table
+ * on this process's stdin/stdout; `spawnAgent` starts an agent process for a
+ * client. `serveStdio(handler)` is each table entry's one-liner
+ * (`acp-router`, `acp-router/v2`, `acp-router/unstable`), not this entry's:
+ * one name, one signature.
  *
  * @module acp-router/stdio
  */
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { argumentError, checkOptions } from "../arguments.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
@@ -14,12 +18,12 @@ import type { Transport, TransportReceiver } from "./transport.ts";
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
 /**
- * `serveStdio(protocol, handler, options?)`: pass the table's `protocol`
- * (`import { protocol } from "acp-router/v2"`). The default entry `acp-router`
- * also exports the v1 one-liner `serveStdio(handler, options?)`; this entry
+ * `serveProtocolStdio(protocol, handler, options?)`: pass the table's
+ * `protocol` (`import { protocol } from "acp-router/v2"`). Each table's entry
+ * also exports its one-liner `serveStdio(handler, options?)`; this entry
  * loads no table, so a v2 agent bundles no v1 one.
  */
-export { serveStdio } from "./serve-stdio.ts";
+export { serveProtocolStdio } from "./serve-stdio.ts";
 
 /** The agent process ended; pending calls reject with a `ConnectionClosedError` whose cause is this. */
 export class AgentExitedError extends Error {
@@ -69,6 +73,8 @@ function createTail(keep: number): { add(text: string): void; text(): string } {
     text: () => [...lines, ...(partial ? [partial] : [])].slice(-keep).join("\n"),
   };
 }
+
+const SPAWN_AGENT = "spawnAgent(command, args?, options?)";
 
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
@@ -130,6 +136,9 @@ export interface AgentProcess {
  * ended with it (src/transport/process.ts).
  */
 export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): AgentProcess {
+  if (typeof command !== "string" || command === "") throw argumentError(SPAWN_AGENT, "command", "a non-empty string (the program to run)", command, 'e.g. spawnAgent("npx", ["my-agent", "--acp"]).');
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw argumentError(SPAWN_AGENT, "args", "an array of strings", args, 'e.g. spawnAgent("my-agent", ["--acp"]).');
+  checkOptions(SPAWN_AGENT, "options", options);
   const mode = options.stderr ?? "forward";
   const piped = mode === "forward" || mode === "capture";
   const managed = startProcess(command, args, {

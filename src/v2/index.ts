@@ -12,6 +12,8 @@
  *
  * @module
  */
+import { bindServeStdio } from "../transport/serve-stdio.ts";
+import { agentProtocol } from "./generated/index.ts";
 export { type Connection } from "../connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "../connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "../connection/options.ts";
@@ -23,4 +25,16 @@ export { CancelReason, type CancelCause } from "../connection/cancel-cause.ts";
 export type { Transport, TransportReceiver } from "../transport/transport.ts";
 export { memoryPair, type MemoryPairOptions } from "../transport/memory.ts";
 export { webStreamTransport, type WebStreamOptions } from "../transport/web.ts";
+export { defineExtension, type ExtensionHandler, type ExtensionNotification, type ExtensionNotificationSpec, type ExtensionRequest, type ExtensionRequestSpec, type ParamsInput, type ResultOutput } from "../extensions/define.ts";
+export type { Check, InputOf, OutputOf } from "../extensions/validate.ts";
 export * from "./generated/index.ts";
+
+/**
+ * Serves `handler` as an agent of this table on stdin/stdout (Node): stdout
+ * carries protocol lines only; when stdin ends the connection closes and,
+ * with nothing else pending, the process exits on its own. The same
+ * signature as `serveStdio` of every table entry; for a table of your own
+ * use `serveProtocolStdio(protocol, handler)` from `acp-router/stdio`.
+ */
+// The agent's half only: an agent's bundle leaves the client's validators out.
+export const serveStdio = /* @__PURE__ */ bindServeStdio(agentProtocol, '"acp-router/v2"');

@@ -7,14 +7,14 @@ import { wireError, type ErrorObject } from "../errors.ts";
 import { classify, isResponseShaped } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 
-/** The protocol versions acp-router has tables for. */
-export type ProtocolVersion = 1 | 2;
+/** The protocol versions the version router and the client connector route (named apart from the schemas' `ProtocolVersion`, any integer 0–65535). */
+export type RoutedVersion = 1 | 2;
 
 /** The outcome for one message read before routing. */
 export type Negotiation =
   | { readonly tag: "ignore" }
   | { readonly tag: "reject"; readonly id: string | number | null; readonly error: ErrorObject }
-  | { readonly tag: "route"; readonly version: ProtocolVersion; readonly initialize: Record<string, unknown> };
+  | { readonly tag: "route"; readonly version: RoutedVersion; readonly initialize: Record<string, unknown> };
 
 /** `{ name: "unknown", version: "unknown" }`: the `info` of a newer client whose own `info` is missing or malformed (as the SDK). */
 export const UNKNOWN_IMPLEMENTATION = { name: "unknown", version: "unknown" } as const;
@@ -37,7 +37,7 @@ const IGNORE: Negotiation = { tag: "ignore" };
  * `isV1Shaped`: `clientCapabilities` or `clientInfo`, and neither v2's `info` nor
  * `capabilities`) goes to v1, when configured, as sent.
  */
-export function negotiate(message: unknown, versions: readonly ProtocolVersion[], v1ShapeToV1 = false): Negotiation {
+export function negotiate(message: unknown, versions: readonly RoutedVersion[], v1ShapeToV1 = false): Negotiation {
   if (Array.isArray(message)) return reject(null, wireError.batchRejected(message.length === 0));
   const kind = classify(message);
   if (kind === "notification" || kind === "response") return IGNORE;
@@ -74,7 +74,7 @@ function versionProblem(value: unknown): { readonly path: string; readonly messa
 }
 
 /** The highest configured version at or below `requested`; a v1-only agent takes any version (the SDK's legacy fallback). */
-export function select(requested: number, versions: readonly ProtocolVersion[]): ProtocolVersion | undefined {
+export function select(requested: number, versions: readonly RoutedVersion[]): RoutedVersion | undefined {
   if (versions.includes(1) && !versions.includes(2)) return 1;
   if (versions.includes(2) && requested >= 2) return 2;
   if (versions.includes(1) && requested >= 1) return 1;
@@ -91,7 +91,7 @@ export function select(requested: number, versions: readonly ProtocolVersion[]):
  * `false`; boolean config options and plans, which every v2 client handles,
  * are advertised), `clientInfo` from a valid `info`.
  */
-export function rewrite(params: Record<string, unknown>, requested: number, version: ProtocolVersion): Record<string, unknown> {
+export function rewrite(params: Record<string, unknown>, requested: number, version: RoutedVersion): Record<string, unknown> {
   if (requested === version) return params;
   const info = isImplementation(params.info) ? params.info : undefined;
   if (version === 2) return { ...params, protocolVersion: 2, info: info ?? UNKNOWN_IMPLEMENTATION };

@@ -5,50 +5,60 @@
  * first, every later byte unchanged — to the connection of the selected
  * version, and never re-routes.
  *
+ *   import { protocol as v1 } from "acp-router";
+ *   import { protocol as v2 } from "acp-router/v2";
  *   const routed = await routeAgent(transport, {
- *     v1: (t) => connectAgent(v1Handler, t),     // from "acp-router"
- *     v2: (t) => connectAgentV2(v2Handler, t),   // from "acp-router/v2"
- *   });
+ *     v1: { protocol: v1, handler: v1Handler },
+ *     v2: { protocol: v2, handler: v2Handler },
+ *   }, { maxMessageBytes: 1 << 20 });     // one options object: the router's and the connection's
  *   routed?.version; // 1 or 2
  *
- * This module imports no method table: each version's table is loaded by the
- * entry the caller imports its `connect*` from.
+ * This module imports no method table: each version's table is the
+ * `protocol` value the caller imports from that version's entry.
  */
+import { argumentError, checkHandler, checkOptions, checkProtocol, checkTransport } from "../arguments.ts";
+import { createAgentConnection, type AgentConnection } from "../bind.ts";
+import type { ConnectionOptions } from "../connection/options.ts";
 import { wireError, type ErrorObject } from "../errors.ts";
+import { classify } from "../jsonrpc/classify.ts";
+import type { RequestId } from "../context.ts";
 import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
 import { DEFAULT_MAX_DEPTH, parseLine } from "../jsonrpc/parse.ts";
+import type { Protocol, ProtocolTypes } from "../protocol.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
-import { negotiate, type ProtocolVersion } from "./negotiate.ts";
+import { negotiate, type RoutedVersion } from "./negotiate.ts";
 
-/** The connection factory of each version the agent serves; at least one. */
-export interface AgentRoutes<C1, C2> {
-  /** Opens the ACP v1 connection on the routed transport: `acp-router`'s `connectAgent(handler, transport)`. */
-  readonly v1?: (transport: Transport) => C1;
-  /** Opens the ACP v2 connection on the routed transport: `acp-router/v2`'s `connectAgent(handler, transport)`. */
-  readonly v2?: (transport: Transport) => C2;
+/** One version the agent serves: that version's `protocol` value and the handler written for its table. */
+export interface AgentRoute<T extends ProtocolTypes> {
+  /** The table: `protocol` from `acp-router` for `v1` (or `acp-router/unstable`), from `acp-router/v2` for `v2`. Its `version` must be the key's. */
+  readonly protocol: Protocol<T>;
+  /** The agent handler of that table. */
+  readonly handler: NoInfer<T["agentHandler"]>;
+}
+
+/** The versions the agent serves; at least one. */
+export interface AgentRoutes<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> {
+  /** ACP v1: `{ protocol, handler }` with `protocol` from `acp-router` (or `acp-router/unstable`). */
+  readonly v1?: AgentRoute<T1> | undefined;
+  /** ACP v2: `{ protocol, handler }` with `protocol` from `acp-router/v2`. */
+  readonly v2?: AgentRoute<T2> | undefined;
 }
 
 /** The routed connection and its version. */
-export type Routed<C1, C2> = { readonly version: 1; readonly connection: C1 } | { readonly version: 2; readonly connection: C2 };
+export type Routed<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> =
+  | { readonly version: 1; readonly connection: AgentConnection<T1> }
+  | { readonly version: 2; readonly connection: AgentConnection<T2> };
 
-/** Options of {@link routeAgent}. */
-export interface RouteAgentOptions {
-  /** Told about every message answered or ignored before routing (never written to stdout). */
-  readonly onDiagnostic?: (d: { readonly kind: "before_initialize"; readonly message: string }) => void;
-  /**
-   * Longest line read before routing. Default {@link DEFAULT_MAX_MESSAGE_BYTES}
-   * (32 MiB), the connection's own default: a longer line is answered
-   * `-32700` and skipped, the next line is served (PITFALLS #14).
-   */
-  readonly maxMessageBytes?: number;
-  /**
-   * Deepest JSON nesting read before routing. Default `DEFAULT_MAX_DEPTH`
-   * (128), the connection's own default: a deeper line is answered `-32700`.
-   * Set both limits to the connection's, so a client sees one answer to the
-   * same line before and after routing.
-   */
-  readonly maxDepth?: number;
+/**
+ * Options of {@link routeAgent}: the connection's own options, used before
+ * routing too, so a line is answered the same before and after routing —
+ * `maxMessageBytes` and `maxDepth` bound what the router reads, `batches`
+ * decides how it answers a batch, and `onDiagnostic` hears what it answered
+ * or ignored (`data: { phase: "before_initialize" }`). Plus the router's own
+ * `v1ShapeToV1`.
+ */
+export interface RouteAgentOptions extends ConnectionOptions {
   /**
    * Routes an `initialize` in the v1 shape (`clientCapabilities` or
    * `clientInfo`, and neither `info` nor `capabilities`) to v1, as sent,
@@ -59,32 +69,102 @@ export interface RouteAgentOptions {
   readonly v1ShapeToV1?: boolean;
 }
 
+/** What the low-level router needs of its caller: the versions served, how to open one, and the bounds. @internal */
+export interface RouteTransportOptions {
+  readonly onDiagnostic?: ConnectionOptions["onDiagnostic"];
+  readonly maxMessageBytes?: number;
+  readonly maxDepth?: number;
+  /** How a batch read before routing is answered; see {@link routeAgent}. Default `reject`. */
+  readonly batches?: "reject" | "accept";
+  /** Whether a request for `method` may not be batched (a connection answers it `-32600` inside a batch, before anything else). */
+  readonly unbatched?: (method: string) => boolean;
+  readonly v1ShapeToV1?: boolean;
+}
+
+const ROUTE_AGENT = "routeAgent(transport, { v1?: { protocol, handler }, v2?: { protocol, handler } }, options?)";
+
 /**
- * Routes `transport` to the version its client's `initialize` negotiates.
- * Resolves once routed, or to `undefined` when the client leaves first (the
- * transport is then closed). Before routing, every line is framed and
- * answered exactly as a plain connection of the selected version answers it
- * before `initialize` (the same framer, limits and error constructors):
- * invalid JSON, a line too deep or too long `-32700`; a batch, a bad id, a
- * bad envelope or another request `-32600`; notifications and responses are
- * ignored. Only the router answers an `initialize` with an unusable
- * `protocolVersion` (`-32602`, `data.errors` at `/protocolVersion`) and one
- * below every configured version (`-32022` with `{requested, supported}`).
- * None of these ends the connection, so the client may try `initialize`
- * again. One difference remains by design: before a version is chosen there
- * is no table, so a batch gets one `-32600` (as v1 answers it), where a v2
- * connection, which accepts batches, answers each element.
+ * Routes `transport` to the version its client's `initialize` negotiates,
+ * opening that version's agent connection from its route's `protocol` and
+ * `handler` with `options`. Resolves once routed, or to `undefined` when the
+ * client leaves first (the transport is then closed). Before routing, every
+ * line is framed and answered exactly as a plain connection of the selected
+ * version answers it before `initialize` (the same framer, the same
+ * `maxMessageBytes` and `maxDepth` from `options`, the same error
+ * constructors): invalid JSON, a line too deep or too long `-32700`; a bad
+ * id, a bad envelope or another request `-32600`; notifications and
+ * responses are ignored. Only the router answers an `initialize` with an
+ * unusable `protocolVersion` (`-32602`, `data.errors` at `/protocolVersion`)
+ * and one below every configured version (`-32022` with
+ * `{requested, supported}`). None of these ends the connection, so the
+ * client may try `initialize` again. A batch is answered as `options.batches`
+ * says (each element answered as the connection answers it before
+ * `initialize` when `accept`); when it is not set, the connections' default
+ * is used if every configured table has the same one (v2 alone: `accept`),
+ * else one `-32600` (as v1 answers it) — the one answer that can differ from
+ * a v2 connection's, by design, since no table is chosen yet.
+ *
+ * Throws a `TypeError` at the call for a transport, route or options that is
+ * not one, and for a route whose protocol's `version` is not its key.
  */
-export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes: AgentRoutes<C1, C2>, options: RouteAgentOptions = {}): Promise<Routed<C1, C2> | undefined> {
-  const versions: ProtocolVersion[] = [];
-  if (routes.v1) versions.push(1);
-  if (routes.v2) versions.push(2);
-  if (versions.length === 0) throw new TypeError("routeAgent: configure v1, v2 or both");
+export function routeAgent<T1 extends ProtocolTypes = never, T2 extends ProtocolTypes = never>(transport: Transport, routes: AgentRoutes<T1, T2>, options: RouteAgentOptions = {}): Promise<Routed<T1, T2> | undefined> {
+  checkTransport(ROUTE_AGENT, "transport", transport);
+  if (typeof routes !== "object" || routes === null || Array.isArray(routes)) throw argumentError(ROUTE_AGENT, "routes", "an object with v1 and/or v2", routes, 'e.g. { v2: { protocol, handler } } with `protocol` from "acp-router/v2".');
+  checkOptions(ROUTE_AGENT, "options", options);
+  const served = new Map<RoutedVersion, AgentRoute<ProtocolTypes>>();
+  for (const version of [1, 2] as const) {
+    const route = (routes as Record<string, unknown>)[`v${version}`];
+    if (route === undefined) continue;
+    checkRoute(ROUTE_AGENT, `routes.v${version}`, version, route);
+    checkHandler(ROUTE_AGENT, `routes.v${version}.handler`, "agent", (route as AgentRoute<ProtocolTypes>).handler);
+    served.set(version, route as AgentRoute<ProtocolTypes>);
+  }
+  const unknown = Object.keys(routes).filter((key) => key !== "v1" && key !== "v2" && (routes as Record<string, unknown>)[key] !== undefined);
+  if (unknown.length > 0) throw argumentError(ROUTE_AGENT, `routes.${unknown[0] as string}`, "absent: only v1 and v2 are routed", (routes as Record<string, unknown>)[unknown[0] as string]);
+  if (served.size === 0) throw argumentError(ROUTE_AGENT, "routes", "an object with v1, v2 or both", routes, 'e.g. { v1: { protocol, handler } } with `protocol` from "acp-router".');
+  const defaults = new Set([...served.values()].map((route) => batchDefault(route.protocol)));
+  const batches = options.batches ?? (defaults.size === 1 ? ([...defaults][0] as "reject" | "accept") : "reject");
+  const open = (version: RoutedVersion, routed: Transport): AgentConnection => {
+    const { protocol, handler } = served.get(version) as AgentRoute<ProtocolTypes>;
+    return createAgentConnection(protocol, handler, routed, options);
+  };
+  const unbatched = (method: string) => [...served.values()].some((route) => route.protocol.inboundRow("agent", "request", method)?.unbatched === true);
+  return routeTransport(transport, [...served.keys()], open, { ...options, batches, unbatched }) as unknown as Promise<Routed<T1, T2> | undefined>;
+}
+
+/**
+ * Throws unless `route` is `{ protocol, handler }` whose protocol's version is `version`.
+ * @internal
+ */
+export function checkRoute(signature: string, parameter: string, version: RoutedVersion, route: unknown): void {
+  const entry = version === 1 ? 'from "acp-router" (or "acp-router/unstable")' : 'from "acp-router/v2"';
+  if (typeof route !== "object" || route === null || Array.isArray(route) || !("protocol" in route)) {
+    const factory = typeof route === "function" ? " (a connect function is no longer taken: the connection is opened from the protocol)" : "";
+    throw argumentError(signature, parameter, "{ protocol, handler }", route, `Pass the version's \`protocol\` value ${entry} with the handler written for it${factory}.`);
+  }
+  const protocol = (route as { protocol: unknown }).protocol;
+  checkProtocol(signature, `${parameter}.protocol`, protocol, `Pass the \`protocol\` value ${entry}.`);
+  if (protocol.version !== version) throw argumentError(signature, `${parameter}.protocol`, `a protocol of version ${version}`, protocol, `Pass the \`protocol\` value ${entry}, or put this one under v${protocol.version}.`);
+}
+
+/** The batch handling a connection of `protocol` defaults to (as the connection decides it: v2 tables keep rows out of batches). */
+function batchDefault(protocol: Protocol): "reject" | "accept" {
+  return protocol.rows.agent.some((row) => row.unbatched === true) ? "accept" : "reject";
+}
+
+/**
+ * The router over any opener: reads `transport` until an `initialize`
+ * negotiates one of `versions`, then hands it on through `open`. What
+ * {@link routeAgent} runs once it has checked its arguments; tests call it
+ * with openers that only read.
+ * @internal
+ */
+export function routeTransport<C>(transport: Transport, versions: readonly RoutedVersion[], open: (version: RoutedVersion, transport: Transport) => C, options: RouteTransportOptions = {}): Promise<{ readonly version: RoutedVersion; readonly connection: C } | undefined> {
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   // Decoded here, not by the framer: text the framer releases on routing must not lose a character split across chunks.
   const decoder = new TextDecoder("utf-8", { fatal: false });
-  const report = (message: string) => options.onDiagnostic?.({ kind: "before_initialize", message });
+  const report = (kind: "parse_error" | "oversized_line" | "batch" | "unknown_message", message: string) => options.onDiagnostic?.({ kind, message, data: { phase: "before_initialize" } });
   const answer = (id: string | number | null, error: ErrorObject) => transport.write(encodeLine(errorMessage(id, error)));
 
   return new Promise((resolve) => {
@@ -108,10 +188,27 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
     };
 
     /** Hands the rewritten `initialize` and everything after it to the selected version's connection. */
-    const route = (version: ProtocolVersion, initialize: Record<string, unknown>, rest: string) => {
+    const route = (version: RoutedVersion, initialize: Record<string, unknown>, rest: string) => {
       handOff = encodeLine(initialize as never) + rest;
-      const connection = version === 1 ? (routes.v1 as (t: Transport) => C1)(forward) : (routes.v2 as (t: Transport) => C2)(forward);
-      resolve({ version, connection } as Routed<C1, C2>);
+      resolve({ version, connection: open(version, forward) });
+    };
+
+    /** A batch, accepted: each element answered as a connection answers it before `initialize`, in one array; nothing is routed from a batch. */
+    const answerBatch = (items: readonly unknown[]) => {
+      const answers: string[] = [];
+      for (const item of items) {
+        if (classify(item) === "request" && options.unbatched?.(String((item as { method: unknown }).method)) === true) {
+          answers.push(JSON.stringify(errorMessage((item as { id: RequestId }).id, wireError.unbatched(String((item as { method: unknown }).method)))));
+          continue;
+        }
+        const outcome = Array.isArray(item) ? ({ tag: "reject", id: null, error: wireError.notJsonRpc() } as const) : negotiate(item, versions, options.v1ShapeToV1 === true);
+        if (outcome.tag === "ignore") continue;
+        // An initialize inside a batch is not routed: answered as a connection answers an unbatched row.
+        const [id, error] = outcome.tag === "route" ? [(item as { id: string | number }).id, wireError.unbatched("initialize")] : [outcome.id, outcome.error];
+        answers.push(JSON.stringify(errorMessage(id, error)));
+      }
+      report("batch", `batch of ${items.length} answered before initialize`);
+      if (answers.length > 0) transport.write(`[${answers.join(",")}]\n`);
     };
 
     const framer = createFramer(
@@ -119,17 +216,18 @@ export function routeAgent<C1 = never, C2 = never>(transport: Transport, routes:
         line(line) {
           const parsed = parseLine(line, maxDepth);
           if (!parsed.ok) {
-            report(`unparsable line before initialize: ${parsed.reason}`);
+            report("parse_error", `unparsable line before initialize: ${parsed.reason}`);
             return answer(null, wireError.parse(parsed.reason));
           }
+          if (Array.isArray(parsed.value) && parsed.value.length > 0 && options.batches === "accept") return answerBatch(parsed.value);
           const outcome = negotiate(parsed.value, versions, options.v1ShapeToV1 === true);
           if (outcome.tag === "route") return route(outcome.version, outcome.initialize, framer.release());
-          if (outcome.tag === "ignore") return report("message before initialize ignored");
-          report(`answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
+          if (outcome.tag === "ignore") return report("unknown_message", "message before initialize ignored");
+          report(Array.isArray(parsed.value) ? "batch" : "unknown_message", `answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
           answer(outcome.id, outcome.error);
         },
         oversized(length) {
-          report(`skipped a line of at least ${length} characters before initialize (maxMessageBytes ${max})`);
+          report("oversized_line", `skipped a line of at least ${length} characters before initialize (maxMessageBytes ${max})`);
           answer(null, wireError.lineTooLong(max));
         },
       },

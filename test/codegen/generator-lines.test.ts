@@ -252,7 +252,7 @@ describe("emitProtocol and emitIndex", () => {
   it("export the folder's user names only: types, protocol, its halves, and the entry points bound to the halves", () => {
     expect(lines(emitIndex())).toEqual([
       ...HEADER.split("\n"),
-      'import { type BoundProtocol, createAgentConnection, createClientConnection } from "acp-router/runtime";',
+      'import { bindAgent, bindClient, type BoundProtocol } from "acp-router/runtime";',
       'import { agentProtocol } from "./agent.js";',
       'import { clientProtocol } from "./client.js";',
       'import type { TableTypes } from "./handlers.js";',
@@ -265,9 +265,9 @@ describe("emitProtocol and emitIndex", () => {
       "",
       "// Each entry point names only its side's half, so a bundle of an agent leaves the client's validators out.",
       "/** Serves `handler` as an ACP agent over `transport`, routed by this table; call the client through `.client`. */",
-      'export const connectAgent: BoundProtocol<TableTypes>["connectAgent"] = (handler, transport, options) => createAgentConnection(agentProtocol, handler, transport, options);',
+      'export const connectAgent: BoundProtocol<TableTypes>["connectAgent"] = /* @__PURE__ */ bindAgent<TableTypes>(agentProtocol);',
       "/** Serves `handler` as an ACP client over `transport`, routed by this table; call the agent through `.agent`. */",
-      'export const connectClient: BoundProtocol<TableTypes>["connectClient"] = (handler, transport, options) => createClientConnection(clientProtocol, handler, transport, options);',
+      'export const connectClient: BoundProtocol<TableTypes>["connectClient"] = /* @__PURE__ */ bindClient<TableTypes>(clientProtocol);',
       "/** Returns `handler` unchanged, after the compiler checked that every capability its `initialize` advertises has its method. */",
       'export const defineAgent: BoundProtocol<TableTypes>["defineAgent"] = (handler) => handler;',
       "",

@@ -3,7 +3,7 @@
 // extensibility, on acp-router/v2 connections and the version router. Test names carry the ids.
 import { describe, expect, it } from "vitest";
 import { connectAgent as connectAgentV1, memoryPair as memoryPairV1 } from "../../src/index.ts";
-import { connectAgent, connectClient, memoryPair, type AgentContext, type AgentHandler, type ClientHandler } from "../../src/v2/index.ts";
+import { connectAgent, connectClient, memoryPair, protocol, type AgentContext, type AgentHandler, type ClientHandler } from "../../src/v2/index.ts";
 import { negotiateClient, routeAgent } from "../../src/versions/index.ts";
 import { rawDriver } from "../support/raw-peer.ts";
 import { bytePipe, type ByteTransportKind } from "./support.ts";
@@ -35,7 +35,7 @@ async function initialized(handler: AgentHandler = agent(), options: Parameters<
 }
 
 /** A raw driver around routeAgent with a v2 route only. */
-const routed = (handler: AgentHandler = agent()) => rawDriver((t, o) => routeAgent(t, { v2: (x) => connectAgent(handler, x, o) }));
+const routed = (handler: AgentHandler = agent()) => rawDriver((t, o) => routeAgent(t, { v2: { protocol, handler } }, o));
 
 describe("v2 transports", () => {
   it.each(["nodeStreamTransport", "webStreamTransport"] as ByteTransportKind[])("[ACP-TRANSPORT-301] [ACP-TRANSPORT-304] decodes UTF-8 split inside a character and answers in UTF-8 over %s", async (kind) => {
@@ -216,7 +216,7 @@ describe("v2 initialization and version negotiation", () => {
   it("[ACP-INIT-305] rejects, naming the version, when the agent answers one the client does not offer, and closes the transport", async () => {
     const [a, b] = memoryPairV1();
     const v1 = connectAgentV1({ initialize: () => ({ protocolVersion: 1, agentCapabilities: {} }), newSession: () => ({ sessionId: "s" }), prompt: () => ({ stopReason: "end_turn" }) }, a);
-    await expect(negotiateClient(b, { v2: { connect: (t) => connectClient(client, t), initialize: init } })).rejects.toThrow(/protocol version 1/);
+    await expect(negotiateClient(b, { v2: { protocol, handler: client, initialize: init } })).rejects.toThrow(/protocol version 1/);
     expect((await v1.closed).error).toBeUndefined();
   });
 

@@ -39,8 +39,8 @@ function ourV2Client() {
 
 const v1Client: v1.ClientHandler = { requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => {} };
 const offer = {
-  v1: { connect: (t: v1.Transport) => v1.connectClient(v1Client, t), initialize: { protocolVersion: 1, clientCapabilities: {} } },
-  v2: (handler: v2.ClientHandler) => ({ connect: (t: v1.Transport) => v2.connectClient(handler, t), initialize: { protocolVersion: 2, info, capabilities: {} } }),
+  v1: { protocol: v1.protocol, handler: v1Client, initialize: { protocolVersion: 1, clientCapabilities: {} } },
+  v2: (handler: v2.ClientHandler) => ({ protocol: v2.protocol, handler, initialize: { protocolVersion: 2, info, capabilities: {} } }),
 };
 
 describe("our v2 client against the SDK's v2 agent over stdio", () => {

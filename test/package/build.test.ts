@@ -62,7 +62,7 @@ describe("the built package", () => {
   });
 
   it("loads the stdio entry under plain node", async () => {
-    const { stdout } = await run(["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "src/transport/stdio.js"))}); process.stdout.write(typeof m.serveStdio + " " + typeof m.spawnAgent);`]);
+    const { stdout } = await run(["--input-type=module", "-e", `const m = await import(${JSON.stringify(join(out, "src/transport/stdio.js"))}); process.stdout.write(typeof m.serveProtocolStdio + " " + typeof m.spawnAgent);`]);
     expect(stdout).toBe("function function");
   });
 });

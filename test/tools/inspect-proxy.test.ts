@@ -45,7 +45,7 @@ describe("acp-router inspect -- <agent>", () => {
     expect({ code: through.code, stderr: through.stderr }).toEqual({ code: 0, stderr: "" });
     const s = readSummary(files.summary);
     expect(s.violations).toEqual([]);
-    expect({ table: s.table, protocolVersion: s.protocolVersion }).toEqual({ table: "v1 stable", protocolVersion: 1 });
+    expect({ table: s.table, protocolVersion: s.protocolVersion }).toEqual({ table: "v1", protocolVersion: 1 });
     expect(s.methods.map((m) => m.method)).toEqual(["fs/read_text_file", "initialize", "session/cancel", "session/close", "session/list", "session/load", "session/new", "session/prompt", "session/request_permission", "session/set_mode", "session/update"]);
     // Session ids, paths in tool call ids, timings and what they change (the slow count, the length of the
     // history session/load replays) differ between runs; everything else is the same.

@@ -78,7 +78,7 @@ describe("acp-router inspect on ACP v2", () => {
     const run = await runCommand(tsNode(exampleClient, "--prompt", "hello", "--agent", agent), "", 40_000);
     expect(run.code).toBe(0);
     const s = readSummary(summary);
-    expect({ table: s.table, protocolVersion: s.protocolVersion, violations: s.violations, notes: s.notes }).toEqual({ table: "v1 stable", protocolVersion: 1, violations: [], notes: [] });
+    expect({ table: s.table, protocolVersion: s.protocolVersion, violations: s.violations, notes: s.notes }).toEqual({ table: "v1", protocolVersion: 1, violations: [], notes: [] });
     expect(s.methods.find((m) => m.method === "initialize")).toMatchObject({ requests: 2, results: 2, errors: 0 });
   }, 50_000);
 });

@@ -114,9 +114,9 @@ describe("inspect's monitor on scripted conversations", () => {
     monitor.observe("client", JSON.stringify(request(0, "initialize", { protocolVersion: 3 })), 0);
     monitor.observe("agent", JSON.stringify(result(0, { protocolVersion: 3 })), 1);
     expect({ table: monitor.state.table.name, negotiated: monitor.state.negotiated, notes: monitor.state.notes }).toEqual({
-      table: "v1 stable",
+      table: "v1",
       negotiated: 3,
-      notes: ["the agent answered protocolVersion 3; no table is generated for it, so v1 stable was used"],
+      notes: ["the agent answered protocolVersion 3; no table is generated for it, so v1 was used"],
     });
   });
 });

@@ -6,6 +6,9 @@ import type { Sender } from "../../tools/inspect/rules.ts";
 import { buildSummary, formatSummary } from "../../tools/inspect/summary.ts";
 import { ALL_TABLES, describeTable, tableFor, widerTableFor } from "../../tools/inspect/tables.ts";
 import { notification, request } from "../support/messages.ts";
+import { protocol as v1Protocol } from "../../src/index.ts";
+import { protocol as unstableProtocol } from "../../src/unstable/index.ts";
+import { protocol as v2Protocol } from "../../src/v2/index.ts";
 
 type Line = readonly [Sender, unknown];
 const S = "sess-1";
@@ -35,17 +38,27 @@ const found = (m: Monitor) => m.violations.map((v) => `${v.rule} ${v.requirement
 
 describe("tools/inspect/tables.ts", () => {
   it("maps version 1 to v1 stable and 2 to v2, and no other version or type", () => {
-    expect([tableFor(1)?.name, tableFor(2)?.name, tableFor(3), tableFor("2"), tableFor(undefined)]).toEqual(["v1 stable", "v2", undefined, undefined, undefined]);
+    expect([tableFor(1)?.name, tableFor(2)?.name, tableFor(3), tableFor("2"), tableFor(undefined)]).toEqual(["v1", "v2", undefined, undefined, undefined]);
     expect(ALL_TABLES.map((t) => `${t.name} ${t.version} ${t.capabilityFields.params}/${t.capabilityFields.result} ${t.turnEnd ? "turnEnd" : "answer"}`)).toEqual([
-      "v1 stable 1 clientCapabilities/agentCapabilities answer",
-      "v1 unstable 1 clientCapabilities/agentCapabilities answer",
+      "v1 1 clientCapabilities/agentCapabilities answer",
+      "v1-unstable 1 clientCapabilities/agentCapabilities answer",
       "v2 2 capabilities/capabilities turnEnd",
     ]);
   });
 
+  it("is each generated protocol value, read as it is: its version, name, capability fields and error codes", () => {
+    expect(ALL_TABLES.map((t) => t.protocol)).toEqual([v1Protocol, unstableProtocol, v2Protocol]);
+    for (const t of ALL_TABLES) {
+      expect(t.router).toBe(t.protocol);
+      expect([t.version, t.name, t.capabilityFields, t.errorCodes]).toEqual([t.protocol.version, t.protocol.name, t.protocol.capabilityFields, t.protocol.errorCodes]);
+    }
+    expect(tableFor(2)?.errorCodes.UnsupportedProtocolVersion).toBe(-32022);
+    expect(tableFor(1)?.errorCodes.UnsupportedProtocolVersion).toBeUndefined();
+  });
+
   it("widens v1 stable to v1 unstable only for a method the stable table lacks and the unstable one has", () => {
     const v1 = tableFor(1)!;
-    expect(widerTableFor(v1, "agent", "request", "session/fork")?.name).toBe("v1 unstable");
+    expect(widerTableFor(v1, "agent", "request", "session/fork")?.name).toBe("v1-unstable");
     expect(widerTableFor(v1, "agent", "request", "session/new")).toBeUndefined();
     expect(widerTableFor(v1, "agent", "request", "session/nope")).toBeUndefined();
     expect(widerTableFor(tableFor(2)!, "agent", "request", "session/fork")).toBeUndefined();
@@ -73,7 +86,7 @@ describe("the monitor's table", () => {
       ["client", prompt(4)],
       ["agent", result(4, { stopReason: "end_turn" })],
     ]);
-    expect({ table: m.state.table.name, negotiated: m.state.negotiated, found: found(m) }).toEqual({ table: "v1 stable", negotiated: 1, found: [] });
+    expect({ table: m.state.table.name, negotiated: m.state.negotiated, found: found(m) }).toEqual({ table: "v1", negotiated: 1, found: [] });
   });
 
   it("moves from v2 to v1 when a second initialize is answered 1, and judges what follows by v1", () => {
@@ -84,9 +97,9 @@ describe("the monitor's table", () => {
       ["client", request(2, "session/new", { cwd: "/workspace/demo" })],
     ]);
     expect({ table: m.state.table.name, found: found(m), notes: m.state.notes }).toEqual({
-      table: "v1 stable",
+      table: "v1",
       found: ["schema ACP-JSONRPC-101 client @4"],
-      notes: ["initialize was answered again, with protocolVersion 1: the v1 stable table judges the rest (the latest initialize is in force)"],
+      notes: ["initialize was answered again, with protocolVersion 1: the v1 table judges the rest (the latest initialize is in force)"],
     });
   });
 
@@ -111,9 +124,9 @@ describe("the monitor's table", () => {
       ["agent", result(2, { sessionId: "fork-1" })],
     ]);
     expect({ table: m.state.table.name, found: found(m), notes: m.state.notes }).toEqual({
-      table: "v1 unstable",
+      table: "v1-unstable",
       found: [],
-      notes: ["switched from the v1 stable table to v1 unstable at message 4: client sent session/fork, which only v1 unstable has"],
+      notes: ["switched from the v1 table to v1-unstable at message 4: client sent session/fork, which only v1-unstable has"],
     });
     expect(feed([...initV2, ["client", request(2, "session/fork", { sessionId: S, cwd: "/w" })]]).violations.map((v) => v.rule)).toEqual(["unknown-method"]);
   });

@@ -50,14 +50,25 @@ describe("what each entry loads", () => {
     expect(modules.filter((m) => /^src\/(generated|v2)\//.test(m))).toEqual([]);
   });
 
-  it("a v2 agent built from acp-router/v2 + acp-router/stdio (and + acp-router/remote) bundles no v1 table", async () => {
-    const stdio = await modulesOf({ contents: 'import { protocol } from "./src/v2/index.ts"; import { serveStdio } from "./src/transport/stdio.ts"; serveStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) });' });
+  it("a v2 agent built from acp-router/v2 (its serveStdio, or serveProtocolStdio of acp-router/stdio, or acp-router/remote) bundles no v1 table", async () => {
+    const oneLiner = await modulesOf({ contents: 'import { serveStdio } from "./src/v2/index.ts"; serveStdio({ initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) } as never);' });
+    expect(oneLiner).toContain("src/v2/generated/protocol.ts");
+    expect(oneLiner).toContain("src/transport/serve-stdio.ts");
+    expect(oneLiner.filter(v1Table)).toEqual([]);
+    const stdio = await modulesOf({ contents: 'import { protocol } from "./src/v2/index.ts"; import { serveProtocolStdio } from "./src/transport/stdio.ts"; serveProtocolStdio(protocol, { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) } as never);' });
     expect(stdio).toContain("src/v2/generated/protocol.ts");
     expect(stdio).toContain("src/transport/serve-stdio.ts");
     expect(stdio.filter(v1Table)).toEqual([]);
     const remote = await modulesOf({ contents: 'import { protocol } from "./src/v2/index.ts"; import { createRemoteServer } from "./src/remote/index.ts"; export const s = createRemoteServer({ protocol, agent: { initialize: () => ({ protocolVersion: 2, info: { name: "a", version: "1" } }) } });' });
     expect(remote).toContain("src/remote/server.ts");
     expect(remote.filter(v1Table)).toEqual([]);
+  });
+
+  it.each(["v2", "unstable"])("defineExtension of acp-router/%s loads that table alone", async (entry) => {
+    const modules = await modulesOf({ contents: `import { defineExtension, serveStdio } from "./src/${entry}/index.ts"; const ext = defineExtension({ wire: "_x/echo", params: (v) => v }); serveStdio({} as never, { extensions: [ext.handle((p) => p)] });` });
+    expect(modules).toContain("src/extensions/define.ts");
+    expect(modules).toContain(`src/${entry}/generated/protocol.ts`);
+    expect(modules.filter((m) => /^src\/(generated|v2|unstable)\//.test(m) && !m.startsWith(`src/${entry}/`))).toEqual([]);
   });
 
   it("the v1 one-liner serveStdio(handler) lives in the default entry, which loads the v1 table", async () => {

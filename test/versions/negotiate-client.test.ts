@@ -1,7 +1,7 @@
 // The client connector: offers v2, keeps it when the agent answers v2, falls back to v1 on the same
 // transport when the agent answers v1, and reconnects when v1 cannot follow on that transport.
 import { describe, expect, it } from "vitest";
-import { connectAgent, connectClient, ConnectionClosedError, memoryPair, RpcError, type AgentHandler, type Transport } from "../../src/index.ts";
+import { connectAgent, ConnectionClosedError, memoryPair, protocol as v1Protocol, RpcError, type AgentHandler, type Transport } from "../../src/index.ts";
 import * as v2 from "../../src/v2/index.ts";
 import { negotiateClient, routeAgent, type NegotiateClientOptions } from "../../src/versions/index.ts";
 import { testAgent, testClient } from "../support/handlers.ts";
@@ -21,8 +21,8 @@ const v2Client: v2.ClientHandler = { requestPermission: () => ({ outcome: { outc
 
 /** Both versions configured, connecting with our generated clients. */
 const both = {
-  v1: { connect: (t: Transport) => connectClient(testClient().handler, t), initialize: v1Init },
-  v2: { connect: (t: Transport) => v2.connectClient(v2Client, t), initialize: v2Init },
+  v1: { protocol: v1Protocol, handler: testClient().handler, initialize: v1Init },
+  v2: { protocol: v2.protocol, handler: v2Client, initialize: v2Init },
 };
 
 /** A client transport to an agent served by `serve` on the other end of a memory pair. */
@@ -40,7 +40,7 @@ function reconnectTo(serve: (t: Transport) => unknown): NegotiateClientOptions &
 
 describe("negotiateClient against agents of either version", () => {
   it("keeps v2 with an agent routing v1 and v2, and hands back the v2 proxy", async () => {
-    const transport = agentBy((t) => routeAgent(t, { v1: (x) => connectAgent(testAgent().handler, x), v2: (x) => v2.connectAgent(v2Agent(), x) }));
+    const transport = agentBy((t) => routeAgent(t, { v1: { protocol: v1Protocol, handler: testAgent().handler }, v2: { protocol: v2.protocol, handler: v2Agent() } }));
     const negotiated = await negotiateClient(transport, both);
     expect(negotiated.version).toBe(2);
     if (negotiated.version !== 2) return;
@@ -82,7 +82,7 @@ describe("negotiateClient against agents of either version", () => {
   });
 
   it("falls back to v1 behind a v1-only version router, which rewrote the v2 offer", async () => {
-    const negotiated = await negotiateClient(agentBy((t) => routeAgent(t, { v1: (x) => connectAgent(testAgent().handler, x) })), both);
+    const negotiated = await negotiateClient(agentBy((t) => routeAgent(t, { v1: { protocol: v1Protocol, handler: testAgent().handler } })), both);
     expect(negotiated.version).toBe(1);
     if (negotiated.version === 1) expect(await negotiated.agent.newSession({ cwd: "/w", mcpServers: [] })).toEqual({ sessionId: "sess-1" });
     negotiated.connection.close();
@@ -149,7 +149,7 @@ describe("negotiateClient with one version the agent does not speak", () => {
   });
 
   it("rejects a v1-only client of a v2-only router with its -32022 answer", async () => {
-    const transport = agentBy((t) => routeAgent(t, { v2: (x) => v2.connectAgent(v2Agent(), x) }));
+    const transport = agentBy((t) => routeAgent(t, { v2: { protocol: v2.protocol, handler: v2Agent() } }));
     await expect(negotiateClient(transport, { v1: both.v1 })).rejects.toMatchObject({ code: -32022, data: { requested: 1, supported: [2] } });
   });
 });

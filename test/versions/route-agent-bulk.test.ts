@@ -2,7 +2,7 @@
 // answered exactly once and in order — those before initialize by the router, those after it (the rest
 // of the same chunk, handed on unchanged) by the routed connection.
 import { describe, expect, it, vi } from "vitest";
-import { connectAgent, type AgentHandler, type Transport, type TransportReceiver } from "../../src/index.ts";
+import { protocol, type AgentHandler, type Transport, type TransportReceiver } from "../../src/index.ts";
 import { routeAgent } from "../../src/versions/route-agent.ts";
 
 const agent: AgentHandler = {
@@ -52,7 +52,7 @@ describe("routeAgent on 10,000 lines in one chunk", () => {
     });
     let routed: Awaited<ReturnType<typeof routeAgent>>;
     try {
-      routed = await routeAgent(transport, { v1: (t) => connectAgent(agent, t) });
+      routed = await routeAgent(transport, { v1: { protocol, handler: agent } });
     } finally {
       spy.mockRestore();
     }

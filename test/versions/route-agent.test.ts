@@ -5,7 +5,7 @@
 import { agentProtocolRouter } from "@agentclientprotocol/sdk/experimental/v2";
 import { describe, expect, it } from "vitest";
 import { memoryPair, type Transport } from "../../src/index.ts";
-import { routeAgent } from "../../src/versions/route-agent.ts";
+import { routeTransport } from "../../src/versions/route-agent.ts";
 
 type Json = Record<string, unknown>;
 interface Outcome {
@@ -29,7 +29,7 @@ async function ours(lines: string[], versions: readonly (1 | 2)[]): Promise<Outc
       let text = "";
       t.start({ data: (c) => { text += typeof c === "string" ? c : new TextDecoder().decode(c); const nl = text.indexOf("\n"); if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json); }, end: () => {} });
     });
-  const routed = routeAgent(mine, { ...(versions.includes(1) ? { v1: firstLine } : {}), ...(versions.includes(2) ? { v2: firstLine } : {}) });
+  const routed = routeTransport(mine, versions, (_version, t) => firstLine(t));
   for (const line of lines) theirs.write(`${line}\n`);
   theirs.close();
   const result = await routed;
@@ -104,7 +104,7 @@ describe("routeAgent with v1ShapeToV1", () => {
         let text = "";
         t.start({ data: (c) => { text += typeof c === "string" ? c : new TextDecoder().decode(c); const nl = text.indexOf("\n"); if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json); }, end: () => {} });
       });
-    const routed = routeAgent(mine, { v1: firstLine, v2: firstLine }, { v1ShapeToV1 });
+    const routed = routeTransport(mine, [1, 2], (_version, t) => firstLine(t), { v1ShapeToV1 });
     theirs.write(`${init(1, params)}\n`);
     const result = await routed;
     theirs.close();

@@ -25,13 +25,14 @@ const v2Agent: v2.AgentHandler = {
 
 type Version = 1 | 2;
 /** How the agent end is served: a plain connection, or that connection behind routeAgent with the given versions configured. */
-type Serve = { readonly routed: false } | { readonly routed: true; readonly versions: readonly Version[] };
+type Serve = { readonly routed: false; readonly options?: v1.ConnectionOptions } | { readonly routed: true; readonly versions: readonly Version[]; readonly options?: v1.ConnectionOptions };
 
 function serve(version: Version, how: Serve, transport: Transport): void {
-  const connect = (t: Transport) => (version === 1 ? v1.connectAgent(v1Agent, t, limits) : v2.connectAgent(v2Agent, t, limits));
-  if (!how.routed) return void connect(transport);
-  const other = (t: Transport) => (version === 1 ? v2.connectAgent(v2Agent, t, limits) : v1.connectAgent(v1Agent, t, limits));
-  void routeAgent(transport, { [`v${version}`]: connect, ...(how.versions.length > 1 ? { [`v${3 - version}`]: other } : {}) }, limits);
+  const options = { ...limits, ...how.options };
+  if (!how.routed) return void (version === 1 ? v1.connectAgent(v1Agent, transport, options) : v2.connectAgent(v2Agent, transport, options));
+  // One options object: the router's bounds and the connection's are the same by construction.
+  const routes = { v1: { protocol: v1.protocol, handler: v1Agent }, v2: { protocol: v2.protocol, handler: v2Agent } };
+  void routeAgent(transport, how.versions.length > 1 ? routes : version === 1 ? { v1: routes.v1 } : { v2: routes.v2 }, options);
 }
 
 const request = (id: unknown, method: string, params?: unknown) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
@@ -103,7 +104,7 @@ const cases: readonly [string, "before" | "after", (v: Version) => string[]][] =
   ["a batch", "after", (v) => [`[${request(1, "session/new", newSession(v))},${request(2, "no/such_method", {})}]`]],
 ];
 
-/** Cases whose answer is, by design, not the v2 connection's before initialize (see routeAgent's doc). */
+/** A case whose answer is, by design, not the v2 connection's before initialize when v1 and v2 are routed and no `batches` option says how (see routeAgent's doc). */
 const v2BatchBeforeInitialize: readonly [string, "before", (v: Version) => string[]][] = [["a batch", "before", (v) => [`[${request(1, "session/new", newSession(v))}]`]]];
 
 type Answer = { id: unknown; error?: { code: number; data?: unknown } };
@@ -146,6 +147,23 @@ describe("the same bad input gets the same bytes with and without routeAgent", (
     const routed = await exchange(2, { routed: true, versions: [2] }, [], lines);
     expect(routed.split("\n")[0]).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":{"errors":[{"path":"/protocolVersion","message":"must be integer"}]}}}');
     expect((await exchange(2, { routed: false }, [], lines)).split("\n")[0]).toContain('{"path":"/info","message":"is required"}');
+  });
+
+  // A batch before initialize with a request, an initialize (unbatched in v2), a notification, an unknown method and a bad element.
+  const batchBeforeInitialize = (v: Version) => [`[${request(1, "session/new", newSession(v))},${initialize(v).replace('"id":0', '"id":7')},${JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: {} })},${request(2, "no/such_method", {})},42,[]]`];
+
+  it("v2 alone: a batch before initialize gets the v2 connection's bytes, element by element (every table routed accepts batches)", async () => {
+    const lines = batchBeforeInitialize(2);
+    const plain = await exchange(2, { routed: false }, [], lines);
+    expect(await exchange(2, { routed: true, versions: [2] }, [], lines)).toBe(plain);
+    const answers = JSON.parse(plain.split("\n")[0] as string) as Answer[];
+    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([[1, -32600], [7, -32600], [2, -32600], [null, -32600], [null, -32600]]);
+  });
+
+  it.each([["reject"], ["accept"]] as const)("v1 and v2 routed, batches %s in the one options object: the v2 connection's bytes", async (batches) => {
+    const lines = batchBeforeInitialize(2);
+    const plain = await exchange(2, { routed: false, options: { batches } }, [], lines);
+    expect(await exchange(2, { routed: true, versions: [1, 2], options: { batches } }, [], lines)).toBe(plain);
   });
 
   it("v1: a batch before initialize is one -32600, with and without the router", async () => {

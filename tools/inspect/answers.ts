@@ -8,7 +8,6 @@ import { sessionOf } from "./requests.ts";
 import { peerOf, type Sender } from "./rules.ts";
 import { tableFor } from "./tables.ts";
 import { onPromptAnswered } from "./turns.ts";
-import { ErrorCode } from "../../src/errors.ts";
 
 type Answer = Observed["answers"];
 
@@ -99,10 +98,12 @@ function onInitialized(state: MonitorState, call: Call, r: Record<string, unknow
 
 function onError(state: MonitorState, call: Call, code: number, report: Found): void {
   const name = `${call.method} #${JSON.stringify(call.id)}`;
-  if (call.unknownMethod && code !== ErrorCode.MethodNotFound) report("method-not-found-code", `${name} (an unknown method) was answered ${code}, not -32601`);
-  if (code === ErrorCode.MethodNotFound && (call.method === "session/new" || call.method === "session/prompt" || call.method === "initialize")) report("required-method", `${name} was answered -32601; every agent supports it`);
+  // The codes as the judging table's schema names them.
+  const codes = call.table.errorCodes;
+  if (call.unknownMethod && code !== codes.MethodNotFound) report("method-not-found-code", `${name} (an unknown method) was answered ${code}, not -32601`);
+  if (code === codes.MethodNotFound && (call.method === "session/new" || call.method === "session/prompt" || call.method === "initialize")) report("required-method", `${name} was answered -32601; every agent supports it`);
   if (call.method === "session/prompt" && call.cancelledBySession) report("cancelled-prompt-error", `${name} was answered with error ${code} after session/cancel; a cancelled turn ends with stopReason "cancelled"`);
-  if (code === ErrorCode.AuthRequired && call.row?.auth === true) {
+  if (code === codes.AuthRequired && call.row?.auth === true) {
     if (state.authenticated) report("auth-order", `${name} was answered -32000 (authentication required) after authenticate succeeded`);
     else if (call.method === "session/new" && state.initialized && state.authMethods.length === 0) report("auth-order", `${name} was answered -32000 (authentication required) but the agent advertised no authMethods`, undefined, "ACP-AUTH-005");
   }

@@ -1,9 +1,8 @@
 /**
  * Which method table judges a connection's traffic, for `inspect`, `check`,
  * `replay` and `report` alike: v1 stable, v1 unstable or v2. The only module
- * of the tools that imports generated code, so moving to another way of
- * naming a table (one `Protocol` value per generated folder) changes this
- * file alone.
+ * of the tools that imports generated code: it takes each generated folder's
+ * `protocol` value and reads what it carries, rebuilding nothing.
  *
  * How the monitor chooses (monitor.ts, answers.ts, requests.ts):
  * - until `initialize` is answered, v1 stable judges everything except the
@@ -18,41 +17,47 @@
  *   switches to the unstable table, which holds every stable row too;
  * - for a version with no table, the current one stays and a note says so.
  */
-import type { Row, Router } from "../../src/row.ts";
+import type { Protocol } from "../../src/protocol.ts";
+import type { Row } from "../../src/row.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { protocol as v1Unstable } from "../../src/unstable/generated/protocol.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
-/** A method table the tools can validate against. */
+/**
+ * A method table the tools can validate against: a generated `protocol`
+ * value, read as it is (its `version`, `name`, row lookups, `capabilityFields`
+ * and `errorCodes`), plus what the tools derive once from its rows.
+ */
 export interface Table {
-  /** The protocol version the table describes. */
+  /** The table's protocol value: row lookups (`inboundRow`), validators, leniency, error codes. */
+  readonly protocol: Protocol;
+  /** The protocol version the table describes (`protocol.version`). */
   readonly version: number;
-  /** Name shown in summaries (`v1 stable`, `v1 unstable`, `v2`). */
+  /** Name shown in summaries (`protocol.name`: `v1`, `v1-unstable`, `v2`). */
   readonly name: string;
-  readonly router: Router;
-  /** The `initialize` fields carrying each side's capabilities (v1 `clientCapabilities` / `agentCapabilities`, v2 `capabilities` on both). */
-  readonly capabilityFields: { readonly params: string; readonly result: string };
+  /** The same value as `protocol`, under the name the rules read it by (row lookups and leniency). */
+  readonly router: Protocol;
+  /** The `initialize` fields carrying each side's capabilities (`protocol.capabilityFields`: v1 `clientCapabilities` / `agentCapabilities`, v2 `capabilities` on both). */
+  readonly capabilityFields: Protocol["capabilityFields"];
+  /** The error codes the table's schema names (`protocol.errorCodes`), by name. */
+  readonly errorCodes: Protocol["errorCodes"];
   /** The `session/prompt` row's turn end: present when the answer only acknowledges and a notification ends the turn (v2). */
   readonly turnEnd: Row<never, never>["turnEnd"];
-  /** The table holding this one's rows and more, switched to when a method only it has appears (v1 stable → v1 unstable); undefined when none. */
+  /** The table holding this one's rows and more, switched to when a method only it has appears (v1 → v1-unstable); undefined when none. */
   readonly wider: Table | undefined;
 }
 
-/** v1's field names, for a table whose `initialize` row does not name them. */
-const V1_CAPABILITY_FIELDS = { params: "clientCapabilities", result: "agentCapabilities" } as const;
-
-function table(version: number, name: string, router: Router, wider: Table | undefined): Table {
-  const init = router.inboundRow("agent", "request", "initialize");
-  const turnEnd = router.inboundRow("agent", "request", "session/prompt")?.turnEnd;
-  return { version, name, router, capabilityFields: init?.capabilityFields ?? V1_CAPABILITY_FIELDS, turnEnd, wider };
+function table(protocol: Protocol, wider: Table | undefined): Table {
+  const turnEnd = protocol.inboundRow("agent", "request", "session/prompt")?.turnEnd;
+  return { protocol, version: protocol.version, name: protocol.name, router: protocol, capabilityFields: protocol.capabilityFields, errorCodes: protocol.errorCodes, turnEnd, wider };
 }
 
-const V1_UNSTABLE = table(1, "v1 unstable", v1Unstable, undefined);
-const V1 = table(1, "v1 stable", v1, V1_UNSTABLE);
-const V2 = table(2, "v2", v2, undefined);
+const V1_UNSTABLE = table(v1Unstable as Protocol, undefined);
+const V1 = table(v1 as Protocol, V1_UNSTABLE);
+const V2 = table(v2 as Protocol, undefined);
 
-/** Tables by negotiated protocol version. A Map, never a plain object indexed by untrusted input. */
-const TABLES: ReadonlyMap<number, Table> = new Map([[1, V1], [2, V2]]);
+/** Tables by negotiated protocol version (each stable table's own `version`). A Map, never a plain object indexed by untrusted input. */
+const TABLES: ReadonlyMap<number, Table> = new Map([V1, V2].map((t) => [t.version, t]));
 
 /** The table used before negotiation and for versions without a table: v1 stable (the version every agent serves). */
 export const DEFAULT_TABLE: Table = V1;

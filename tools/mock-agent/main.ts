@@ -13,7 +13,7 @@ import { connectAgent, protocol as protocolV1, type ConnectionOptions } from "..
 import { listen } from "../../src/remote/node.ts";
 import { createRemoteServer } from "../../src/remote/server.ts";
 import { nodeStreamTransport } from "../../src/transport/stdio.ts";
-import { connectAgent as connectAgentV2, protocol as protocolV2 } from "../../src/v2/index.ts";
+import { protocol as protocolV2 } from "../../src/v2/index.ts";
 import { routeAgent } from "../../src/versions/index.ts";
 import { createMockAgentV1 } from "./agent-v1.ts";
 import { createMockAgentV2 } from "./agent-v2.ts";
@@ -87,10 +87,10 @@ async function serveStdio(version: "1" | "2" | "negotiate", options: MockOptions
   const routed = await routeAgent(
     transport,
     {
-      ...(version !== "2" && { v1: (t) => connectAgent(createMockAgentV1(options), t, connectionOptions) }),
-      ...(version !== "1" && { v2: (t) => connectAgentV2(createMockAgentV2(options), t, connectionOptions) }),
+      v1: version !== "2" ? { protocol: protocolV1, handler: createMockAgentV1(options) } : undefined,
+      v2: version !== "1" ? { protocol: protocolV2, handler: createMockAgentV2(options) } : undefined,
     },
-    { v1ShapeToV1: version !== "2", onDiagnostic: (d) => log(`${d.kind}: ${d.message}`) },
+    { ...connectionOptions, v1ShapeToV1: version !== "2" },
   );
   const closed = await routed?.connection.closed;
   if (closed?.error) log(`connection closed: ${closed.error.message}`);
