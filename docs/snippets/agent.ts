@@ -1,14 +1,12 @@
 // A complete ACP agent: echo every prompt back as two streamed chunks.
-import { serveStdio, type AgentHandler } from "../../src/index.ts";
+import { defineAgent, serveStdio } from "../../src/index.ts";
 
 let sessions = 0;
 
-const agent: AgentHandler = {
+// defineAgent checks the handler against the table: each capability it advertises needs its method.
+const agent = defineAgent({
   initialize: () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }),
-  authenticate: () => ({}),
   newSession: () => ({ sessionId: `session-${++sessions}` }),
-  setSessionMode: () => ({}),
-  setSessionConfigOption: () => ({ configOptions: [] }),
   async prompt({ sessionId, prompt }, ctx) {
     const text = prompt.map((block) => (block.type === "text" ? block.text : "")).join(" ");
     for (const part of ["You said: ", text]) {
@@ -17,6 +15,6 @@ const agent: AgentHandler = {
     }
     return { stopReason: "end_turn" };
   },
-};
+});
 
 serveStdio(agent, { onDiagnostic: (d) => process.stderr.write(`agent: ${d.kind}: ${d.message}\n`) });

@@ -65,12 +65,14 @@ describe("the README's workflow section", () => {
   it("is complete: files, commands and the expected output", () => {
     expect(section.files.map((f) => f.path)).toEqual(["acp.table.ts", "src/agent.ts", "src/client.ts", "tsconfig.json"]);
     expect(section.steps.map((s) => s.line)).toEqual([
+      "npm init -y",
+      "npm pkg set type=module",
       "npm install acp-router",
       "npm install --save-dev typescript@5.9.3 @types/node@20.19.25 ts-morph@28.0.0 ajv@8.20.0 json-schema-to-typescript@16.0.0",
       "npx acp-router codegen --table acp.table.ts --out src/acp",
       "npx acp-router codegen --table acp.table.ts --out src/acp --check",
       "npx tsc",
-      "node dist/client.js",
+      "node dist/src/client.js",
     ]);
     expect(section.output).toBe('{"text":"HI","progress":[50],"code":-32002}\n');
   });
@@ -81,17 +83,20 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
   const results: Ran[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), `acp-consumer-${manager}-`));
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "my-agent", version: "1.0.0", private: true, type: "module" }, null, 2));
+    // A folder with a valid package name: `npm init -y` names the project after it.
+    dir = join(await mkdtemp(join(tmpdir(), `acp-consumer-${manager}-`)), "my-agent");
+    await mkdir(dir);
+    // No package.json of our own: the README's first two commands make it (`npm init -y`, then `"type": "module"`).
     for (const file of section.files) {
       await mkdir(dirname(join(dir, file.path)), { recursive: true });
       await writeFile(join(dir, file.path), file.body);
     }
-    for (const [i, step] of section.steps.entries()) {
+    for (const step of section.steps) {
       const ran = await runStep(manager, dir, step);
-      results.push(ran);
       if (ran.code !== 0) throw new Error(`${manager}: "${step.line}" exited ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
-      if (i === 0) {
+      if (step.argv[1] === "init" || step.argv[1] === "pkg") continue; // the project's own setup: results[] starts at the install
+      results.push(ran);
+      if (step.line === "npm install acp-router") {
         results.push(await runtimeOnly(manager, dir));
         const [cmd, args] = managers[manager].exec(["acp-router", "codegen", "--table", "acp.table.ts", "--out", "src/acp"]);
         results.push(await sh(dir, cmd, args));
@@ -100,7 +105,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
   }, 600_000);
 
   afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dirname(dir), { recursive: true, force: true });
   });
 
   it("installs a runtime with no dependencies of its own", () => {
@@ -155,7 +160,7 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
     for (const name of ["shared.ts", "ext-agent.ts", "ext-client.ts"]) await writeFile(join(dir, "src", name), await readFile(join(root, "test/package/consumer-ext", name), "utf8"));
     const [tsc, tscArgs] = managers[manager].exec(["tsc"]);
     expect(await sh(dir, tsc, tscArgs)).toMatchObject({ code: 0, stdout: "" });
-    const ran = await sh(dir, process.execPath, ["dist/ext-client.js"]);
+    const ran = await sh(dir, process.execPath, ["dist/src/ext-client.js"]);
     expect(JSON.parse(ran.stdout)).toEqual({
       text: "HI",
       progress: [50],

@@ -1,7 +1,7 @@
 /**
  * The mock agent's prompt grammar: prompt text → steps. One directive per
  * line; a line that does not start with `#` is echoed back. `GRAMMAR` is the
- * text `mock-agent --help` and the README show.
+ * text `mock-agent --help` and docs/tools.md show.
  */
 import type { JsonObject, SampleVersion } from "./updates.ts";
 
