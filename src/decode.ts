@@ -4,7 +4,8 @@
  * `dispatch` to call the handler, and `decode` (lookup + `decodeParams`) is
  * the same step for tools and tests that start from a wire name.
  */
-import { isExtensionWire, notImplemented, type Row, type Router } from "./row.ts";
+import type { Protocol } from "./protocol.ts";
+import { isExtensionWire, notImplemented, type Row } from "./row.ts";
 import { decodeParams, type FieldError, type Leniency } from "./validation/check.ts";
 
 export { decodeParams };
@@ -27,7 +28,7 @@ export type Decoded<Handler = unknown, Context = unknown> =
  * with one error per location.
  * @internal
  */
-export function decode(router: Router, side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode: Leniency = "repair"): Decoded<never, never> {
+export function decode(router: Pick<Protocol, "inboundRow" | "leniency">, side: "agent" | "client", kind: "request" | "notification", wire: string, params: unknown, mode: Leniency = "repair"): Decoded<never, never> {
   const row = router.inboundRow(side, kind, wire);
   if (row === undefined || row.invoke === undefined) {
     if (row === undefined && isExtensionWire(wire)) return { tag: "ext", wire, params };

@@ -28,7 +28,7 @@
  * throws a `TypeError`.
  */
 import type { PeerCaller } from "./peer-caller.ts";
-import type { Row, Router } from "./row.ts";
+import type { Row } from "./row.ts";
 import type { LeniencyGraph } from "./validation/leniency.ts";
 
 /**
@@ -78,7 +78,7 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
    * Every row each side handles, in table order.
    * @internal
    */
-  readonly rows: Router["rows"];
+  readonly rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] };
   /**
    * Row lookups per handling side.
    * @internal
@@ -99,10 +99,24 @@ export interface ProtocolSpec<T extends ProtocolTypes> {
 }
 
 /**
- * One table as the runtime takes it. Satisfies `Router` (row lookups,
- * result markers, leniency, rows), so a connection needs nothing else.
+ * One table (or one side's half of it) as the runtime takes it: its data,
+ * row lookups and result markers, so a connection needs nothing else. The one
+ * name for "a table" everywhere — there is no separate router type.
  */
-export interface Protocol<T extends ProtocolTypes = ProtocolTypes> extends ProtocolSpec<T>, Router {
+export interface Protocol<T extends ProtocolTypes = ProtocolTypes> extends ProtocolSpec<T> {
+  /**
+   * The row `side` handles for an inbound message, or undefined for an unknown method.
+   * A half of a table (`agentProtocol`, `clientProtocol`) answers for both sides, but the other
+   * side's rows in it are routing data whose params are `notDecodedHere`, and its own requests'
+   * results are too; its leniency graph covers only the types its side decodes.
+   * @internal
+   */
+  inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined;
+  /**
+   * The row whose result validator decodes the answer to `wire` sent to `peerSide`.
+   * @internal
+   */
+  resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined;
   /** Phantom: never set at run time; carries the table's types. */
   readonly types?: T;
 }
@@ -118,7 +132,7 @@ export type TypesOf<P> = P extends Protocol<infer T> ? T : never;
  */
 export function defineProtocol<T extends ProtocolTypes>(spec: ProtocolSpec<T>): Protocol<T> {
   const { agent, client } = spec.lookup;
-  const inboundRow: Router["inboundRow"] = (side, kind, wire) => {
+  const inboundRow: Protocol["inboundRow"] = (side, kind, wire) => {
     const lookups = side === "agent" ? agent : client;
     return kind === "request" ? lookups.request(wire) : lookups.notification(wire);
   };

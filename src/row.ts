@@ -3,7 +3,6 @@
  * routing fields plus its validators and a typed call into the handler.
  * Rows are created once by generated code; the connection reads them.
  */
-import type { LeniencyGraph } from "./validation/leniency.ts";
 import type { Validator } from "./validation/validator.ts";
 import { RpcError } from "./errors.ts";
 
@@ -58,33 +57,6 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly repeatable?: "until_first_request";
   /** Never inside a JSON-RPC batch. */
   readonly unbatched?: boolean;
-}
-
-/**
- * What the connection needs from a generated router: row lookups and leniency data. One per method table,
- * and one per half of it (`agentProtocol`, `clientProtocol`): a half answers the same lookups for both
- * sides, but the other side's rows in it are routing data whose params are {@link notDecodedHere}, and
- * its own requests' results are too; its leniency graph covers only the types its side decodes.
- * @internal
- */
-export interface Router {
-  /**
-   * The row `side` handles for an inbound message, or undefined for an unknown method.
-   * @internal
-   */
-  inboundRow(side: "agent" | "client", kind: "request" | "notification", wire: string): Row<never, never> | undefined;
-  /**
-   * The row whose result validator decodes the answer to `wire` sent to `peerSide`.
-   * @internal
-   */
-  resultMarker(peerSide: "agent" | "client", wire: string): Row<never, never> | undefined;
-  /** The schema's lenient locations. */
-  readonly leniency: LeniencyGraph;
-  /**
-   * Every row each side handles, in table order (for checks over the whole table, such as handlers missing at `initialize`).
-   * @internal
-   */
-  readonly rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] };
 }
 
 /**

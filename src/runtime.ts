@@ -21,7 +21,7 @@ export type { Transport } from "./transport/transport.ts";
 export type { HandlerContext } from "./context.ts";
 export type { PeerCaller, RequestOptions } from "./peer-caller.ts";
 export { check, type Leniency } from "./validation/check.ts";
-export { isExtensionWire, notDecodedHere, notImplemented, type Row, type Router } from "./row.ts";
+export { isExtensionWire, notDecodedHere, notImplemented, type Row } from "./row.ts";
 export { decode, decodeParams, dispatch, dispatchDecoded, type Decoded } from "./decode.ts";
 export type { LeniencyGraph } from "./validation/leniency.ts";
 export type { Validator } from "./validation/validator.ts";

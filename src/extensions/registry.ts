@@ -11,7 +11,8 @@
 import type { Side } from "../connection/core.ts";
 import type { Diagnostic } from "../connection/options.ts";
 import { RpcError } from "../errors.ts";
-import { isExtensionWire, type Row, type Router } from "../row.ts";
+import type { Protocol } from "../protocol.ts";
+import { isExtensionWire, type Row } from "../row.ts";
 import type { Validator } from "../validation/validator.ts";
 import type { ExtensionHandler } from "./define.ts";
 import { afterCheck, runCheck } from "./validate.ts";
@@ -26,7 +27,7 @@ type Invoke = (handler: unknown, params: unknown, ctx: unknown) => unknown;
  * table does not know reach the lookup. Throws on a wire registered twice
  * for the same kind, or one the table already routes.
  */
-export function withExtensions<R extends Router>(router: R, side: Side, handlers: readonly ExtensionHandler[] | undefined, report: Report): R {
+export function withExtensions<R extends Protocol>(router: R, side: Side, handlers: readonly ExtensionHandler[] | undefined, report: Report): R {
   if (handlers === undefined || handlers.length === 0) return router;
   const registered = { request: new Map<string, Row<never, never>>(), notification: new Map<string, Row<never, never>>() };
   for (const registration of handlers) {
