@@ -159,6 +159,21 @@ describe("what a client reports for each kind of bad notification or answer", ()
     expect(c.diagnostics.filter((d) => d.kind === "handler_error")).toEqual([{ kind: "handler_error", message: "a notification handler threw", data: "Error: renderer crashed", error: new Error("renderer crashed") }]);
   });
 
+  it("drops a gated notification it advertised but has no handler method for, with no handler_error", async () => {
+    const wire = rawWire();
+    const diagnostics: Diagnostic[] = [];
+    const conn = connectClient(countingClient(), wire.transport, { onDiagnostic: (d) => void diagnostics.push(d) });
+    const init = conn.agent.initialize({ protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } } });
+    wire.take();
+    wire.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: 1, agentCapabilities: {} } });
+    await init;
+    diagnostics.length = 0;
+    wire.send({ jsonrpc: "2.0", method: "elicitation/complete", params: { elicitationId: "e1" } });
+    await turn();
+    expect(wire.take()).toEqual([]);
+    expect(diagnostics).toEqual([]);
+  });
+
   it("reports a notification handler that rejects, and never answers it (handler_error)", async () => {
     const c = await client({ sessionUpdate: () => Promise.reject(new Error("async renderer crash")) });
     c.wire.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } } } });
