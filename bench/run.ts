@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FigureResult } from "./lib/harness.ts";
-import { machine, summary, table, targets } from "./lib/report.ts";
+import { machine, performanceBlock, replaceBlock, summary, table, targets } from "./lib/report.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const QUICK = process.argv.includes("--quick");
@@ -77,6 +77,7 @@ function version(pkg: string): string {
 const figures: FigureResult[] = [];
 const failures: string[] = [];
 const started = Date.now();
+const loadAtStart = machine()[1] ?? "";
 for (const [name, label] of FIGURES) {
   if (only && !only.includes(name)) continue;
   process.stderr.write(`running ${label} ${name}${QUICK ? " (quick)" : ""}...\n`);
@@ -106,4 +107,11 @@ writeFileSync(join(ROOT, "bench", ".build", "last-run.json"), `${JSON.stringify(
 if (failures.length > 0) {
   console.error(`\n${failures.join("\n\n")}`);
   process.exitCode = 1;
+} else if (!QUICK && only === undefined) {
+  // A full run writes the figures page: its numbers are this run's, never hand-edited.
+  const page = join(ROOT, "docs", "performance.md");
+  const versions = `acp-router ${own.version}, @agentclientprotocol/sdk ${version("@agentclientprotocol/sdk")}, mitata ${version("mitata")}, esbuild ${version("esbuild")}`;
+  const block = performanceBlock({ date: new Date().toISOString().slice(0, 10), wallSeconds: Math.round((Date.now() - started) / 1000), loadAtStart, machine: machine(), versions, checks, figures });
+  writeFileSync(page, replaceBlock(readFileSync(page, "utf8"), block));
+  console.log(`\nWrote the figures into ${page}.`);
 }

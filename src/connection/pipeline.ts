@@ -72,6 +72,8 @@ export class Inbound<Peer> implements CallHost<Peer> {
   readonly maxInFlight: number;
   /** The table has a `repeatable` row: requests are then tracked for it; others skip that per message. */
   readonly hasRepeatable: boolean;
+  /** Client side, a table with `objectCapability` rows: notifications' params teach the state per-object capabilities. */
+  readonly tracksObjects: boolean;
 
   constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, options: ConnectionOptions) {
     this.host = host;
@@ -87,6 +89,7 @@ export class Inbound<Peer> implements CallHost<Peer> {
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.hasRepeatable = [...rows.agent, ...rows.client].some((r) => r.repeatable !== undefined);
+    this.tracksObjects = host.side === "client" && rows.agent.some((r) => r.objectCapability !== undefined);
     this.lanes = new Lanes(
       (error) => reportHandlerError(this, "a notification handler failed", error),
       options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
@@ -299,7 +302,12 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
     }
   }
   const sessionId = sessionOf(params);
-  if (row !== undefined && !inbound.state.received(row, kind, params, sessionId, inbound.host.side)) {
+  // What the state learns from params: the agent, the client capabilities `initialize` offers;
+  // the client, per-object capabilities its updates announce (only tables with such rows).
+  const state = inbound.state;
+  if (row !== undefined && (request ? row.lifecycle === "initialize" : inbound.tracksObjects)) state.received(row, params);
+  // A client's notification for a session it never opened is delivered anyway; said only to a listener.
+  if (!request && inbound.diagnostic !== undefined && sessionId !== undefined && inbound.host.side === "client" && !state.knowsSession(sessionId)) {
     report(inbound, "unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
   }
   // A notification runs in its session's lane (those without a session share one): at once

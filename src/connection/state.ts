@@ -116,21 +116,14 @@ export class ConnectionState implements StateView {
   }
 
   /**
-   * A request or notification of `row` was decoded, with `params` and their
-   * `sessionId`. Agent side, `initialize`: its client capabilities count once
-   * it is answered with success. Client side, a notification: the
-   * per-object capabilities an update announces are recorded. Returns false
-   * when a client-side notification names a session that no session/new,
-   * load or resume introduced (delivered anyway; the caller reports it).
+   * A request or notification of `row` was decoded with `params`. An agent's
+   * `initialize`: its client capabilities count once it is answered with
+   * success. A client's notification: the per-object capabilities an update
+   * announces are recorded (`objectCapability` rows).
    */
-  received(row: AnyRow, kind: "request" | "notification", params: unknown, sessionId: string | undefined, side: "agent" | "client"): boolean {
-    if (side === "agent") {
-      if (row.lifecycle === "initialize") this.offeredClientCaps = capabilitiesIn(row, "params", params);
-      return true;
-    }
-    if (kind !== "notification") return true;
-    this.updateSeen(params);
-    return sessionId === undefined || this.sessions.has(sessionId);
+  received(row: AnyRow, params: unknown): void {
+    if (row.lifecycle === "initialize") this.offeredClientCaps = capabilitiesIn(row, "params", params);
+    else this.updateSeen(params);
   }
 
   /** Client side: this client sends `initialize` with these params (its capabilities are what it advertised). */
