@@ -12,7 +12,7 @@ export default defineConfig(
     languageOptions: {
       parser: tseslint.parser,
       // The two snippets outside tsconfig.json are checked each in a default project.
-      parserOptions: { projectService: { allowDefaultProject: ["docs/snippets/connector-client.ts", "docs/snippets/dual-agent.ts"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ["docs/snippets/connector-client.ts"] }, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { "@typescript-eslint": tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: "error" },
