@@ -110,7 +110,7 @@ export type AgentCapabilitiesOf<T extends ProtocolTypes, H> = H extends {
 /** `H`, with every method its advertised capabilities require made mandatory (the check `defineAgent` applies). */
 export type CheckedAgent<T extends ProtocolTypes, H> = H & { [K in RequiredMethods<T["agentGates"], AgentCapabilitiesOf<T, H>> & keyof T["agentHandler"]]-?: NonNullable<T["agentHandler"][K]> };
 
-/** One table's typed entry points (see {@link bindProtocol}). */
+/** One table's typed entry points: the types of each generated folder's `connectAgent`, `connectClient` and `defineAgent`. */
 export interface BoundProtocol<T extends ProtocolTypes> {
   /** Serves `handler` as an ACP agent over `transport`, routed by this table. */
   connectAgent(handler: T["agentHandler"], transport: Transport, options?: ConnectionOptions): AgentConnection<T>;

@@ -18,7 +18,7 @@ export type { Check, InputOf, OutputOf } from "./extensions/validate.ts";
 export type { InferInput, InferOutput, StandardIssue, StandardResult, StandardSchemaProps, StandardSchemaV1, StandardTypes } from "./extensions/standard-schema.ts";
 export type { PeerCaller } from "./peer-caller.ts";
 export type { Protocol, ProtocolTypes } from "./protocol.ts";
-export type { AgentCapabilitiesOf, AgentConnection as AgentConnectionOf, Certain, CheckedAgent, ClientConnection as ClientConnectionOf, RequiredMethods } from "./bind.ts";
+export type { AgentCapabilitiesOf, AgentConnection as AgentConnectionOf, BoundProtocol, Certain, CheckedAgent, ClientConnection as ClientConnectionOf, RequiredMethods } from "./bind.ts";
 export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/leniency.ts";
 export type { Validator, ValidatorError } from "./validation/validator.ts";
 export { ConnectionClosedError, RpcError, type ErrorObject } from "./errors.ts";

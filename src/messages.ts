@@ -19,19 +19,19 @@
  *
  * @module acp-router/messages
  */
-import type { RequestId } from "./context.ts";
 import type { ErrorObject } from "./errors.ts";
+import type { RequestId } from "./context.ts";
 import { classify, isRequestId, type MessageKind } from "./jsonrpc/classify.ts";
 import { encodeLine, errorMessage, notificationMessage, requestMessage, resultMessage } from "./jsonrpc/messages.ts";
 import type { ErrorResponse, Message, NotificationMessage, RequestMessage, SuccessResponse } from "./jsonrpc/messages.ts";
 import { parseLine } from "./jsonrpc/parse.ts";
 
-/**
- * An id this module builds and a connection answers: a string or a safe
+/*
+ * UsableRequestId: an id this module builds and a connection answers: a string or a safe
  * integer. Named apart from the table entries' `RequestId`, which is each
  * schema's own type (v1's admits `null`).
  */
-export type UsableRequestId = RequestId;
+export type { RequestId as UsableRequestId } from "./context.ts";
 export type { ErrorObject } from "./errors.ts";
 export type { MessageKind } from "./jsonrpc/classify.ts";
 export type { ErrorResponse, Message, NotificationMessage, RequestMessage, ResponseMessage, SuccessResponse } from "./jsonrpc/messages.ts";
