@@ -72,8 +72,6 @@ export class Inbound<Peer> implements CallHost<Peer> {
   readonly maxInFlight: number;
   /** The table has a `repeatable` row: requests are then tracked for it; others skip that per message. */
   readonly hasRepeatable: boolean;
-  /** Client side, a table with `objectCapability` rows: notifications' params teach the state per-object capabilities. */
-  readonly tracksObjects: boolean;
 
   constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, options: ConnectionOptions) {
     this.host = host;
@@ -89,7 +87,6 @@ export class Inbound<Peer> implements CallHost<Peer> {
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.hasRepeatable = [...rows.agent, ...rows.client].some((r) => r.repeatable !== undefined);
-    this.tracksObjects = host.side === "client" && rows.agent.some((r) => r.objectCapability !== undefined);
     this.lanes = new Lanes(
       (error) => reportHandlerError(this, "a notification handler failed", error),
       options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
@@ -287,10 +284,11 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
   const id = request ? (body.id as RequestId) : undefined;
   if (request) {
     batch?.expect();
-    const refused = refuseRequest(inbound, body, id as RequestId, row, batch !== undefined);
+    const refused = refuseRequest(inbound, body, wire, id as RequestId, row, batch !== undefined);
     if (refused !== undefined) return reject(inbound, id as RequestId, refused, batch);
-  } else if (!admitNotification(inbound, body, wire, row)) return;
+  }
   const params = body.params ?? {};
+  if (!request && !admitNotification(inbound, params, wire, row)) return;
   if (row !== undefined) {
     const outcome = decodeParams(inbound.host.protocol, row, params, inbound.leniency);
     if (outcome !== undefined) {
@@ -305,7 +303,7 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
   // What the state learns from params: the agent, the client capabilities `initialize` offers;
   // the client, per-object capabilities its updates announce (only tables with such rows).
   const state = inbound.state;
-  if (row !== undefined && (request ? row.lifecycle === "initialize" : inbound.tracksObjects)) state.received(row, params);
+  if (row !== undefined && (request ? row.lifecycle === "initialize" : state.tracksObjects)) state.received(row, params);
   // A client's notification for a session it never opened is delivered anyway; said only to a listener.
   if (!request && inbound.diagnostic !== undefined && sessionId !== undefined && inbound.host.side === "client" && !state.knowsSession(sessionId)) {
     report(inbound, "unknown_session", `"${wire}" for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced; delivered anyway`);
@@ -340,8 +338,7 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
  * authentication. The error to answer, or undefined to go on. A request
  * with no row is an unregistered `_` method for `extMethod`, or unknown.
  */
-function refuseRequest<P>(inbound: Inbound<P>, body: Body, id: RequestId, row: AnyRow | undefined, inBatch: boolean): ErrorObject | undefined {
-  const wire = body.method as string;
+function refuseRequest<P>(inbound: Inbound<P>, body: Body, wire: string, id: RequestId, row: AnyRow | undefined, inBatch: boolean): ErrorObject | undefined {
   if (inBatch && row?.unbatched) return wireError.unbatched(wire);
   const envelope = checkEnvelope(body);
   if (envelope !== undefined) return envelope;
@@ -368,8 +365,7 @@ function refuseRequest<P>(inbound: Inbound<P>, body: Body, id: RequestId, row: A
  * `extNotification`) and the capability gate (dropped with a diagnostic).
  * True when it goes on to decode and delivery.
  */
-function admitNotification<P>(inbound: Inbound<P>, body: Body, wire: string, row: AnyRow | undefined): boolean {
-  const params = body.params ?? {};
+function admitNotification<P>(inbound: Inbound<P>, params: unknown, wire: string, row: AnyRow | undefined): boolean {
   if (row?.layer === "protocol") {
     inbound.cancelRequest((params as { requestId?: unknown } | null)?.requestId);
     return false;

@@ -99,6 +99,11 @@ export class ConnectionState implements StateView {
     return this.sessions.has(sessionId);
   }
 
+  /** Client side, a table with `objectCapability` rows: notifications' params teach per-object capabilities (see `received`). */
+  get tracksObjects(): boolean {
+    return this.objectRows.length > 0;
+  }
+
   objectCapability(update: string, id: string): unknown {
     return this.objects.get(update)?.get(id);
   }
