@@ -7,7 +7,7 @@ import { idKey, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
-import { tableFor, widerTableFor, type Table } from "./tables.ts";
+import { widerTableFor, type Table } from "./tables.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
 
 /** Session state for `id`, created on first use. */
@@ -32,7 +32,7 @@ function sessionIdOf(params: unknown): string | undefined {
  * widened) when only the wider table has the method.
  */
 function tableOf(state: MonitorState, from: Sender, kind: "request" | "notification", method: string, params: unknown, index: number): Table {
-  if (method === "initialize" && from === "client") return tableFor((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
+  if (method === "initialize" && from === "client") return state.tables.forVersion((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
   const wider = widerTableFor(state.table, peerOf(from), kind, method);
   if (wider !== undefined) {
     state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has`);
