@@ -50,13 +50,13 @@ export interface ConductOptions {
   /** The conductor's own peer: a client (terminal mode) or an outer conductor (proxy mode). */
   readonly transport: Transport;
   /** `terminal` (default) or `proxy` (nested: the peer is an outer conductor). */
-  readonly mode?: "terminal" | "proxy";
+  readonly mode?: "terminal" | "proxy" | undefined;
   /** Spawn options for every component (cwd, env, stderr, grace). Default stderr: `inherit`. */
-  readonly spawn?: SpawnAgentOptions;
+  readonly spawn?: SpawnAgentOptions | undefined;
   /** Largest line accepted from any hop, in bytes (default 32 MiB); a longer one is answered `-32700` and skipped. */
-  readonly maxMessageBytes?: number;
+  readonly maxMessageBytes?: number | undefined;
   /** One line per event the conductor handles itself (a refused message, a component's exit); default: none. */
-  readonly onDiagnostic?: (message: string) => void;
+  readonly onDiagnostic?: ((message: string) => void) | undefined;
 }
 
 /** A running chain. */
