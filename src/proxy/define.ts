@@ -25,6 +25,11 @@
  *   notification once per running prompt, and the prompt waits for the
  *   successor's answer (a cancelled turn still answers). A `$/cancel_request`
  *   is hop-local: it cancels this proxy's own `proxy/successor` request.
+ * - Order: what the successor sends is handled in arrival order (a hook that
+ *   awaits holds up the messages after it), and the answer to a request
+ *   forwarded to the successor is passed back only after everything the
+ *   successor sent before that answer (a `session/load` replay reaches the
+ *   predecessor before the load's answer, as it left the agent).
  * - Methods the table does not know: `_`-prefixed ones pass on unchanged both
  *   ways (no validation; the ends validate them); any other is `-32601`.
  */
@@ -99,6 +104,21 @@ export function defineProxy(hooks: ProxyHooks = {}): { handler: AgentHandler; at
   const fromClient = (hooks.fromClient ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
   const fromAgent = (hooks.fromAgent ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
 
+  // What the successor sent, in arrival order: each message starts when the one before it was handed on.
+  let successorTail: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(step: () => T | Promise<T>): Promise<T> => {
+    const done = successorTail.then(step);
+    successorTail = done.catch(() => {});
+    return done;
+  };
+  const toAgentRequest = toAgent.request;
+  // An answer from the successor waits for what the successor sent before it.
+  toAgent.request = async (method, params, options) => {
+    const answer = await toAgentRequest(method, params, options);
+    await successorTail;
+    return answer;
+  };
+
   const handler: Record<string, unknown> = {};
   // Every method the predecessor may send: forward unless hooked.
   for (const row of protocol.rows.agent) {
@@ -114,8 +134,15 @@ export function defineProxy(hooks: ProxyHooks = {}): { handler: AgentHandler; at
   handler.extMethod = (wire: string, params: unknown, ctx: Ctx) => toAgent.request(wire, params, { signal: hopSignal(ctx.signal) });
   handler.extNotification = (wire: string, params: unknown) => toAgent.notify(wire, params);
   // What the successor sends, delivered by the conductor inside proxy/successor.
-  handler.fromSuccessor = (params: ProxySuccessorRequest, ctx: Ctx) => successorCall(params, "request", fromAgent, toAgent, toClient, ctx);
-  handler.fromSuccessorNotification = (params: ProxySuccessorNotification, ctx: Ctx) => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx);
+  // A request waits its turn to start (its answer comes when the predecessor answers); a notification
+  // returns at once, so the connection hands the next one over without waiting (the order is kept here).
+  handler.fromSuccessor = (params: ProxySuccessorRequest, ctx: Ctx) => {
+    let answer: Promise<unknown> | undefined;
+    return inOrder(() => void (answer = successorCall(params, "request", fromAgent, toAgent, toClient, ctx))).then(() => answer);
+  };
+  handler.fromSuccessorNotification = (params: ProxySuccessorNotification, ctx: Ctx) => {
+    void inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
+  };
   return {
     handler: handler as unknown as AgentHandler,
     attach(outbound) {

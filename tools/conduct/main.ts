@@ -14,7 +14,9 @@ export const CONDUCT_USAGE = `usage: acp-router conduct [--proxy-mode] [--verbos
   but the last gets proxy/initialize, the last gets initialize (terminal mode).
   --proxy-mode   run nested inside another conductor: stdin/stdout speak to it, and every
                  component is a proxy whose last successor is that conductor's chain
-  --verbose      one stderr line for each message the conductor answers itself and each exit`;
+  --verbose      one stderr line for each message the conductor answers itself and each exit
+  Every -- starts a component; one whose own arguments hold -- (inspect, a nested conduct) runs
+  through sh -c: -- sh -c 'acp-router inspect -- my-proxy'`;
 
 /** Runs `acp-router conduct` with the arguments after `conduct`. */
 export async function conductMain(argv: readonly string[]): Promise<number> {
