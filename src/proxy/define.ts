@@ -57,39 +57,54 @@ export interface ProxyContext<P, R> {
 
 /** Sends arbitrary methods one way along the chain. */
 export interface ProxySender {
+  /** Sends request `method`; resolves with its answer's result, rejects with its error. Aborting `signal` cancels it on this hop. */
   request(method: string, params?: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** Sends notification `method`. */
   notify(method: string, params?: unknown): Promise<void>;
 }
 
-type Hook<F> = F extends (params: infer P, ctx: never) => infer R ? (params: P, ctx: ProxyContext<P, Awaited<R>>) => R | Promise<Awaited<R>> : never;
-type Hooks<H> = { readonly [K in keyof H]?: Hook<NonNullable<H[K]>> };
+/** A hook in place of handler method `F`: its params, and a {@link ProxyContext} whose `forward` gives the answer `F` returns. */
+export type ProxyHook<F> = F extends (params: infer P, ctx: never) => infer R ? (params: P, ctx: ProxyContext<P, Awaited<R>>) => R | Promise<Awaited<R>> : never;
+/** Optional hooks for the methods of handler `H`, by name. */
+export type ProxyHookSet<H> = { readonly [K in keyof H]?: ProxyHook<NonNullable<H[K]>> };
 
 /** The hooks of a proxy: by handler method name, for each direction. */
 export interface ProxyHooks {
   /** What the predecessor sends (client → agent direction), by the agent handler's method name. */
-  readonly fromClient?: Hooks<Omit<AgentHandler, "initializeProxy" | "fromSuccessor" | "fromSuccessorNotification" | "extMethod" | "extNotification">>;
+  readonly fromClient?: ProxyHookSet<Omit<AgentHandler, "initializeProxy" | "fromSuccessor" | "fromSuccessorNotification" | "extMethod" | "extNotification">>;
   /** What the successor sends (agent → client direction), by the client handler's method name. */
-  readonly fromAgent?: Hooks<Omit<ClientHandler, "toSuccessor" | "toSuccessorNotification" | "extMethod" | "extNotification">>;
+  readonly fromAgent?: ProxyHookSet<Omit<ClientHandler, "toSuccessor" | "toSuccessorNotification" | "extMethod" | "extNotification">>;
 }
 
 type AnyHook = (params: unknown, ctx: ProxyContext<unknown, unknown>) => unknown;
 type Ctx = HandlerContext<unknown>;
-/** The outbound half the handler needs: requests and notifications of any wire to the conductor. */
-interface Outbound {
+/** What a proxy's handler sends through: its connection to the conductor, any wire (`connectProxy` attaches it). */
+export interface ProxyOutbound {
+  /** Sends request `wire` to the conductor. */
   request(wire: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** Sends notification `wire` to the conductor. */
   notify(wire: string, params: unknown): Promise<void>;
 }
 
-const PROXY_ROWS = new Set(["proxy/initialize", "proxy/successor", "initialize"]);
+/** Rows the proxy answers itself rather than forwarding as they are. */
+const ownRow = (wire: string) => wire === "proxy/initialize" || wire === "proxy/successor" || wire === "initialize";
+
+/** A proxy built by {@link defineProxy}: its handler, and where it sends. */
+export interface DefinedProxy {
+  /** The handler of the proxy table's agent side: serve it with the proxy table's `connectAgent`. */
+  readonly handler: AgentHandler;
+  /** Gives the handler the connection it sends through (before any message arrives). */
+  attach(outbound: ProxyOutbound): void;
+}
 
 /**
  * The proxy's handler for the proxy table's agent side, built from `hooks`.
  * `outbound` is the connection it is served on (set once connected:
  * {@link connectProxy} does this); until then nothing can be forwarded.
  */
-export function defineProxy(hooks: ProxyHooks = {}): { handler: AgentHandler; attach(outbound: Outbound): void } {
-  let out: Outbound | undefined;
-  const conductor = (): Outbound => {
+export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
+  let out: ProxyOutbound | undefined;
+  const conductor = (): ProxyOutbound => {
     if (out === undefined) throw RpcError.internal("the proxy is not connected to its conductor");
     return out;
   };
@@ -122,7 +137,7 @@ export function defineProxy(hooks: ProxyHooks = {}): { handler: AgentHandler; at
   const handler: Record<string, unknown> = {};
   // Every method the predecessor may send: forward unless hooked.
   for (const row of protocol.rows.agent) {
-    if (row.callback === undefined || PROXY_ROWS.has(row.wire)) continue;
+    if (row.callback === undefined || ownRow(row.wire)) continue;
     handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient);
   }
   handler.initializeProxy = async (params: unknown, ctx: Ctx) => {

@@ -21,11 +21,12 @@ import { defineProxy, type ProxyHooks } from "./define.ts";
 import { connectAgent } from "./generated/index.ts";
 import type { TableTypes } from "./generated/handlers.ts";
 
-export { defineProxy, type ProxyContext, type ProxyHooks, type ProxySender } from "./define.ts";
+export { defineProxy, type ProxyContext, type ProxyHook, type ProxyHookSet, type DefinedProxy, type ProxyHooks, type ProxyOutbound, type ProxySender } from "./define.ts";
 export { conduct, type Conductor, type ConductOptions } from "./conductor.ts";
 export { protocol, agentProtocol, clientProtocol, connectClient } from "./generated/index.ts";
 export type * from "./generated/types.ts";
-export type { AgentHandler, ClientHandler, TableTypes } from "./generated/handlers.ts";
+export type * from "./generated/handlers.ts";
+export type * from "./generated/peers.ts";
 
 /** Serves a proxy built from `hooks` over `transport` (its conductor's connection). */
 export function connectProxy(hooks: ProxyHooks, transport: Transport, options: ConnectionOptions = {}): AgentConnection<TableTypes> {
