@@ -29,7 +29,9 @@ const tsxNode = (file: string) => [process.execPath, "--import", "tsx", fileURLT
 const agent = tsxNode("./lib/ref-agent.ts");
 const inspectMain = pathToFileURL(fileURLToPath(new URL("../tools/inspect/main.ts", import.meta.url))).href;
 const summaryFile = join(tmpdir(), `acp-inspect-saturated-${process.pid}.json`);
-const inspect = [process.execPath, "--import", "tsx", "--input-type=module", "-e", `import { inspectMain } from ${JSON.stringify(inspectMain)}; process.exit(await inspectMain(process.argv.slice(1)));`, "--", "--summary", summaryFile, "--", ...agent];
+// Under bench/profile.ts (BENCH_PROFILE_DIR set), inspect writes CPU profiles of its threads there.
+const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE_DIR] : [];
+const inspect = [process.execPath, ...profile, "--import", "tsx", "--input-type=module", "-e", `import { inspectMain } from ${JSON.stringify(inspectMain)}; process.exit(await inspectMain(process.argv.slice(1)));`, "--", "--summary", summaryFile, "--", ...agent];
 const relay = [...tsxNode("./lib/relay.ts"), ...agent];
 const [RELAY, INSPECT] = ["relay", "ours (inspect)"] as const;
 const TICKS = 100; // USER_HZ on Linux
