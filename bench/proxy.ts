@@ -17,9 +17,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { connectClient, type ClientConnection } from "../src/index.ts";
-import { spawnAgent } from "../src/transport/stdio.ts";
 import { addRoundRatios, emit, QUICK, Recorder, rotate, tick, time } from "./lib/harness.ts";
+import { openProcessClient as open, type ProcessClient as Pair } from "./lib/process-client.ts";
 
 const IN_FLIGHT = 64;
 const ROUNDS = QUICK ? 1 : 7;
@@ -32,26 +31,6 @@ const conductor = [process.execPath, "--import", "tsx", "--input-type=module", "
 const throughChain = [...conductor, "--", ...tsxNode("./lib/pass-proxy.ts"), "--", ...agent];
 const behindRelay = [...tsxNode("./lib/relay.ts"), ...agent];
 const [DIRECT, RELAY, CHAIN] = ["direct", "relay", "ours (conduct + one proxy)"] as const;
-
-interface Pair {
-  readonly prompt: () => Promise<unknown>;
-  readonly close: () => Promise<unknown>;
-}
-
-async function open(command: readonly string[]): Promise<Pair> {
-  const [file, ...args] = command as [string, ...string[]];
-  const child = spawnAgent(file, args, { stderr: "inherit" });
-  const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => undefined }, child.transport);
-  await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
-  const { sessionId } = await conn.agent.newSession({ cwd: tmpdir(), mcpServers: [] });
-  return {
-    prompt: () => conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "ping" }] }),
-    close: async () => {
-      conn.close("bench done");
-      return child.exited;
-    },
-  };
-}
 
 const rec = new Recorder();
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
