@@ -15,7 +15,7 @@
  *   node --expose-gc --import tsx bench/proxy.ts [--quick]
  */
 import { existsSync, readFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { addRoundRatios, emit, QUICK, Recorder, rotate, tick, time } from "./lib/harness.ts";
 import { openProcessClient as open, type ProcessClient as Pair } from "./lib/process-client.ts";
