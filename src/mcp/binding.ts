@@ -44,7 +44,7 @@ export interface McpErrorObject {
 }
 
 /** The inner outcome of one `mcp/message` request: exactly one of `result` (any JSON, `null` included) or `error`. */
-export type McpOutcome = { readonly result: unknown; readonly error?: never } | { readonly error: McpErrorObject; readonly result?: never };
+export type McpOutcome = { readonly result: unknown } | { readonly error: McpErrorObject };
 
 /** An `mcpServers` entry of type `acp`. */
 export interface AcpServerDeclaration {

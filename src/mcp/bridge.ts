@@ -107,7 +107,7 @@ export async function startBridge(forward: BridgeForward, options: McpBridgeOpti
     let answer: object;
     try {
       const outcome = await forward(route.serverId, { requestId: `http-${++requestCount}`, method: message.method, params }, { notify, signal: controller.signal });
-      answer = "error" in outcome && outcome.error !== undefined ? { jsonrpc: "2.0", id, error: outcome.error } : { jsonrpc: "2.0", id, result: outcome.result };
+      answer = "error" in outcome ? { jsonrpc: "2.0", id, error: outcome.error } : { jsonrpc: "2.0", id, result: outcome.result };
     } catch (error) {
       const e = error instanceof RpcError ? error : new RpcError(McpBindingError.BackendFailed, "MCP-over-ACP forwarding failed");
       answer = errorBody(id, e.code, e.message, e.data);

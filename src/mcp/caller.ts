@@ -36,7 +36,8 @@ import { gate } from "../connection/gate.ts";
 import { RpcError } from "../errors.ts";
 import type { Row } from "../row.ts";
 import { agentProtocol } from "../unstable/index.ts";
-import { isAcpServer, isObject, MCP_MESSAGE, MCP_PROTOCOL_VERSION, type AcpServerDeclaration } from "./binding.ts";
+import { bindingError, isAcpServer, isObject, MCP_MESSAGE, MCP_PROTOCOL_VERSION, McpBindingError, outcomeOf, type AcpServerDeclaration } from "./binding.ts";
+import { startBridge, type HttpServerDeclaration, type McpBridgeOptions } from "./bridge.ts";
 import { AcpClientTransport, type NotificationRoutes, type SendMcpMessage } from "./client-transport.ts";
 
 /** What the caller reads of an agent handler's context. */
@@ -60,6 +61,13 @@ export interface McpCaller {
   servers(ctx: CallerContext): readonly AcpServerDeclaration[];
   /** An MCP SDK client (MCP 2026-07-28, connected) for a server declared for `ctx`'s session; refused as described above. */
   client(ctx: CallerContext, serverId: string): Promise<Client>;
+  /**
+   * Re-serves a declared server as a loopback MCP HTTP endpoint (for an MCP
+   * backend that only takes URLs): each HTTP request becomes an
+   * `mcp/message` call on `ctx`'s connection. Refused as `client` is.
+   * `close` stops the bridge.
+   */
+  http(ctx: CallerContext, serverId: string, options?: McpBridgeOptions): Promise<{ readonly declaration: HttpServerDeclaration; close(): Promise<void> }>;
 }
 
 interface PerConnection {
@@ -103,15 +111,15 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
     const servers = new Map<string, AcpServerDeclaration>();
     const list = isObject(params) && Array.isArray(params.mcpServers) ? params.mcpServers : [];
     for (const entry of list) if (isAcpServer(entry)) servers.set(entry.serverId, entry);
-    const key = ctx.requestId ?? Symbol();
-    state.opening.set(key as string | number, servers);
+    const key = ctx.requestId;
+    if (key !== undefined) state.opening.set(key, servers);
     try {
       const result = await method(params, ctx);
       const sessionId = isObject(result) && typeof result.sessionId === "string" ? result.sessionId : isObject(params) && typeof params.sessionId === "string" ? params.sessionId : undefined;
       if (sessionId !== undefined) state.sessions.set(sessionId, servers);
       return result;
     } finally {
-      state.opening.delete(key as string | number);
+      if (key !== undefined) state.opening.delete(key);
     }
   };
 
@@ -134,10 +142,12 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
         };
       }
       const own = h.mcpMessage;
-      wrapped.mcpMessage = async (params: { requestId: string; method: string; params?: Record<string, unknown> | null }, ctx: CallerContext) => {
+      // Synchronous: session-less notifications share one lane, and a handler that returned a
+      // promise would hold the next progress notification behind it, after the answer it precedes.
+      wrapped.mcpMessage = (params: { requestId: string; method: string; params?: Record<string, unknown> | null }, ctx: CallerContext): unknown => {
         // Notifications for unknown or finished requests are dropped (the binding: only active requests have them).
         connections.get(ctx.peer)?.routes.get(params.requestId)?.(params.method, isObject(params.params) ? params.params : undefined);
-        if (typeof own === "function") await own.call(handler, params, ctx);
+        return typeof own === "function" ? own.call(handler, params, ctx) : undefined;
       };
       return wrapped as H;
     },
@@ -147,21 +157,12 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
     },
 
     async client(ctx, serverId) {
-      const refusal = gate(agentProtocol, { agentCapabilities: ctx.agentCapabilities, clientCapabilities: ctx.clientCapabilities }, row, "client");
-      if (refusal !== undefined) throw RpcError.methodNotFound(MCP_MESSAGE, `${refusal.message}; not sent`);
-      if (declaredIn(ctx)?.has(serverId) !== true) {
-        const where = ctx.sessionId !== undefined ? `session ${JSON.stringify(ctx.sessionId)}` : "this request";
-        throw RpcError.methodNotFound(MCP_MESSAGE, `MCP server ${JSON.stringify(serverId)} was not declared for ${where}; not sent`);
-      }
+      check(ctx, serverId);
       const state = stateOf(ctx.peer);
       let client = state.clients.get(serverId);
       if (client === undefined) {
         const peer = ctx.peer as { mcpMessage: SendMcpMessage };
-        const routes: NotificationRoutes = {
-          set: (id, deliver) => state.routes.set(id, deliver),
-          delete: (id) => state.routes.delete(id),
-          nextId: () => `${prefix}:${++state.counter}`,
-        };
+        const routes = routesOf(state);
         const created = new Client(clientInfo, { versionNegotiation: { mode: { pin: MCP_PROTOCOL_VERSION } } });
         client = created.connect(new AcpClientTransport((p, o) => peer.mcpMessage(p, o), serverId, routes)).then(() => created);
         state.clients.set(serverId, client);
@@ -169,5 +170,43 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
       }
       return client;
     },
+
+    async http(ctx, serverId, bridgeOptions) {
+      check(ctx, serverId);
+      const state = stateOf(ctx.peer);
+      const routes = routesOf(state);
+      const peer = ctx.peer as { mcpMessage: SendMcpMessage };
+      const server = declaredIn(ctx)?.get(serverId) as AcpServerDeclaration;
+      const bridge = await startBridge(async (id, request, opts) => {
+        const requestId = routes.nextId();
+        routes.set(requestId, opts.notify);
+        try {
+          const answer = await peer.mcpMessage({ serverId: id, requestId, method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, opts.signal === undefined ? {} : { signal: opts.signal, stopWaitingOnCancel: true });
+          const outcome = outcomeOf(answer);
+          if (outcome === undefined) throw bindingError(McpBindingError.BackendFailed, `Invalid ${MCP_MESSAGE} response carrier`);
+          return outcome;
+        } finally {
+          routes.delete(requestId);
+        }
+      }, bridgeOptions);
+      return { declaration: bridge.declare(server), close: () => bridge.close() };
+    },
   };
+
+  function check(ctx: CallerContext, serverId: string): void {
+    const refusal = gate(agentProtocol, { agentCapabilities: ctx.agentCapabilities, clientCapabilities: ctx.clientCapabilities }, row, "client");
+    if (refusal !== undefined) throw RpcError.methodNotFound(MCP_MESSAGE, `${refusal.message}; not sent`);
+    if (declaredIn(ctx)?.has(serverId) !== true) {
+      const where = ctx.sessionId !== undefined ? `session ${JSON.stringify(ctx.sessionId)}` : "this request";
+      throw RpcError.methodNotFound(MCP_MESSAGE, `MCP server ${JSON.stringify(serverId)} was not declared for ${where}; not sent`);
+    }
+  }
+
+  function routesOf(state: PerConnection): NotificationRoutes {
+    return {
+      set: (id, deliver) => state.routes.set(id, deliver),
+      delete: (id) => state.routes.delete(id),
+      nextId: () => `${prefix}:${++state.counter}`,
+    };
+  }
 }

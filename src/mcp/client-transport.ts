@@ -58,7 +58,7 @@ export class AcpClientTransport implements Transport {
         this.routes.delete(requestId);
         const outcome = outcomeOf(answer);
         if (outcome === undefined) this.deliver({ jsonrpc: "2.0", id, error: { code: McpBindingError.BackendFailed, message: `Invalid ${MCP_MESSAGE} response carrier` } });
-        else if (outcome.error !== undefined) this.deliver({ jsonrpc: "2.0", id, error: outcome.error });
+        else if ("error" in outcome) this.deliver({ jsonrpc: "2.0", id, error: outcome.error });
         else this.deliver({ jsonrpc: "2.0", id, result: outcome.result });
       },
       (error: unknown) => {

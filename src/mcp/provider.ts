@@ -27,6 +27,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { McpServerFactory } from "@modelcontextprotocol/server";
 import { hasCapability } from "../connection/gate.ts";
 import { RpcError } from "../errors.ts";
+import type { MessageMcpRequest, MessageMcpResponse } from "../unstable/index.ts";
 import { bindingError, isAcpServer, isObject, MCP_MESSAGE, McpBindingError, type AcpServerDeclaration, type McpOutcome } from "./binding.ts";
 import { startBridge, type McpBridge, type McpBridgeOptions } from "./bridge.ts";
 import { messageBytes } from "./size.ts";
@@ -76,7 +77,7 @@ export interface McpRegistration {
 
 export interface McpProvider {
   /** The client handler's `mcpMessage`: answers the agent's `mcp/message` requests. */
-  readonly mcpMessage: (params: MessageParams, ctx: ProviderContext) => Promise<McpOutcome>;
+  readonly mcpMessage: (params: MessageMcpRequest, ctx: ProviderContext) => Promise<MessageMcpResponse>;
   /**
    * Registers an MCP server on `conn`. `server` builds the MCP SDK server
    * (`McpServer` or `Server`) once, on the first request. Throws when
@@ -142,7 +143,7 @@ export function createMcpProvider(options: McpProviderOptions = {}): McpProvider
     return served.exchanges.exchange(request, opts);
   };
 
-  const mcpMessage = async (params: MessageParams, ctx: ProviderContext): Promise<McpOutcome> => {
+  const mcpMessage = async (params: MessageParams, ctx: ProviderContext): Promise<MessageMcpResponse> => {
     const { serverId, requestId, method } = params;
     const inner = isObject(params.params) ? params.params : undefined;
     const peer = ctx.peer as { mcpMessage(p: object): Promise<void> };
@@ -152,7 +153,7 @@ export function createMcpProvider(options: McpProviderOptions = {}): McpProvider
       if (!done) peer.mcpMessage({ serverId, requestId, method: m, ...(p === undefined ? {} : { params: p }) }).catch(() => {});
     };
     try {
-      return await exchange(ctx.peer, serverId, { requestId, method, params: inner }, { notify, signal: ctx.signal });
+      return (await exchange(ctx.peer, serverId, { requestId, method, params: inner }, { notify, signal: ctx.signal })) as MessageMcpResponse;
     } catch (error) {
       if (ctx.signal.aborted) throw RpcError.requestCancelled();
       throw error instanceof RpcError ? error : bindingError(McpBindingError.BackendFailed, "MCP server handler failed", { details: error instanceof Error ? error.message : String(error) });

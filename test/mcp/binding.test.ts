@@ -8,7 +8,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpCaller, createMcpProvider, McpBindingError, type McpCaller, type McpProvider, type McpRegistration } from "../../src/mcp/index.ts";
 import { connectAgent, connectClient, memoryPair, RpcError, type AgentHandler, type ClientConnection, type ClientHandler } from "../../src/unstable/index.ts";
-import { toolsServer, type ToolsServerLog } from "./fixtures/tools-server.ts";
+import { toolsServer, type ToolsServerLog } from "../../examples/mcp-tools.ts";
 
 type Ctx = Parameters<NonNullable<AgentHandler["prompt"]>>[1];
 type Probe = (ctx: Ctx, caller: McpCaller) => Promise<unknown>;
@@ -41,7 +41,6 @@ async function setup(mcpCapabilities: { acp?: boolean; http?: boolean }, declare
       probed = await probe(ctx, caller).catch((error: unknown) => ({ thrown: error }));
       return { stopReason: "end_turn" };
     },
-    cancel() {},
   } satisfies AgentHandler);
   const [a, c] = memoryPair();
   connectAgent(handler, a);
