@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpCaller, createMcpProvider, McpBindingError, type McpCaller, type McpProvider, type McpRegistration } from "../../src/mcp/index.ts";
-import { connectAgent, connectClient, memoryPair, RpcError, type AgentHandler, type ClientConnection, type ClientHandler } from "../../src/unstable/index.ts";
+import { connectAgent, connectClient, memoryPair, type RpcError, type AgentHandler, type ClientConnection, type ClientHandler } from "../../src/unstable/index.ts";
 import { toolsServer, type ToolsServerLog } from "../../examples/mcp-tools.ts";
 
 type Ctx = Parameters<NonNullable<AgentHandler["prompt"]>>[1];
@@ -92,7 +92,7 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
     expect(got).toEqual(await direct());
   });
 
-  it("delivers the server's progress notifications to the caller, in order, before the answer", async () => {
+  it("[ACP-MCP-405] delivers the server's progress notifications to the caller, in order, before the answer", async () => {
     const s = await setup({ acp: true });
     const got = await s.run(async (ctx, caller) => {
       const client = await caller.client(ctx, s.tools.serverId);
@@ -103,7 +103,7 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
     expect(got).toEqual({ seen: [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]], result: [{ type: "text", text: "counted to 3" }] });
   });
 
-  it("carries an inner MCP error in a successful answer's `error`, which the MCP client reads as that error", async () => {
+  it("[ACP-MCP-403] [ACP-MCP-404] carries an inner MCP error in a successful answer's `error`, which the MCP client reads as that error", async () => {
     const s = await setup({ acp: true });
     const got = await s.run(async (ctx, caller) => {
       const raw = await ctx.peer.mcpMessage({ serverId: s.tools.serverId, requestId: "raw-1", method: "tools/call", params: { name: "nope", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
@@ -134,7 +134,7 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
     expect(got).toEqual({ outcome: "AbortError: This operation was aborted", cancelled: 1, echo: [{ type: "text", text: "after" }] });
   });
 
-  it("refuses an undeclared serverId before sending (caller), and answers -33001 for one sent anyway (provider)", async () => {
+  it("[ACP-MCP-406] refuses an undeclared serverId before sending (caller), and answers -33001 for one sent anyway (provider)", async () => {
     const s = await setup({ acp: true });
     const got = await s.run(async (ctx, caller) => {
       const refused = await caller.client(ctx, "nobody").catch((e: RpcError) => ({ code: e.code, reason: (e.data as { reason: string }).reason }));
@@ -155,7 +155,7 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
 });
 
 describe("the loopback HTTP bridge (an agent without mcpCapabilities.acp)", () => {
-  it("rewrites the acp entry into a 127.0.0.1 http entry whose MCP answers match the direct ones", async () => {
+  it("[ACP-MCP-407] rewrites the acp entry into a 127.0.0.1 http entry whose MCP answers match the direct ones", async () => {
     const s = await setup({ http: true });
     const entry = s.declared[0] as { type: string; name: string; url: string; headers: { name: string; value: string }[] };
     expect(entry.type).toBe("http");
@@ -187,7 +187,7 @@ describe("the loopback HTTP bridge (an agent without mcpCapabilities.acp)", () =
 });
 
 describe("bad input to the provider", () => {
-  it("answers -33001 for a server registered but never declared in a session, -33000 for an inner message over the bound, and keeps serving", async () => {
+  it("[ACP-MCP-404] answers -33001 for a server registered but never declared in a session, -33000 for an inner message over the bound, and keeps serving", async () => {
     const s = await setup({ acp: true }, false);
     const hidden = s.tools.serverId;
     const declaredOne = s.provider.register(s.client, { name: "other", server: toolsServer() });

@@ -81,7 +81,7 @@ async function start(args: string[] = []): Promise<Running> {
 }
 
 describe("our client's MCP provider serving the official SDK agent's caller over stdio", () => {
-  it("answers a tool call, writing its progress notifications before the answer; the SDK caller receives them in order", async () => {
+  it("[ACP-MCP-405] answers a tool call, writing its progress notifications before the answer; the SDK caller receives them in order", async () => {
     const r = await start();
     const got = (await r.run("progress")) as { progress: unknown[]; outcome: unknown };
     expect(got.outcome).toEqual({ result: { content: [{ type: "text", text: "counted to 3" }], resultType: "complete", _meta: serverInfo } });
@@ -95,7 +95,7 @@ describe("our client's MCP provider serving the official SDK agent's caller over
     expect(got.progress).toEqual(all.slice(0, got.progress.length));
   });
 
-  it("carries an inner MCP error in a successful answer", async () => {
+  it("[ACP-MCP-403] [ACP-MCP-404] carries an inner MCP error in a successful answer", async () => {
     const r = await start();
     expect(await r.run("error")).toEqual({ error: { code: -32602, message: "Tool nope not found" } });
   });
@@ -109,12 +109,12 @@ describe("our client's MCP provider serving the official SDK agent's caller over
     expect(await r.run("error")).toEqual({ error: { code: -32602, message: "Tool nope not found" } });
   });
 
-  it("refuses an undeclared serverId with the binding's -33001", async () => {
+  it("[ACP-MCP-406] refuses an undeclared serverId with the binding's -33001", async () => {
     const r = await start();
     expect(await r.run("undeclared")).toEqual({ code: McpBindingError.ServerUnavailable, message: "MCP server registration unavailable" });
   });
 
-  it("bridges over loopback HTTP for the SDK agent advertising only mcpCapabilities.http", async () => {
+  it("[ACP-MCP-407] bridges over loopback HTTP for the SDK agent advertising only mcpCapabilities.http", async () => {
     const r = await start(["--http"]);
     const got = (await r.run("http")) as { tools: { tools: { name: string }[] }; echo: unknown; count: unknown; progress: number[] };
     expect(got.tools.tools.map((t) => t.name)).toEqual(["echo", "count", "wait"]);

@@ -112,7 +112,7 @@ describe("the official SDK client's MCP provider serving our agent's caller over
     await expect.poll(() => r.chunks()).toEqual(["progress 1/3 step 1", "progress 2/3 step 2", "progress 3/3 step 3", "result: counted to 3"]);
   });
 
-  it("reads an inner MCP error from a successful answer", async () => {
+  it("[ACP-MCP-404] reads an inner MCP error from a successful answer", async () => {
     const r = await start();
     expect(await r.prompt("call nope {}")).toBe("end_turn");
     await expect.poll(() => r.chunks()).toEqual(["MCP error -32602: Tool nope not found"]);
@@ -135,7 +135,7 @@ describe("the official SDK client's MCP provider serving our agent's caller over
     await expect.poll(() => r.chunks()).toEqual(["result: after"]);
   });
 
-  it("refuses an undeclared serverId before sending anything", async () => {
+  it("[ACP-MCP-406] refuses an undeclared serverId before sending anything", async () => {
     const r = await start();
     expect(await r.prompt("ask nobody")).toBe("end_turn");
     await expect.poll(() => r.chunks()).toEqual(['refused: MCP server "nobody" was not declared for session "mcp-1"; not sent']);

@@ -13,6 +13,7 @@ import { createCallBook, type Call, type CallBook } from "./calls.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
 import { onAnswer, onMalformedAnswer } from "./answers.ts";
 import { onNotification, onRequest } from "./requests.ts";
+import { createMcpTracker } from "./mcp.ts";
 import { createStats, type Stats } from "./stats.ts";
 import { DEFAULT_TABLE, type Table } from "./tables.ts";
 import { RULES, type RuleName, type Sender, type Violation } from "./rules.ts";
@@ -53,6 +54,7 @@ export function createMonitor(): Monitor {
     notes: [],
   };
   const all: Violation[] = [];
+  const mcp = createMcpTracker();
   let index = -1;
   // The message being observed: one `report` serves every message (no closure per message on the hot path).
   let found: Violation[] = NONE;
@@ -83,7 +85,7 @@ export function createMonitor(): Monitor {
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }
     const o = one(from, parsed.value, t, report);
-    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, violations: found };
+    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, mcp: o.mcp, violations: found };
   };
 
   const one = (from: Sender, body: unknown, t: number, report: Found) => {
@@ -114,7 +116,7 @@ export function createMonitor(): Monitor {
         }
     }
     state.stats.count(from, kind, method ?? answers?.method, answers);
-    return { kind, method, id: m.id, answers };
+    return { kind, method, id: m.id, answers, mcp: mcp.observe(from, kind, m, answers?.method, report) };
   };
 
   return {
