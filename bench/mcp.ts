@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toolsServer } from "../examples/mcp-tools.ts";
@@ -91,7 +92,7 @@ async function forward(fetch: (request: Request) => Promise<Response>, req: Inco
   response.headers.forEach((value, key) => (out[key] = value));
   res.writeHead(response.status, out);
   if (response.body === null) res.end();
-  else Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(res);
+  else Readable.fromWeb(response.body as WebReadableStream).pipe(res);
 }
 
 const rec = new Recorder();
