@@ -31,7 +31,7 @@
  * `mcp/message` names no session on the wire, so the declaration is learnt
  * here, from the session's own params, rather than from the message.
  */
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { gate } from "../connection/gate.ts";
 import { RpcError } from "../errors.ts";
 import type { Row } from "../row.ts";
@@ -163,8 +163,12 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
       if (client === undefined) {
         const peer = ctx.peer as { mcpMessage: SendMcpMessage };
         const routes = routesOf(state);
-        const created = new Client(clientInfo, { versionNegotiation: { mode: { pin: MCP_PROTOCOL_VERSION } } });
-        client = created.connect(new AcpClientTransport((p, o) => peer.mcpMessage(p, o), serverId, routes)).then(() => created);
+        // The MCP SDK's client is loaded on first use: a client application using only the provider needs only the server package.
+        client = import("@modelcontextprotocol/client").then(async ({ Client: McpClient }) => {
+          const created = new McpClient(clientInfo, { versionNegotiation: { mode: { pin: MCP_PROTOCOL_VERSION } } });
+          await created.connect(new AcpClientTransport((p, o) => peer.mcpMessage(p, o), serverId, routes));
+          return created;
+        });
         state.clients.set(serverId, client);
         client.catch(() => state.clients.delete(serverId));
       }

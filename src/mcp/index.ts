@@ -1,8 +1,10 @@
 /**
  * acp-router/mcp: MCP-over-ACP on the unstable table (`acp-router/unstable`),
  * both sides, with the real MCP SDK (`@modelcontextprotocol/server` and
- * `@modelcontextprotocol/client`, optional peer dependencies of this entry
- * only; the core never imports them).
+ * `@modelcontextprotocol/client` 2.4, optional peer dependencies of this
+ * entry only; the core never imports them). Each side loads only its own
+ * package, on first use: a client (provider) needs `…/server`, an agent
+ * (caller) needs `…/client`.
  *
  * - {@link createMcpProvider}: a client (or proxy) hosts MCP servers over
  *   its ACP connection and answers the agent's `mcp/message` requests.

@@ -23,7 +23,6 @@
  *   built by a factory, served through its `serveStdio(factory, { transport })`
  *   over an ACP-backed transport; closing the connection closes them.
  */
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { McpServerFactory } from "@modelcontextprotocol/server";
 import { hasCapability } from "../connection/gate.ts";
 import { RpcError } from "../errors.ts";
@@ -99,6 +98,8 @@ export interface McpProvider {
 
 interface Served {
   readonly exchanges: ServerExchanges;
+  /** Settles once the MCP server is connected to `exchanges` (the MCP SDK is loaded on first use). */
+  readonly ready: Promise<{ close(): Promise<void> }>;
   declared: boolean;
   readonly close: () => Promise<void>;
 }
@@ -140,7 +141,7 @@ export function createMcpProvider(options: McpProviderOptions = {}): McpProvider
       return Promise.reject(bindingError(McpBindingError.ResourceLimitExceeded, `MCP message larger than maxMessageBytes (${maxBytes})`, { serverId, maxMessageBytes: maxBytes }));
     }
     if (served.exchanges.size >= maxActive) return Promise.reject(bindingError(McpBindingError.ResourceLimitExceeded, "MCP-over-ACP active request limit exceeded", { serverId, maxActiveRequests: maxActive }));
-    return served.exchanges.exchange(request, opts);
+    return served.ready.then(() => served.exchanges.exchange(request, opts));
   };
 
   const mcpMessage = async (params: MessageParams, ctx: ProviderContext): Promise<MessageMcpResponse> => {
@@ -169,14 +170,17 @@ export function createMcpProvider(options: McpProviderOptions = {}): McpProvider
     if (state.used.has(serverId)) throw new Error(`MCP server ID ${JSON.stringify(serverId)} was already used on this connection (serverIds are never reused)`);
     state.used.add(serverId);
     const exchanges = new ServerExchanges();
-    const handle = serveStdio(opts.server, { transport: exchanges, legacy: "reject" });
+    // The MCP SDK's server entry is loaded here, not at import: an agent using only the caller needs only the client package.
+    const ready = import("@modelcontextprotocol/server/stdio").then(({ serveStdio }) => serveStdio(opts.server, { transport: exchanges, legacy: "reject" }));
+    ready.catch(() => {}); // reported by the first exchange that awaits it
     const served: Served = {
       exchanges,
+      ready,
       declared: false,
       close: async () => {
         if (state.servers.get(serverId) === served) state.servers.delete(serverId);
         await exchanges.close();
-        await handle.close();
+        await (await ready.catch(() => undefined))?.close();
       },
     };
     state.servers.set(serverId, served);
