@@ -217,5 +217,3 @@ export function createMcpProvider(options: McpProviderOptions = {}): McpProvider
 function hasPath(agentCapabilities: unknown, key: "acp" | "http"): boolean {
   return hasCapability(agentCapabilities, ["mcpCapabilities", key]);
 }
-
-

@@ -100,7 +100,14 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
       const result = await client.callTool({ name: "count", arguments: { n: 3 } }, { onprogress: (p) => seen.push([p.progress, p.total, p.message]) });
       return { seen, result: result.content };
     });
-    expect(got).toEqual({ seen: [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]], result: [{ type: "text", text: "counted to 3" }] });
+    expect(got).toEqual({
+      seen: [
+        [1, 3, "step 1"],
+        [2, 3, "step 2"],
+        [3, 3, "step 3"],
+      ],
+      result: [{ type: "text", text: "counted to 3" }],
+    });
   });
 
   it("[ACP-MCP-403] [ACP-MCP-404] carries an inner MCP error in a successful answer's `error`, which the MCP client reads as that error", async () => {
