@@ -1,8 +1,11 @@
 // The documented example (docs/mcp.md): examples/mcp-client.ts hosts the MCP server of
 // examples/mcp-tools.ts over ACP and examples/agent-mcp.ts (a real process) calls it, with and
 // without mcpCapabilities.acp on the agent (the loopback bridge).
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { describe, expect, it } from "vitest";
 import { runMcpClient } from "../../examples/mcp-client.ts";
+import { toolsServer } from "../../examples/mcp-tools.ts";
 
 const tour = (declared: string, refusal: string) => [
   declared,
@@ -32,5 +35,18 @@ describe("examples/mcp-client.ts with examples/agent-mcp.ts", () => {
     expect(lines[0]).toBe('agent advertises mcpCapabilities {"http":true}');
     expect(lines[1]).toMatch(/^declared: http http:\/\/127\.0\.0\.1:\d+ \(loopback bridge\)$/);
     expect(lines.slice(2)).toEqual(tour("", "agentCapabilities.mcpCapabilities.acp was not advertised by the agent; not sent").slice(1));
+  });
+
+  it("gives our agent (a real process) the same tools/list and tools/call results as a direct MCP client of the server our client hosts", async () => {
+    const lines = await runMcpClient({ prompts: ["json"], output: () => {} });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handle = serveStdio(toolsServer(), { transport: serverSide, legacy: "reject" });
+    const direct = new Client({ name: "direct", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await direct.connect(clientSide);
+    const expected = { tools: await direct.listTools(), echo: await direct.callTool({ name: "echo", arguments: { text: "hello" } }) };
+    await direct.close();
+    await handle.close();
+    const answer = lines.find((l) => l.startsWith("  agent: {"))?.slice("  agent: ".length);
+    expect(JSON.parse(answer ?? "null")).toEqual(JSON.parse(JSON.stringify(expected)));
   });
 });
