@@ -161,6 +161,33 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
   });
 });
 
+describe("calling a server while the session that declares it is being opened", () => {
+  it("[ACP-MCP-406] lets the session/new handler call a server its own params declare, and no other", async () => {
+    const caller = createMcpCaller();
+    const provider = createMcpProvider();
+    let seen: unknown;
+    const handler: AgentHandler = caller.agent({
+      initialize: () => ({ protocolVersion: 1, agentCapabilities: { mcpCapabilities: { acp: true } } }),
+      async newSession(params, ctx) {
+        const [server] = caller.servers(ctx);
+        const client = await caller.client(ctx, server?.serverId ?? "");
+        const refused = await caller.client(ctx, "other").catch((e: RpcError) => (e.data as { reason: string }).reason);
+        seen = { tools: (await client.listTools()).tools.map((t) => t.name), refused, declared: params.mcpServers.length };
+        return { sessionId: "early" };
+      },
+      prompt: () => ({ stopReason: "end_turn" }),
+    } satisfies AgentHandler);
+    const [a, c] = memoryPair();
+    connectAgent(handler, a);
+    const client = connectClient({ sessionUpdate() {}, requestPermission: () => ({ outcome: { outcome: "cancelled" } }), mcpMessage: provider.mcpMessage }, c);
+    open.push(client);
+    await client.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    const tools = provider.register(client, { name: "tools", server: toolsServer() });
+    expect(await client.agent.newSession(await provider.declare(client, { cwd: "/", mcpServers: [tools.declaration] }))).toEqual({ sessionId: "early" });
+    expect(seen).toEqual({ tools: ["echo", "count", "wait"], refused: 'MCP server "other" was not declared for this request; not sent', declared: 1 });
+  });
+});
+
 describe("the loopback HTTP bridge (an agent without mcpCapabilities.acp)", () => {
   it("[ACP-MCP-407] rewrites the acp entry into a 127.0.0.1 http entry whose MCP answers match the direct ones", async () => {
     const s = await setup({ http: true });
