@@ -20,6 +20,7 @@
  * - batches, GET streams and DELETE are not part of the stateless binding:
  *   `400` / `405`.
  */
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { RpcError } from "../errors.ts";
@@ -73,7 +74,7 @@ export async function startBridge(forward: BridgeForward, options: McpBridgeOpti
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const route = routes.get((req.url ?? "").split("?")[0] ?? "");
     if (route === undefined) return void res.writeHead(404).end();
-    if (req.headers.authorization !== `Bearer ${route.token}`) return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+    if (!sameText(req.headers.authorization, `Bearer ${route.token}`)) return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
     if (inFlight.size >= maxActive) return reply(res, 429, errorBody(null, McpBindingError.ResourceLimitExceeded, "MCP-over-ACP active request limit exceeded"));
     const body = await readBody(req, maxBody);
@@ -145,6 +146,14 @@ export async function startBridge(forward: BridgeForward, options: McpBridgeOpti
       return closed;
     },
   };
+}
+
+/** Compares a header with the expected token in constant time. */
+function sameText(got: string | undefined, expected: string): boolean {
+  if (got === undefined) return false;
+  const a = Buffer.from(got);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function errorBody(id: string | number | null, code: number, message: string, data?: unknown): object {
