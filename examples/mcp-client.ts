@@ -8,6 +8,7 @@
  *
  *   npx tsx examples/mcp-client.ts            # the agent advertises mcpCapabilities.acp
  *   npx tsx examples/mcp-client.ts --no-acp   # it does not: the client bridges over loopback HTTP
+ *   npx tsx examples/mcp-client.ts --agent "npx tsx bin/acp-router.ts inspect --log - -- npx tsx examples/agent-mcp.ts"
  *
  * Or in-process: `await runMcpClient({ acp: false, output })`.
  */
@@ -16,12 +17,15 @@ import { parseArgs } from "node:util";
 import { createMcpProvider } from "../src/mcp/index.ts";
 import { spawnAgent } from "../src/transport/stdio.ts";
 import { connectClient, type ClientHandler } from "../src/unstable/index.ts";
+import { splitCommandLine } from "./command-line.ts";
 import { toolsServer } from "./mcp-tools.ts";
 
 /** The prompts of the tour, in order. */
 export const MCP_TOUR = ["tools", 'call echo {"text":"hello over ACP"}', 'call count {"n":3}', "call nope {}", "ask nobody"] as const;
 
 export interface RunMcpClientOptions {
+  /** The agent's command and arguments (default: `examples/agent-mcp.ts` with this Node and tsx; `--no-acp` added when `acp` is false). */
+  readonly agentCommand?: readonly string[];
   /** Whether the agent advertises `mcpCapabilities.acp` (default true); without it the client serves the server over a loopback HTTP bridge. */
   readonly acp?: boolean;
   /** The prompts (default {@link MCP_TOUR}). */
@@ -39,7 +43,8 @@ export async function runMcpClient(options: RunMcpClientOptions = {}): Promise<s
     (options.output ?? ((l: string) => process.stdout.write(`${l}\n`)))(line);
   };
   const agentPath = fileURLToPath(new URL("./agent-mcp.ts", import.meta.url));
-  const proc = spawnAgent(process.execPath, ["--import", import.meta.resolve("tsx"), agentPath, ...(acp ? [] : ["--no-acp"])], { stderr: "inherit" });
+  const [command = process.execPath, ...args] = options.agentCommand ?? [process.execPath, "--import", import.meta.resolve("tsx"), agentPath, ...(acp ? [] : ["--no-acp"])];
+  const proc = spawnAgent(command, args, { stderr: "inherit" });
   const mcp = createMcpProvider();
   const handler: ClientHandler = {
     sessionUpdate({ update }) {
@@ -70,6 +75,6 @@ export async function runMcpClient(options: RunMcpClientOptions = {}): Promise<s
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { values } = parseArgs({ options: { "no-acp": { type: "boolean" } } });
-  await runMcpClient({ acp: !values["no-acp"] });
+  const { values } = parseArgs({ options: { "no-acp": { type: "boolean" }, agent: { type: "string" } } });
+  await runMcpClient({ acp: !values["no-acp"], ...(values.agent === undefined ? {} : { agentCommand: splitCommandLine(values.agent) }) });
 }

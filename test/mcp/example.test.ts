@@ -3,6 +3,10 @@
 // without mcpCapabilities.acp on the agent (the loopback bridge).
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runMcpClient } from "../../examples/mcp-client.ts";
 import { toolsServer } from "../../examples/mcp-tools.ts";
@@ -48,5 +52,22 @@ describe("examples/mcp-client.ts with examples/agent-mcp.ts", () => {
     await handle.close();
     const answer = lines.find((l) => l.startsWith("  agent: {"))?.slice("  agent: ".length);
     expect(JSON.parse(answer ?? "null")).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it("runs the tour with acp-router inspect in front of the agent: the inner MCP traffic is decoded and no rule is broken", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "acp-router-mcp-"));
+    try {
+      const summary = join(dir, "summary.txt");
+      const tsx = ["--import", "tsx"];
+      const bin = fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url));
+      const agent = fileURLToPath(new URL("../../examples/agent-mcp.ts", import.meta.url));
+      const lines = await runMcpClient({ output: () => {}, agentCommand: [process.execPath, ...tsx, bin, "inspect", "--summary", summary, "--", process.execPath, ...tsx, agent] });
+      expect(lines.at(-1)).toBe('  agent: refused: MCP server "nobody" was not declared for session "mcp-1"; not sent');
+      const text = await readFile(summary, "utf8");
+      expect(text).toContain("violations: none");
+      expect(text).toMatch(/mcp\/message\s+agent\+client\s+5\s+3\s+5\s+0/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
