@@ -30,6 +30,7 @@ import type { ExchangeOptions, InnerRequest } from "./server-transport.ts";
 /** Where the bridge sends each inner request. */
 export type BridgeForward = (serverId: string, request: InnerRequest, options: ExchangeOptions) => Promise<McpOutcome>;
 
+/** Bounds of {@link startBridge}. */
 export interface McpBridgeOptions {
   /** Largest request body accepted, in bytes. Default 1 MiB. */
   readonly maxRequestBodyBytes?: number;
@@ -46,6 +47,7 @@ export interface HttpServerDeclaration {
   readonly _meta?: Record<string, unknown> | null;
 }
 
+/** A running loopback bridge: see {@link startBridge}. */
 export interface McpBridge {
   /** The base URL (`http://127.0.0.1:<port>`). */
   readonly url: string;

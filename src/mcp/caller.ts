@@ -49,11 +49,13 @@ export interface CallerContext {
   readonly clientCapabilities: unknown;
 }
 
+/** Options of {@link createMcpCaller}. */
 export interface McpCallerOptions {
   /** The MCP client's name and version (sent in each request's `_meta`). Default `{ name: "acp-router", version: "0" }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
 }
 
+/** An agent's MCP clients over ACP: see {@link createMcpCaller}. */
 export interface McpCaller {
   /** Wraps an agent handler so the caller learns each session's declared `acp` servers and routes `mcp/message` notifications. */
   agent<H extends object>(handler: H): H;
@@ -67,7 +69,15 @@ export interface McpCaller {
    * `mcp/message` call on `ctx`'s connection. Refused as `client` is.
    * `close` stops the bridge.
    */
-  http(ctx: CallerContext, serverId: string, options?: McpBridgeOptions): Promise<{ readonly declaration: HttpServerDeclaration; close(): Promise<void> }>;
+  http(ctx: CallerContext, serverId: string, options?: McpBridgeOptions): Promise<McpHttpEndpoint>;
+}
+
+/** A declared server re-served over loopback HTTP by {@link McpCaller.http}. */
+export interface McpHttpEndpoint {
+  /** The `http` MCP server entry to hand to an MCP client (URL and `Authorization` header). */
+  readonly declaration: HttpServerDeclaration;
+  /** Stops the bridge: requests in flight are cancelled. */
+  close(): Promise<void>;
 }
 
 interface PerConnection {

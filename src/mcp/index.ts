@@ -21,7 +21,7 @@
  * @module
  */
 export { MCP_MESSAGE, MCP_PROTOCOL_VERSION, McpBindingError, isAcpServer, outcomeOf, type AcpServerDeclaration, type McpErrorObject, type McpOutcome } from "./binding.ts";
-export { createMcpProvider, type McpProvider, type McpProviderOptions, type McpRegistration, type ProviderConnection } from "./provider.ts";
-export { createMcpCaller, type CallerContext, type McpCaller, type McpCallerOptions } from "./caller.ts";
+export { createMcpProvider, type McpProvider, type McpProviderOptions, type McpRegistration, type ProviderConnection, type ProviderContext } from "./provider.ts";
+export { createMcpCaller, type CallerContext, type McpCaller, type McpCallerOptions, type McpHttpEndpoint } from "./caller.ts";
 export { startBridge, type BridgeForward, type HttpServerDeclaration, type McpBridge, type McpBridgeOptions } from "./bridge.ts";
 export type { ExchangeOptions, InnerRequest } from "./server-transport.ts";

@@ -40,8 +40,8 @@ export interface ProviderConnection {
   readonly closed: Promise<unknown>;
 }
 
-/** The handler context the provider's `mcpMessage` reads. */
-interface ProviderContext {
+/** What the provider's `mcpMessage` reads of the client handler's context (`ClientContext` has it). */
+export interface ProviderContext {
   readonly peer: object;
   readonly signal: AbortSignal;
 }
@@ -54,6 +54,7 @@ interface MessageParams {
   readonly params?: Record<string, unknown> | null;
 }
 
+/** Bounds of {@link createMcpProvider}. */
 export interface McpProviderOptions {
   /** Largest inner message (its `params` as JSON, in UTF-8 bytes) served; larger answers `-33000`. Default 1 MiB. */
   readonly maxMessageBytes?: number;
@@ -74,6 +75,7 @@ export interface McpRegistration {
   close(): Promise<void>;
 }
 
+/** A client's (or proxy's) MCP servers over ACP: see {@link createMcpProvider}. */
 export interface McpProvider {
   /** The client handler's `mcpMessage`: answers the agent's `mcp/message` requests. */
   readonly mcpMessage: (params: MessageMcpRequest, ctx: ProviderContext) => Promise<MessageMcpResponse>;

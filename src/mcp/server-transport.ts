@@ -20,7 +20,9 @@ export interface InnerRequest {
 
 /** Where an exchange's notifications go and what cancels it. */
 export interface ExchangeOptions {
+  /** Receives each notification the server relates to this request, while it is active. */
   readonly notify: (method: string, params: Record<string, unknown> | undefined) => void;
+  /** Aborting cancels the request: the server gets `notifications/cancelled`, the exchange rejects `-32800`. */
   readonly signal?: AbortSignal | undefined;
 }
 
