@@ -31,6 +31,7 @@ const FIGURES = [
   ["stdio-client", "(11)"],
   ["ingest-versions", "(12)"],
   ["remote-server", "(13)"],
+  ["mcp", "(14)"],
   ["proxy", "(15)"],
   ["inspect-saturated", "(16)"],
 ] as const;

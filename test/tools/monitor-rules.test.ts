@@ -74,7 +74,19 @@ const cases: ReadonlyArray<readonly [RuleName, string, readonly Line[], readonly
   ["permission-after-cancel", "a permission request left pending after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["client", request(3, "session/prompt", text("y"))], ["agent", result(3, { stopReason: "end_turn" })]], ["permission-after-cancel ACP-PERM-101 client"]],
   ["permission-after-cancel", "a permission answered selected after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["client", result(0, { outcome: { outcome: "selected", optionId: "allow" } })], ["agent", result(2, { stopReason: "cancelled" })]], ["permission-after-cancel ACP-PERM-102 client"]],
   ["auth-order", "a terminal auth method passed to authenticate", [["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } })], ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "login", name: "Log in", type: "terminal" }] })], ["client", request(1, "authenticate", { methodId: "login" })], ["agent", result(1, {})]], ["auth-order ACP-AUTH-101 client"]],
+  ...mcpCases(),
 ];
+
+/** MCP-over-ACP (tools/inspect/mcp.ts): a session declaring the acp server "srv", then one breach each. */
+function mcpCases(): (typeof cases)[number][] {
+  const open: Line[] = [...handshake({ mcpCapabilities: { acp: true } }), ["client", request(5, "session/new", { cwd: "/workspace/demo", mcpServers: [{ type: "acp", name: "tools", serverId: "srv" }] })], ["agent", result(5, { sessionId: "s2" })]];
+  const call = (id: number, serverId: string): Line => ["agent", request(id, "mcp/message", { serverId, requestId: `r${id}`, method: "tools/list" })];
+  return [
+    ["mcp-outcome", "an mcp/message answered with both result and error", [...open, call(0, "srv"), ["client", result(0, { result: {}, error: { code: 1, message: "x" } })]], ["mcp-outcome ACP-MCP-403 client"]],
+    ["mcp-inactive-notification", "an mcp/message notification after its request was answered", [...open, call(0, "srv"), ["client", result(0, { result: {} })], ["client", notification("mcp/message", { serverId: "srv", requestId: "r0", method: "notifications/progress" })]], ["mcp-inactive-notification ACP-MCP-405 client"]],
+    ["mcp-undeclared-server", "an mcp/message to a serverId no session declared", [...open, call(0, "other"), ["client", failure(0, -33001)]], ["mcp-undeclared-server ACP-MCP-406 agent"]],
+  ];
+}
 
 describe("inspect's monitor on scripted conversations", () => {
   it.each(cases)("catches %s once: %s", (_rule, _title, lines, expected) => {

@@ -15,6 +15,8 @@ export interface Observed {
   readonly id: unknown;
   /** For an answer: the method it answers, its latency, and its error code if it is an error. */
   readonly answers: { readonly method: string; readonly ms: number; readonly error: number | undefined } | undefined;
+  /** The inner MCP message an `mcp/message` carries, described (tools/inspect/mcp.ts). */
+  readonly mcp?: string | undefined;
   readonly violations: readonly Violation[];
 }
 

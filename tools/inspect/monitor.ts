@@ -13,6 +13,7 @@ import { createCallBook, type Call, type CallBook } from "./calls.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
 import { onAnswer, onMalformedAnswer } from "./answers.ts";
 import { onNotification, onRequest } from "./requests.ts";
+import { createMcpTracker } from "./mcp.ts";
 import { createStats, type Stats } from "./stats.ts";
 import { BUILT_IN, type Table, type Tables } from "./tables.ts";
 import { RULES, type RuleName, type Sender, type Violation } from "./rules.ts";
@@ -54,6 +55,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
     notes: [],
   };
   const all: Violation[] = [];
+  const mcp = createMcpTracker();
   let index = -1;
   // The message being observed: one `report` serves every message (no closure per message on the hot path).
   let found: Violation[] = NONE;
@@ -84,7 +86,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }
     const o = one(from, parsed.value, t, report);
-    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, violations: found };
+    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, mcp: o.mcp, violations: found };
   };
 
   const one = (from: Sender, body: unknown, t: number, report: Found) => {
@@ -115,7 +117,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         }
     }
     state.stats.count(from, kind, method ?? answers?.method, answers);
-    return { kind, method, id: m.id, answers };
+    return { kind, method, id: m.id, answers, mcp: mcp.observe(from, kind, m, answers?.method, report) };
   };
 
   return {

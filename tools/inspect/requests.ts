@@ -8,6 +8,7 @@ import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
 import { widerTableFor, type Table } from "./tables.ts";
+import { declaresAcpServer } from "./mcp.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
 
 /** Session state for `id`, created on first use. */
@@ -33,9 +34,9 @@ function sessionIdOf(params: unknown): string | undefined {
  */
 function tableOf(state: MonitorState, from: Sender, kind: "request" | "notification", method: string, params: unknown, index: number): Table {
   if (kind === "request" && opensConnection(state, from, method)) return state.tables.forVersion((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
-  const wider = widerTableFor(state.table, peerOf(from), kind, method);
+  const wider = widerTableFor(state.table, peerOf(from), kind, method) ?? (declaresAcpServer(method, params) ? state.table.wider : undefined);
   if (wider !== undefined) {
-    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has`);
+    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has${wider.router.inboundRow(peerOf(from), kind, method) !== undefined && state.table.router.inboundRow(peerOf(from), kind, method) !== undefined ? " with a type acp MCP server" : ""}`);
     state.table = wider;
   }
   return state.table;

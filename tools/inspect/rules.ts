@@ -45,6 +45,10 @@ export const RULES = {
   "user-message-echo": { title: "a v2 turn ended without the user_message update carrying the prompt answer's messageId", requirement: "ACP-PROMPT-303" },
   "cancelled-prompt-error": { title: "a prompt cancelled by session/cancel is answered with an error", requirement: "ACP-CANCEL-102" },
   "permission-after-cancel": { title: "a permission request left unanswered, or not answered cancelled, after session/cancel", requirement: "ACP-PERM-101" },
+  // MCP-over-ACP (tools/inspect/mcp.ts).
+  "mcp-outcome": { title: "an mcp/message answer without exactly one inner result or error", requirement: "ACP-MCP-403" },
+  "mcp-inactive-notification": { title: "an mcp/message notification for an inner request that is not active", requirement: "ACP-MCP-405" },
+  "mcp-undeclared-server": { title: "an mcp/message request to a serverId the client never declared", requirement: "ACP-MCP-406" },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleName = keyof typeof RULES;
