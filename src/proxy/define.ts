@@ -18,9 +18,9 @@
  * - `proxy/initialize` is forwarded as `initialize` (the same params), and
  *   the proxy answers with its successor's answer, `protocolVersion`
  *   unchanged (a `fromClient.initialize` hook may change the rest). The RFD
- *   has every proxy advertise `mcpCapabilities.acp`, relying on the conductor
- *   to bridge MCP for an agent without it; `conduct` does not bridge yet, so
- *   the successor's capabilities pass unchanged rather than promise it.
+ *   has every proxy advertise `mcpCapabilities.acp`: `conduct` sets it in the
+ *   agent's answer when the agent lacks it (and bridges), so the answer a
+ *   proxy passes on says it already.
  * - `session/cancel` from the predecessor is forwarded to the successor as a
  *   notification once per running prompt, and the prompt waits for the
  *   successor's answer (a cancelled turn still answers). A `$/cancel_request`
