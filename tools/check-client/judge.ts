@@ -75,6 +75,8 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
   const counts = new Map<number | string, number>();
   for (const a of answers) {
     const id = a.body?.id;
+    // An error with id null answers a line without a usable id (the wire probes judge those).
+    if (id === null && a.body !== undefined && "error" in a.body) continue;
     const request = peer.sent.find((r) => r.id === id);
     if (request === undefined) {
       card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${a.text.slice(0, 160)}`));

@@ -4,10 +4,15 @@
  * scenario (handshake, updates, permission, cancel, version: scenarios.ts), each time
  * with `{agent}` replaced by a command that connects its stdio to a scripted
  * v1 agent living in the check process (bridge.mjs, over 127.0.0.1), and
- * `{prompt}` by the prompt text. The scorecard has one row per client-side
+ * `{prompt}` by the prompt text and `{cwd}` by a fresh temporary folder of
+ * the run (for a client that takes the session's cwd on its command line).
+ * The client runs in the caller's working folder, so a command with relative
+ * paths works as typed; `freshDir` runs it in the temporary folder instead.
+ * The scorecard has one row per client-side
  * requirement of docs/conformance-catalogue.json (side `client` or `both`):
  * pass, fail, n/a or not run, each non-pass with its evidence; exit status 1
- * when a MUST or MUST NOT row failed. A user cancel is SIGINT to the client's
+ * when a MUST or MUST NOT row failed, 3 when no run started the agent
+ * (nothing judged). A user cancel is SIGINT to the client's
  * process group, as Ctrl-C in a terminal sends it.
  */
 import { mkdtempSync, realpathSync } from "node:fs";
@@ -17,6 +22,7 @@ import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json
 import type { CheckReport } from "../check/score.ts";
 import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun } from "../check/score.ts";
+import { judgeCoverage } from "./coverage.ts";
 import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
@@ -40,6 +46,10 @@ export interface ClientCheckOptions {
   readonly prompt?: string;
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** The client's working folder. Default: `process.cwd()` (the caller's). */
+  readonly cwd?: string;
+  /** Run the client in each run's fresh temporary folder instead of `cwd` (the old behaviour; give its paths absolute). */
+  readonly freshDir?: boolean;
 }
 
 /** One run as the report shows it. */
@@ -51,6 +61,10 @@ export interface RunSummary {
 
 export interface ClientReport extends CheckReport {
   readonly runs: readonly RunSummary[];
+  /** True when no run started the agent: nothing was judged, and `check --client` exits 3. */
+  readonly nothingJudged?: boolean;
+  /** The one line that says so, when `nothingJudged`. */
+  readonly nothingJudgedLine?: string;
   /** The handshake run's versions: what the client offered in each initialize, in order, and what check's agent answered (always 1). */
   readonly negotiated: { readonly offered: readonly unknown[]; readonly answered: number | undefined };
 }
@@ -79,7 +93,8 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   if (!command.some((w) => w.includes("{agent}"))) card.notes.push("the client command has no {agent}: the client cannot reach check's agent");
   for (const scenario of SCENARIOS) {
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
-    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, env: options.env });
+    const cwd = options.freshDir ? scratch : (options.cwd ?? process.cwd());
+    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env });
     runs.push(run);
     if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
     else if (run.handshake.turnEndedAt === undefined && scenario !== "version") card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
@@ -96,8 +111,12 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   const first = runs[0]?.handshake;
   const negotiated = { offered: first?.offered ?? [], answered: first?.answered };
   if (first?.init !== undefined) card.notes.unshift(negotiationNote(negotiated.offered, negotiated.answered));
-  for (const e of CLIENT_CHECKLIST.entries) if (!card.has(e.id) && runs.every((r) => !r.peer.connected)) card.score(e.id, notRun("the client never started the agent"));
+  const nothingJudged = runs.every((r) => !r.peer.connected);
+  if (nothingJudged) for (const e of CLIENT_CHECKLIST.entries) card.score(e.id, notRun("the client never started the agent"));
+  else judgeCoverage(card, runs);
   const rows = card.rows(UNPROBED);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+  const first0 = runs[0];
+  const nothingJudgedLine = nothingJudged && first0 !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(first0)}; its last line: ${JSON.stringify(first0.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
+  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }

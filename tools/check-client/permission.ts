@@ -5,8 +5,8 @@
  * SIGINT to the client's process group, after which the client must send
  * session/cancel and answer a still-pending permission request `cancelled`.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, seconds, show } from "../check/kit.ts";
 import { ErrorCode } from "../../src/errors.ts";
@@ -58,16 +58,25 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
     else if (errorCode(a) === ErrorCode.MethodNotFound) problems.push(`${method} was answered -32601 although the capability was advertised`);
     return a;
   };
-  const path = join(scratch, "check-client-probe.txt");
+  // The probe file lives in the session's cwd (a client may confine fs/* to it), under a name no project uses, and is
+  // removed afterwards; in check's scratch folder when the session's cwd is not an absolute path.
+  const home = typeof start.cwd === "string" && isAbsolute(start.cwd) && existsSync(start.cwd) ? start.cwd : scratch;
+  const path = join(home, home === scratch ? "check-client-probe.txt" : `.acp-router-check-client-${process.pid}-${Date.now()}.txt`);
   const content = "written by acp-router check --client\n";
-  if (fs.writeTextFile === true) {
-    const a = await ask("fs/write_text_file", { path, content });
-    if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
-    else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+  try {
+    if (fs.writeTextFile === true) {
+      const existed = existsSync(path);
+      const a = await ask("fs/write_text_file", { path, content });
+      if (existed) card.score("ACP-FS-102", na(`the probe file ${path} existed before the probe`));
+      else if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
+      else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+    } else card.score("ACP-FS-102", na("the client did not advertise fs.writeTextFile"));
+    if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
+  } finally {
+    if (home !== scratch) rmSync(path, { force: true });
   }
-  if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
   if (caps.terminal === true) {
-    const created = await ask("terminal/create", { command: "echo", args: ["acp-router check --client"], cwd: scratch });
+    const created = await ask("terminal/create", { command: "echo", args: ["acp-router check --client"], cwd: home });
     const terminalId = (created?.result as { terminalId?: unknown } | undefined)?.terminalId;
     if (typeof terminalId === "string") {
       for (const method of ["terminal/wait_for_exit", "terminal/output", "terminal/release"]) await ask(method, { terminalId });

@@ -1,7 +1,9 @@
 /**
  * One client run of `check --client`: a fresh {@link Peer} and scripted agent,
- * the client command with `{agent}` replaced by the bridge command line and
- * `{prompt}` by the prompt text, started in a scratch folder in its own
+ * the client command with `{agent}` replaced by the bridge command line,
+ * `{prompt}` by the prompt text and `{cwd}` by the run's fresh scratch
+ * folder, started in the caller's working folder (or, with `--fresh-dir`, in
+ * the scratch folder) in its own
  * process group (src/transport/process.ts), then awaited: the run ends when
  * the client exits, or is ended (SIGTERM, then SIGKILL to its group) once its
  * bound has passed.
@@ -22,16 +24,21 @@ const word = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g
 /** The command line that replaces `{agent}`: this Node running the bridge to `port`. */
 export const bridgeCommand = (port: number): string => [process.execPath, BRIDGE, String(port)].map(word).join(" ");
 
-/** `command` with `{agent}` and `{prompt}` replaced in every word. */
-export function substitute(command: readonly string[], agent: string, prompt: string): string[] {
-  return command.map((w) => w.replaceAll("{agent}", agent).replaceAll("{prompt}", prompt));
+/** `command` with `{agent}`, `{prompt}` and (when given) `{cwd}` replaced in every word. */
+export function substitute(command: readonly string[], agent: string, prompt: string, cwd?: string): string[] {
+  return command.map((w) => {
+    const out = w.replaceAll("{agent}", agent).replaceAll("{prompt}", prompt);
+    return cwd === undefined ? out : out.replaceAll("{cwd}", cwd);
+  });
 }
 
 export interface RunOptions {
   readonly prompt: string;
   readonly timeoutMs: number;
-  /** The client's working directory. */
+  /** The run's fresh folder: what `{cwd}` stands for, where the fs probes write when the session's cwd is elsewhere or unusable. */
   readonly scratch: string;
+  /** The client process's working directory: the caller's folder by default, the scratch folder with `--fresh-dir`. */
+  readonly cwd: string;
   readonly env?: NodeJS.ProcessEnv | undefined;
 }
 
@@ -54,8 +61,8 @@ const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: perm
 /** Runs the client once for `scenario`. */
 export async function runScenario(command: readonly string[], scenario: ScenarioName, card: Scorecard, shared: Shared, options: RunOptions): Promise<RunResult> {
   const peer = await startPeer();
-  const [file, ...args] = substitute(command, bridgeCommand(peer.port), options.prompt) as [string, ...string[]];
-  const proc = startProcess(file, args, { stdio: ["ignore", "pipe", "pipe"], cwd: options.scratch, env: options.env, graceMs: 1000, termMs: 1000 });
+  const [file, ...args] = substitute(command, bridgeCommand(peer.port), options.prompt, options.scratch) as [string, ...string[]];
+  const proc = startProcess(file, args, { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd, env: options.env, graceMs: 1000, termMs: 1000 });
   let exitAt: number | undefined;
   proc.child.once("exit", () => (exitAt = peer.now()));
   let tail = "";
