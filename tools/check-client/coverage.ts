@@ -47,6 +47,21 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
   "ACP-INIT-106": "one combination of capabilities (none advertised) is exercised; every combination cannot be",
 };
 
+/** Elicitation rows about what the user sees and does: not observable, whatever the client advertised. */
+const ELICITATION_UI: Readonly<Record<string, string>> = {
+  "ACP-ELICIT-103": "how the client identifies the agent and offers decline and cancel is its interface",
+  "ACP-ELICIT-104": "whether the user can review and edit a form is the client's interface",
+  "ACP-ELICIT-105": "what the client shows before navigating is its interface",
+  "ACP-ELICIT-106": "whether the client shows the request's message is its interface",
+  "ACP-ELICIT-110": "whether form fields are pre-filled is the client's interface",
+  "ACP-ELICIT-124": "whether the client opens a URL before consent happens outside the protocol",
+  "ACP-ELICIT-125": "what the client shows before asking for consent is its interface",
+  "ACP-ELICIT-126": "where the client opens a URL happens outside the protocol",
+  "ACP-ELICIT-127": "whether the client highlights a URL's domain is its interface",
+  "ACP-ELICIT-128": "how the client renders URLs is its interface",
+  "ACP-ENUM-103": "which input control the client renders is its interface",
+};
+
 /** Elicitation rows: judged only for a client that advertised elicitation (check's agent has no elicitation probe yet). */
 const ELICITATION = ["ACP-ELICIT-101", "ACP-ELICIT-103", "ACP-ELICIT-104", "ACP-ELICIT-105", "ACP-ELICIT-106", "ACP-ELICIT-108", "ACP-ELICIT-110", "ACP-ELICIT-115", "ACP-ELICIT-118", "ACP-ELICIT-120", "ACP-ELICIT-124", "ACP-ELICIT-125", "ACP-ELICIT-126", "ACP-ELICIT-127", "ACP-ELICIT-128", "ACP-ENUM-101", "ACP-ENUM-103"];
 
@@ -173,7 +188,10 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
     card.score("ACP-INIT-110", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
     const caps = (init.params.clientCapabilities ?? {}) as Record<string, unknown>;
     const elicitation = caps.elicitation !== undefined && caps.elicitation !== null && caps.elicitation !== false;
-    for (const id of ELICITATION) if (!elicitation) card.score(id, na("the client did not advertise elicitation"));
+    for (const id of ELICITATION) {
+      if (!elicitation) card.score(id, na("the client did not advertise elicitation"));
+      else if (ELICITATION_UI[id] !== undefined) card.score(id, na(`not observable: ${ELICITATION_UI[id]}`));
+    }
     if (caps.terminal !== true) card.score("ACP-TERM-103", na("the client did not advertise terminal"));
   }
   // session/new: the cwd, additionalDirectories and MCP servers the client sent (check's agent advertised none of their capabilities).
