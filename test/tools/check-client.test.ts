@@ -1,5 +1,6 @@
 // `acp-router check --client -- <client command with {agent}>`: the example client and an SDK-built client pass,
 // and each scripted broken client fails exactly the one row of its defect.
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { scoreClient, type ClientReport } from "../../tools/check-client/main.ts";
 import { acpRouter, exampleClient, repoRoot, runCommand } from "./support.ts";
@@ -9,21 +10,35 @@ const tsx = import.meta.resolve("tsx");
 const scripted = (defect?: string) => [process.execPath, `${clients}/scripted-client.mjs`, ...(defect ? [defect] : []), "--agent", "{agent}"];
 const score = (command: readonly string[]) => scoreClient(command, { timeoutMs: 3000 });
 const failed = (card: ClientReport) => card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`);
-const outcomes = (card: ClientReport, outcome: string) => card.rows.filter((r) => r.outcome === outcome).map((r) => r.id).sort();
 
-/** The rows every run of a client that advertises no fs or terminal and answers permissions at once judges, as pass. */
-const SCRIPTED_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-104", "ACP-INIT-101", "ACP-INIT-102", "ACP-INIT-104", "ACP-INIT-105", "ACP-INIT-108", "ACP-JSONRPC-001", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-102", "ACP-PROMPT-105", "ACP-SESSION-102", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106", "ACP-JSONRPC-002"].sort();
+/** The share of rows judged (pass, fail, or n/a with its reason). */
+const judged = (card: ClientReport) => card.rows.filter((r) => r.outcome === "pass" || r.outcome === "fail" || (r.outcome === "n/a" && (r.evidence ?? "") !== "")).length / card.rows.length;
+
+/** Rows every run of a client that answers permissions at once and tolerates every probe passes. */
+const CORE_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-111", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-001", "ACP-EXT-104", "ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-INIT-101", "ACP-INIT-105", "ACP-JSONRPC-001", "ACP-JSONRPC-004", "ACP-JSONRPC-005", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-105", "ACP-SESSION-103", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106"];
 
 describe("acp-router check --client", () => {
-  it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] passes the example client (acp-router's client connection): no fail, fs and a 1 MiB update handled, agent's exit awaited", async () => {
+  it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] passes the example client (acp-router's client connection): no fail, ≥ 90 % of the rows judged, fs and a 1 MiB update handled, agent's exit awaited", async () => {
     const card = await score([process.execPath, "--import", tsx, exampleClient, "--prompt", "{prompt}", "--agent", "{agent}"]);
     expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
-    expect(outcomes(card, "pass")).toEqual([...SCRIPTED_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"].sort());
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
+    for (const id of [...CORE_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
     expect(card.rows.find((r) => r.id === "ACP-PERM-101")?.evidence).toBe('the client answered the permission request before the cancel: {"outcome":{"outcome":"selected","optionId":"check-allow"}}');
     expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0", "version code 1"]);
     // It offers 2, gets 1 and initializes again with 1; the scorecard says so first.
     expect({ negotiated: card.negotiated, note: card.notes[0] }).toEqual({ negotiated: { offered: [2, 1], answered: 1 }, note: "negotiated protocol version: 1 (the client offered 2, then 1; check's agent answers 1 only; v2 client-side rows are not judged yet)" });
   }, 60_000);
+
+  it("runs the client in the caller's folder: the README's relative command scores the example client, and its fs probe file is removed from the session's cwd", async () => {
+    const card = await scoreClient(["node", "--import", "tsx", "examples/client.ts", "--prompt", "{prompt}", "--agent", "{agent}"], { timeoutMs: 3000, cwd: repoRoot });
+    expect({ passed: card.passed, failed: failed(card), nothing: card.nothingJudged }).toEqual({ passed: true, failed: [], nothing: false });
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
+    expect(card.rows.find((r) => r.id === "ACP-FS-102")?.outcome).toBe("pass");
+    expect(readdirSync(repoRoot).filter((f) => f.startsWith(".acp-router-check-client-"))).toEqual([]);
+    // --fresh-dir: the old behaviour, where the relative path is not found and nothing is judged.
+    const fresh = await scoreClient(["node", "--import", "tsx", "examples/client.ts", "--prompt", "{prompt}", "--agent", "{agent}"], { timeoutMs: 3000, cwd: repoRoot, freshDir: true });
+    expect(fresh.nothingJudged).toBe(true);
+  }, 90_000);
 
   it("passes a client built on the official SDK, which holds a permission request until the cancel and then answers it cancelled; its one fail is true: it goes on after an unknown protocol version", async () => {
     const card = await score([process.execPath, "--import", tsx, `${clients}/sdk-client.ts`, "--prompt", "{prompt}", "--agent", "{agent}"]);
@@ -33,10 +48,15 @@ describe("acp-router check --client", () => {
     for (const id of ["ACP-PERM-101", "ACP-PERM-102", "ACP-PERM-103", "ACP-CANCEL-110", "ACP-CLIENTCAP-103", "ACP-FS-102", "ACP-SHUTDOWN-101", "ACP-EXT-104"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
   }, 60_000);
 
-  it("passes the scripted client without a defect on every row it judges", async () => {
+  it("passes the scripted client without a defect on every row it judges, and judges ≥ 90 % of the rows", async () => {
     const card = await score(scripted());
-    expect({ passed: card.passed, failed: failed(card), pass: outcomes(card, "pass") }).toEqual({ passed: true, failed: [], pass: SCRIPTED_PASSES });
-    expect(outcomes(card, "n/a")).toEqual(["ACP-CLIENTCAP-103", "ACP-PERM-101", "ACP-PERM-102"]);
+    expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
+    for (const id of CORE_PASSES) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
+    // Rows a probe judges when the traffic shows them carry what was missing, never "no probe".
+    expect(card.rows.filter((r) => r.outcome === "not run").map((r) => `${r.id}: ${r.evidence}`)).toEqual([]);
+    expect(card.rows.find((r) => r.id === "ACP-CLIENTCAP-103")).toMatchObject({ outcome: "n/a", evidence: "the client advertised no fs or terminal capability" });
+    expect(card.rows.find((r) => r.id === "ACP-FS-102")).toMatchObject({ outcome: "n/a", evidence: "the client did not advertise fs.writeTextFile" });
     expect({ negotiated: card.negotiated, notes: card.notes }).toEqual({ negotiated: { offered: [1], answered: 1 }, notes: ["negotiated protocol version: 1 (the client offered 1; check's agent answers 1 only)"] });
   }, 30_000);
 
@@ -53,7 +73,19 @@ describe("acp-router check --client", () => {
     expect(card.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual([id]);
     expect(card.rows.find((r) => r.id === id)?.evidence).toMatch(evidence);
     expect(card.passed).toBe(!must);
+    if (defect === "crashes-on-unknown") {
+      // The rows the updates run never reached say why, not "no probe".
+      expect(card.rows.find((r) => r.id === "ACP-EXT-001")).toMatchObject({ outcome: "not run", evidence: expect.stringMatching(/^the client exited \(code 1\) after an update of unknown kind/) as string });
+    }
   }, 30_000);
+
+  it("a client that never starts the agent: one line, exit 3 (nothing judged), every row not run saying so", async () => {
+    const run = await runCommand(acpRouter("check", "--client", "--timeout", "3", "--", process.execPath, "-e", "process.exit(1)", "{agent}"), "", 60_000);
+    expect({ code: run.code, lines: run.stdout.toString("utf8").trim().split("\n").length }).toEqual({ code: 3, lines: 1 });
+    expect(run.stdout.toString("utf8")).toMatch(/^nothing judged: the client never started the agent in any of the \d+ runs \(first run: client code 1/);
+    const card = await score([process.execPath, "-e", "process.exit(1)", "{agent}"]);
+    expect({ nothing: card.nothingJudged, rows: new Set(card.rows.map((r) => `${r.outcome}: ${r.evidence}`)) }).toEqual({ nothing: true, rows: new Set(["not run: the client never started the agent"]) });
+  }, 60_000);
 });
 
 describe("acp-router check --client on the command line", () => {

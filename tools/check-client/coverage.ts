@@ -218,7 +218,8 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
       const gate = pair[id];
       const failedGates = gate !== undefined ? [gate] : gates;
       const broken = card.rows("").filter((r) => failedGates.includes(r.id) && r.outcome === "fail");
-      card.score(id, broken.length === 0 ? pass : fail(`the client called a method the agent did not advertise (${broken.map((r) => r.id).join(", ")})`));
+      // One defect, one fail: a gated call is charged to its MUST NOT row alone.
+      card.score(id, broken.length === 0 ? pass : na(`the client called a gated method without checking: charged to ${broken.map((r) => r.id).join(", ")}`));
     }
     card.score("ACP-INIT-103", violated(connected, ["ACP-JSONRPC-101"]) ? fail("the client's messages broke the schema of the version it negotiated") : pass);
   }

@@ -107,16 +107,18 @@ export async function scoreClient(command: readonly string[], options: ClientChe
     else judgeTraffic(card, run);
     if (run.exit.error) break;
   }
-  judgeGates(card, runs);
   const first = runs[0]?.handshake;
   const negotiated = { offered: first?.offered ?? [], answered: first?.answered };
   if (first?.init !== undefined) card.notes.unshift(negotiationNote(negotiated.offered, negotiated.answered));
   const nothingJudged = runs.every((r) => !r.peer.connected);
   if (nothingJudged) for (const e of CLIENT_CHECKLIST.entries) card.score(e.id, notRun("the client never started the agent"));
-  else judgeCoverage(card, runs);
+  else {
+    judgeGates(card, runs);
+    judgeCoverage(card, runs);
+  }
   const rows = card.rows(UNPROBED);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  const first0 = runs[0];
-  const nothingJudgedLine = nothingJudged && first0 !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(first0)}; its last line: ${JSON.stringify(first0.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
+  const firstRun = runs[0];
+  const nothingJudgedLine = nothingJudged && firstRun !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(firstRun)}; its last line: ${JSON.stringify(firstRun.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
   return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }
