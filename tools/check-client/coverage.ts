@@ -77,7 +77,7 @@ const UNADVERTISED: Readonly<Record<string, string>> = {
   "ACP-AUTH-101": "check's agent offers no auth method, so none is a terminal method",
   "ACP-AUTH-102": "check's agent offers no auth method, so none is a terminal method",
   "ACP-AUTH-106": "check's agent does not advertise logout",
-  "ACP-CANCEL-105": "check's agent sends no $/cancel_request (v1 clients need not support it)",
+  "ACP-CANCEL-105": "check's agent sends no $/cancel_request",
   "ACP-TRANSPORT-104": "the client runs the agent over stdio, not a custom transport",
   "ACP-PATH-102": "the client sent no line numbers (v1 clients send none on their own)",
 };
@@ -151,6 +151,14 @@ export const NOT_REACHED: Readonly<Record<string, string>> = {
   "ACP-INIT-107": "no run got as far as a session",
 };
 
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const bodiesOf = (runs: readonly RunResult[]) => runs.flatMap((r) => r.peer.lines.filter((l) => l.body !== undefined).map((l) => l.body as Record<string, unknown>));
 const violated = (runs: readonly RunResult[], ids: readonly string[]) => runs.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && ids.includes(v.requirement)));
 
@@ -166,7 +174,9 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   if (lines.length > 0) {
     // The framer decodes UTF-8 with replacement: a U+FFFD may be a bad byte or a real character, so such a line decides nothing.
     if (!lines.some((l) => l.text.includes("\uFFFD"))) card.score("ACP-TRANSPORT-002", pass);
-    card.score("ACP-TRANSPORT-203", lines.every((l) => l.body !== undefined) ? pass : fail(`a line the client wrote is not one JSON message: ${JSON.stringify(lines.find((l) => l.body === undefined)?.text.slice(0, 120))}`));
+    // A batch answer (v2) is one JSON array on one line: as much one message as an object.
+    const notOne = lines.find((l) => l.body === undefined && !isJson(l.text));
+    card.score("ACP-TRANSPORT-203", notOne === undefined ? pass : fail(`a line the client wrote is not one JSON message: ${JSON.stringify(notOne.text.slice(0, 120))}`));
   }
   if (bodies.length > 0 && !violated(connected, ["ACP-JSONRPC-101"])) card.score("ACP-JSONRPC-101", pass);
   if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
@@ -182,8 +192,9 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
     const long = errors.filter((m) => typeof m !== "string" || m.includes("\n") || m.length > 300);
     card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${JSON.stringify(long[0]).slice(0, 160)}`));
   }
-  const init = connected.map((r) => r.handshake.init).find((i) => i !== undefined);
-  if (init !== undefined) {
+  const initRun = connected.find((r) => r.handshake.init !== undefined && r.scenario === "handshake") ?? connected.find((r) => r.handshake.init !== undefined);
+  const init = initRun?.handshake.init;
+  if (init !== undefined && initRun?.handshake.version === 1) {
     const info = init.params.clientInfo as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-110", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
     const caps = (init.params.clientCapabilities ?? {}) as Record<string, unknown>;

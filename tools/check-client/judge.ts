@@ -31,9 +31,11 @@ export function judgeHandshake(card: Scorecard, run: RunResult): void {
   card.score("ACP-INIT-101", hs.first === "initialize" ? pass : fail(`the client's first request was ${String(hs.first)}, not initialize`));
   const p = hs.init.params;
   card.score("ACP-INIT-104", Number.isInteger(p.protocolVersion) && (p.protocolVersion as number) >= 1 ? pass : fail(`initialize carried protocolVersion ${JSON.stringify(p.protocolVersion)}, not a version number`));
-  const info = p.clientInfo as { name?: unknown; version?: unknown } | undefined;
-  card.score("ACP-INIT-102", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
-  card.score("ACP-INIT-108", typeof p.clientCapabilities === "object" && p.clientCapabilities !== null ? pass : fail("initialize carried no clientCapabilities"));
+  // v2 names them info and capabilities.
+  const [infoField, capsField] = hs.version === 2 ? ["info", "capabilities"] : ["clientInfo", "clientCapabilities"];
+  const info = p[infoField] as { name?: unknown; version?: unknown } | undefined;
+  card.score("ACP-INIT-102", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried ${infoField} ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
+  card.score("ACP-INIT-108", typeof p[capsField] === "object" && p[capsField] !== null ? pass : fail(`initialize carried no ${capsField}`));
   for (const id of ["ACP-SESSION-102", "ACP-PROMPT-102"]) {
     const found = hs.order.filter((o) => o.id === id);
     if (found.length > 0) card.score(id, fail(found.map((o) => o.evidence).join("; ")));

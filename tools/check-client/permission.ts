@@ -27,12 +27,17 @@ function outcomeOf(answer: Record<string, unknown>): { ok: true; outcome: string
   return { ok: false, why: `answered without an outcome naming an offered option: ${show(answer)}` };
 }
 
-const permissionParams = (sessionId: string, toolCallId: string) => ({ sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS });
+/** session/request_permission params in the session's version (v2: a title instead of the tool call). */
+const permissionParams = (start: TurnStart, toolCallId: string, title: string) =>
+  start.version === 2 ? { sessionId: start.sessionId, title, options: PERMISSION_OPTIONS } : { sessionId: start.sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS };
+
+/** A tool call shown running (v1: tool_call; v2 has only tool_call_update). */
+const toolCall = (start: TurnStart, toolCallId: string, title: string, kind: string, status: string) => ({ sessionUpdate: start.version === 2 ? "tool_call_update" : "tool_call", toolCallId, title, kind, status });
 
 export async function permissionTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn"> {
   const { peer, card, timeoutMs } = ctx;
-  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-perm-1", title: "Write check-client-probe.txt", kind: "edit", status: "pending" });
-  const answer = await peer.request("session/request_permission", permissionParams(start.sessionId, "check-perm-1"), timeoutMs);
+  update(ctx, start.sessionId, toolCall(start, "check-perm-1", "Write check-client-probe.txt", "edit", "pending"));
+  const answer = await peer.request("session/request_permission", permissionParams(start, "check-perm-1", "Write check-client-probe.txt"), timeoutMs);
   if (answer === undefined) card.score("ACP-PERM-103", ctx.gone() !== undefined ? notRun(`the client ${String(ctx.gone())}`) : fail(`session/request_permission got no answer within ${seconds(timeoutMs)}`));
   else {
     const o = outcomeOf(answer);
@@ -40,7 +45,8 @@ export async function permissionTurn(ctx: TurnContext, start: TurnStart): Promis
     ctx.shared.permissionAnswered = o.ok;
   }
   update(ctx, start.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "check-perm-1", status: "completed" });
-  await probeGated(ctx, start);
+  // v2 has no fs or terminal methods on the client.
+  if (start.version === 1) await probeGated(ctx, start);
   return "end_turn";
 }
 
@@ -89,12 +95,12 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
 
 export async function cancelTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn" | "cancelled"> {
   const { peer, card, timeoutMs } = ctx;
-  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-cancel-1", title: "A long task", kind: "execute", status: "in_progress" });
+  update(ctx, start.sessionId, toolCall(start, "check-cancel-1", "A long task", "execute", "in_progress"));
   let permission: Promise<Record<string, unknown> | undefined> | undefined;
   let answeredFirst: Record<string, unknown> | undefined;
   let interrupted = false;
   if (ctx.shared.permissionAnswered === true) {
-    permission = peer.request("session/request_permission", permissionParams(start.sessionId, "check-cancel-1"), timeoutMs * 2);
+    permission = peer.request("session/request_permission", permissionParams(start, "check-cancel-1", "A long task"), timeoutMs * 2);
     void permission.then((a) => (answeredFirst ??= a && !interrupted ? a : undefined));
   }
   await peer.pause(500);

@@ -56,7 +56,7 @@ export interface RunResult {
   readonly tail: string;
 }
 
-const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn } as const;
+const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn, "version-down": handshakeTurn } as const;
 
 /** Runs the client once for `scenario`. */
 export async function runScenario(command: readonly string[], scenario: ScenarioName, card: Scorecard, shared: Shared, options: RunOptions): Promise<RunResult> {
@@ -78,8 +78,13 @@ export async function runScenario(command: readonly string[], scenario: Scenario
     if (peer.droppedAt !== undefined) return "dropped the agent's connection";
     return undefined;
   };
+  // The session's version is known once initialize is answered; the turns read it then.
+  let handshake: Handshake | undefined;
   const ctx: TurnContext = {
     peer, card, shared, timeoutMs: options.timeoutMs, scratch: options.scratch, gone,
+    get version() {
+      return handshake?.version ?? 1;
+    },
     interrupt: () => {
       const pid = proc.child.pid;
       if (pid === undefined || proc.hasExited) return;
@@ -90,7 +95,7 @@ export async function runScenario(command: readonly string[], scenario: Scenario
       }
     },
   };
-  const handshake = startAgent(peer, scenario, (start) => TURNS[scenario](ctx, start));
+  handshake = startAgent(peer, scenario, (start) => TURNS[scenario](ctx, start));
   let ended = false;
   // The bound: the start and handshake, the turn (waits of up to three timeouts), the shutdown;
   // the version probe has no wait of its own: the start, one timeout for the client to act, the shutdown.
@@ -103,5 +108,5 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   // The socket's last events (EOF, close) may come just after the exit.
   await peer.pause(200);
   peer.close();
-  return { scenario, peer, handshake, exit, exitAt: exitAt ?? peer.now(), ended, tail: tail.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "") };
+  return { scenario, peer, handshake: handshake as Handshake, exit, exitAt: exitAt ?? peer.now(), ended, tail: tail.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "") };
 }
