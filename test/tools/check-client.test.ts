@@ -19,22 +19,32 @@ const CORE_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-111",
 
 describe("acp-router check --client", () => {
   it("[ACP-JSONRPC-104] [ACP-TRANSPORT-106] [ACP-SHUTDOWN-101] passes the example client (acp-router's client connection): no fail, ≥ 90 % of the rows judged, fs and a 1 MiB update handled, agent's exit awaited", async () => {
-    const card = await score([process.execPath, "--import", tsx, exampleClient, "--prompt", "{prompt}", "--agent", "{agent}"]);
-    expect({ passed: card.passed, failed: failed(card) }).toEqual({ passed: true, failed: [] });
+    const card = await score([process.execPath, "--import", tsx, exampleClient, "--protocol", "1", "--prompt", "{prompt}", "--agent", "{agent}"]);
+    expect({ protocol: card.protocol, passed: card.passed, failed: failed(card) }).toEqual({ protocol: 1, passed: true, failed: [] });
     expect(judged(card)).toBeGreaterThanOrEqual(0.9);
     for (const id of [...CORE_PASSES, "ACP-CLIENTCAP-103", "ACP-FS-102"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
     expect(card.rows.find((r) => r.id === "ACP-PERM-101")?.evidence).toBe('the client answered the permission request before the cancel: {"outcome":{"outcome":"selected","optionId":"check-allow"}}');
     expect(card.runs.map((r) => `${r.scenario} ${r.exit}`)).toEqual(["handshake code 0", "updates code 0", "permission code 0", "cancel code 0", "version code 1"]);
-    // It offers 2, gets 1 and initializes again with 1; the scorecard says so first.
-    expect({ negotiated: card.negotiated, note: card.notes[0] }).toEqual({ negotiated: { offered: [2, 1], answered: 1 }, note: "negotiated protocol version: 1 (the client offered 2, then 1; check's agent answers 1 only; v2 client-side rows are not judged yet)" });
+    // The client ran in this folder, its session's cwd: the fs probe wrote its file there and removed it.
+    expect(readdirSync(process.cwd()).filter((f) => f.startsWith(".acp-router-check-client-"))).toEqual([]);
+    expect({ negotiated: card.negotiated, note: card.notes[0] }).toEqual({ negotiated: { offered: [1], answered: 1 }, note: "negotiated protocol version: 1 (the client offered 1; check's agent answers the offered version when it speaks it: 1 or 2)" });
   }, 60_000);
 
-  it("runs the client in the caller's folder: the README's relative command scores the example client, and its fs probe file is removed from the session's cwd", async () => {
+  it("scores the example client in v2 (its default: it offers 2, check's agent answers 2) on the v2 client-side rows: no fail, ≥ 90 % judged, batches handled, and its fallback to 1 probed", async () => {
+    const card = await score([process.execPath, "--import", tsx, exampleClient, "--prompt", "{prompt}", "--agent", "{agent}"]);
+    expect({ protocol: card.protocol, catalogue: card.catalogue, passed: card.passed, failed: failed(card) }).toEqual({ protocol: 2, catalogue: "docs/conformance-catalogue-v2.json (ACP v2, client side)", passed: true, failed: [] });
+    expect(card.rows.every((r) => /^ACP-[A-Z]+-3\d\d$/.test(r.id))).toBe(true);
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
+    for (const id of ["ACP-INIT-301", "ACP-INIT-305", "ACP-INIT-307", "ACP-INIT-381", "ACP-INIT-382", "ACP-JSONRPC-302", "ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309", "ACP-EXT-302", "ACP-PROMPT-381", "ACP-SESSION-381"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
+    expect(card.runs.map((r) => r.scenario)).toEqual(["handshake", "updates", "permission", "cancel", "version", "version-down"]);
+    expect(card.negotiated).toEqual({ offered: [2], answered: 2 });
+    expect(card.notes).toContain("version-down run: a v2 initialize was answered with protocolVersion 1; the client initialized again with 1");
+  }, 90_000);
+
+  it("runs the client in the caller's folder: the README's relative command scores the example client (in v2, its default)", async () => {
     const card = await scoreClient(["node", "--import", "tsx", "examples/client.ts", "--prompt", "{prompt}", "--agent", "{agent}"], { timeoutMs: 3000, cwd: repoRoot });
     expect({ passed: card.passed, failed: failed(card), nothing: card.nothingJudged }).toEqual({ passed: true, failed: [], nothing: false });
-    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
-    expect(card.rows.find((r) => r.id === "ACP-FS-102")?.outcome).toBe("pass");
-    expect(readdirSync(repoRoot).filter((f) => f.startsWith(".acp-router-check-client-"))).toEqual([]);
+    expect({ protocol: card.protocol, judged: judged(card) >= 0.9 }).toEqual({ protocol: 2, judged: true });
     // --fresh-dir: the old behaviour, where the relative path is not found and nothing is judged.
     const fresh = await scoreClient(["node", "--import", "tsx", "examples/client.ts", "--prompt", "{prompt}", "--agent", "{agent}"], { timeoutMs: 3000, cwd: repoRoot, freshDir: true });
     expect(fresh.nothingJudged).toBe(true);
@@ -46,6 +56,14 @@ describe("acp-router check --client", () => {
     expect({ passed: card.passed, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id) }).toEqual({ passed: true, failed: ["ACP-INIT-105"] });
     expect(card.rows.find((r) => r.id === "ACP-INIT-105")?.evidence).toMatch(/^initialize was answered with protocolVersion 65535, and the client went on with session\/new \d+ ms later/);
     for (const id of ["ACP-PERM-101", "ACP-PERM-102", "ACP-PERM-103", "ACP-CANCEL-110", "ACP-CLIENTCAP-103", "ACP-FS-102", "ACP-SHUTDOWN-101", "ACP-EXT-104"]) expect([id, card.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  it("passes an SDK-built client that checks the answered version itself (--check-version): no fail, ≥ 90 % judged", async () => {
+    const card = await score([process.execPath, "--import", tsx, `${clients}/sdk-client.ts`, "--check-version", "--prompt", "{prompt}", "--agent", "{agent}"]);
+    expect({ protocol: card.protocol, passed: card.passed, failed: failed(card) }).toEqual({ protocol: 1, passed: true, failed: [] });
+    expect(card.rows.find((r) => r.id === "ACP-INIT-105")?.outcome).toBe("pass");
+    expect(judged(card)).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
 
   it("passes the scripted client without a defect on every row it judges, and judges ≥ 90 % of the rows", async () => {
@@ -57,7 +75,7 @@ describe("acp-router check --client", () => {
     expect(card.rows.filter((r) => r.outcome === "not run").map((r) => `${r.id}: ${r.evidence}`)).toEqual([]);
     expect(card.rows.find((r) => r.id === "ACP-CLIENTCAP-103")).toMatchObject({ outcome: "n/a", evidence: "the client advertised no fs or terminal capability" });
     expect(card.rows.find((r) => r.id === "ACP-FS-102")).toMatchObject({ outcome: "n/a", evidence: "the client did not advertise fs.writeTextFile" });
-    expect({ negotiated: card.negotiated, notes: card.notes }).toEqual({ negotiated: { offered: [1], answered: 1 }, notes: ["negotiated protocol version: 1 (the client offered 1; check's agent answers 1 only)"] });
+    expect({ negotiated: card.negotiated, notes: card.notes }).toEqual({ negotiated: { offered: [1], answered: 1 }, notes: ["negotiated protocol version: 1 (the client offered 1; check's agent answers the offered version when it speaks it: 1 or 2)"] });
   }, 30_000);
 
   it.each([
