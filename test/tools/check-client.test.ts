@@ -97,6 +97,19 @@ describe("acp-router check --client", () => {
     }
   }, 30_000);
 
+  it("scores the scripted v2 client on the v2 rows with no fail (its batches answered, its fallback to 1 a fresh initialize), and catches v2-ignores-fallback on ACP-INIT-382 alone", async () => {
+    const good = await score(scripted("v2"));
+    expect({ protocol: good.protocol, failed: failed(good), judged: judged(good) >= 0.9 }).toEqual({ protocol: 2, failed: [], judged: true });
+    for (const id of ["ACP-INIT-382", "ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309", "ACP-CANCEL-301"]) expect([id, good.rows.find((r) => r.id === id)?.outcome]).toEqual([id, "pass"]);
+    const bad = await score(scripted("v2-ignores-fallback"));
+    expect(bad.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual(["ACP-INIT-382"]);
+    expect(bad.rows.find((r) => r.id === "ACP-INIT-382")?.evidence).toMatch(/^a v2 initialize was answered with protocolVersion 1, and the client went on outside v1: .*session\/new/);
+    expect(bad.passed).toBe(false);
+    // A v2 receiver that rejects batches as v1 does: the empty batch is answered right, every other batch row fails.
+    const v1ish = await score(scripted("v2-no-batches"));
+    expect(v1ish.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual(["ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309"]);
+  }, 90_000);
+
   it("a client that never starts the agent: one line, exit 3 (nothing judged), every row not run saying so", async () => {
     const run = await runCommand(acpRouter("check", "--client", "--timeout", "3", "--", process.execPath, "-e", "process.exit(1)", "{agent}"), "", 60_000);
     expect({ code: run.code, lines: run.stdout.toString("utf8").trim().split("\n").length }).toEqual({ code: 3, lines: 1 });
