@@ -111,7 +111,7 @@ export function renderJUnit(report: CheckReport, rows: readonly ScoreRow[], suit
     const evidence = escape(r.evidence ?? "");
     if (r.outcome === "pass") out.push(`${open}/>`);
     else if (r.outcome === "fail" && accepted.has(r.id)) out.push(`${open}><skipped message="${escape(`expected fail: ${accepted.get(r.id) ?? ""}`)}"/><system-out>${evidence}</system-out></testcase>`);
-    else if (r.outcome === "fail") out.push(`${open}><failure message="${evidence.slice(0, 500)}" type="${escape(r.tier)}">${evidence}</failure></testcase>`);
+    else if (r.outcome === "fail") out.push(`${open}><failure message="${escape((r.evidence ?? "").slice(0, 500))}" type="${escape(r.tier)}">${evidence}</failure></testcase>`);
     else out.push(`${open}><skipped message="${escape(`${r.outcome}: ${r.evidence ?? ""}`)}"/></testcase>`);
   }
   if (report.notes.length > 0) out.push(`    <system-out>${escape(report.notes.join("\n"))}</system-out>`);
