@@ -25,6 +25,9 @@ export { defineProxy, type ProxyContext, type ProxyHook, type ProxyHookSet, type
 export { conduct, type Conductor, type ConductOptions } from "./conductor.ts";
 export { protocol, agentProtocol, clientProtocol, connectClient } from "./generated/index.ts";
 export type * from "./generated/types.ts";
+// The table's error codes (the value and its type), as every table entry exports them; a hook throws an RpcError to answer with an error.
+export { ErrorCode, type ErrorCodeValue } from "./generated/errors.ts";
+export { RpcError, type ErrorObject } from "../errors.ts";
 export type * from "./generated/handlers.ts";
 export type * from "./generated/peers.ts";
 

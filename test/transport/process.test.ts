@@ -8,10 +8,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { allGone, groupGone, groupMembers, pidsIn } from "../support/process-group.ts";
+import { tempDir } from "../support/temp.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/stub-agent.mjs", import.meta.url));
 const owner = fileURLToPath(new URL("../fixtures/process-owner.ts", import.meta.url));
-const pidfile = () => join(mkdtempSync(join(tmpdir(), "acp-process-")), "pids");
+const pidfile = () => join(tempDir("acp-process-"), "pids");
 const behindShell = (flags: string) => ["-c", `"${process.execPath}" "${stub}" ${flags}; true`];
 
 async function written(file: string, count: number): Promise<number[]> {

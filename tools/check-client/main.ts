@@ -15,7 +15,7 @@
  * (nothing judged). A user cancel is SIGINT to the client's
  * process group, as Ctrl-C in a terminal sends it.
  */
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
@@ -96,7 +96,8 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   for (const scenario of scenarios) {
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
     const cwd = options.freshDir ? scratch : (options.cwd ?? process.cwd());
-    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env });
+    // check's own folder for the run: removed when the run is over (the client under test has exited).
+    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env }).finally(() => rmSync(scratch, { recursive: true, force: true }));
     runs.push(run);
     if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
     else if (run.handshake.turnEndedAt === undefined && scenario !== "version") card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
