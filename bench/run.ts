@@ -32,6 +32,8 @@ const FIGURES = [
   ["ingest-versions", "(12)"],
   ["remote-server", "(13)"],
   ["mcp", "(14)"],
+  ["proxy", "(15)"],
+  ["inspect-saturated", "(16)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

@@ -6,7 +6,6 @@ import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, Observed } from "./monitor-state.ts";
 import { sessionOf } from "./requests.ts";
 import { peerOf, type Sender } from "./rules.ts";
-import { tableFor } from "./tables.ts";
 import { onPromptAnswered } from "./turns.ts";
 
 type Answer = Observed["answers"];
@@ -79,7 +78,7 @@ function onResult(state: MonitorState, call: Call, result: unknown, report: Foun
  * field names.
  */
 function onInitialized(state: MonitorState, call: Call, r: Record<string, unknown>, result: unknown, report: Found): void {
-  const answered = tableFor(r.protocolVersion);
+  const answered = state.tables.forVersion(r.protocolVersion);
   const table = answered ?? state.table;
   const row = table.router.inboundRow("agent", "request", "initialize") ?? call.row;
   if (row !== undefined && !call.envelopeInvalid) checkSchema(table, row, "result", result, report);

@@ -2,7 +2,7 @@
 import type { CallBook } from "./calls.ts";
 import type { Sender, Violation } from "./rules.ts";
 import type { Stats } from "./stats.ts";
-import type { Table } from "./tables.ts";
+import type { Table, Tables } from "./tables.ts";
 
 /** What the monitor learnt from one message. */
 export interface Observed {
@@ -39,6 +39,8 @@ export interface SessionState {
 
 /** Connection-wide state read and changed by the checkers. */
 export interface MonitorState {
+  /** The tables this monitor judges with (built-in, or with a user's own in place: `inspect --table`). */
+  readonly tables: Tables;
   table: Table;
   /** The version the agent answered, once initialize is answered. */
   negotiated: number | undefined;

@@ -15,7 +15,7 @@ import { onAnswer, onMalformedAnswer } from "./answers.ts";
 import { onNotification, onRequest } from "./requests.ts";
 import { createMcpTracker } from "./mcp.ts";
 import { createStats, type Stats } from "./stats.ts";
-import { DEFAULT_TABLE, type Table } from "./tables.ts";
+import { BUILT_IN, type Table, type Tables } from "./tables.ts";
 import { RULES, type RuleName, type Sender, type Violation } from "./rules.ts";
 import type { MonitorState, Observed, SessionState } from "./monitor-state.ts";
 
@@ -37,10 +37,11 @@ export interface Monitor {
 /** The violations of a message that has none (shared, never written to). */
 const NONE: Violation[] = [];
 
-/** Creates a monitor for one connection. */
-export function createMonitor(): Monitor {
+/** Creates a monitor for one connection, judging with `tables` (the built-in ones unless given). */
+export function createMonitor(tables: Tables = BUILT_IN): Monitor {
   const state: MonitorState = {
-    table: DEFAULT_TABLE,
+    tables,
+    table: tables.initial,
     negotiated: undefined,
     initialized: false,
     initParams: undefined,

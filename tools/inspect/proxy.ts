@@ -16,6 +16,7 @@ import type { Readable, Writable } from "node:stream";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { startAnalysisThread } from "./analysis-thread.ts";
 import { createObserver } from "./observer.ts";
+import { BUILT_IN, loadTables } from "./tables.ts";
 
 export interface ProxyOptions {
   readonly command: readonly string[];
@@ -27,6 +28,8 @@ export interface ProxyOptions {
   readonly summary?: string | undefined;
   /** After the editor's EOF, how long the agent may take to exit before its group gets SIGTERM (then SIGKILL). Default 2000 ms. */
   readonly exitGraceMs?: number | undefined;
+  /** `--table`: the folder of a user's generated table (ACP rows plus extension rows), judged in place of the built-in table of its version. */
+  readonly table?: string | undefined;
   /**
    * Analyse in this thread (in `setImmediate` slices after forwarding)
    * instead of a worker thread. Default false: the worker keeps parsing and
@@ -57,8 +60,10 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   if (command === undefined) throw new Error("no agent command after --");
   const started = performance.now();
   const now = () => performance.now() - started;
-  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now() };
-  const analysis = options.inlineAnalysis ? createObserver(observed) : startAnalysisThread(observed);
+  // A table that does not load ends inspect here, before the agent starts (TableLoadError: its message is one line).
+  const tables = options.table === undefined ? BUILT_IN : await loadTables(options.table);
+  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now(), table: options.table };
+  const analysis = options.inlineAnalysis ? createObserver(observed, undefined, undefined, tables) : startAnalysisThread(observed);
   const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs });
   const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };
   /** Notes for the summary from this side (a signal, how the agent ended), in order. */
