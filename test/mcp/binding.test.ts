@@ -199,6 +199,38 @@ describe("calling a server while the session that declares it is being opened", 
   });
 });
 
+describe("a class instance as the agent handler", () => {
+  it("keeps its prototype methods and their `this` when wrapped by the caller", async () => {
+    const caller = createMcpCaller();
+    const provider = createMcpProvider();
+    class Agent {
+      readonly names: string[] = [];
+      initialize() {
+        return { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { acp: true } } };
+      }
+      newSession() {
+        return { sessionId: "c1" };
+      }
+      async prompt(_params: unknown, ctx: Ctx) {
+        const [server] = caller.servers(ctx);
+        const client = await caller.client(ctx, server?.serverId ?? "");
+        this.names.push(...(await client.listTools()).tools.map((t) => t.name));
+        return { stopReason: "end_turn" as const };
+      }
+    }
+    const instance = new Agent();
+    const [a, c] = memoryPair();
+    connectAgent(caller.agent(instance) as AgentHandler, a);
+    const client = connectClient({ sessionUpdate() {}, requestPermission: () => ({ outcome: { outcome: "cancelled" } }), mcpMessage: provider.mcpMessage }, c);
+    open.push(client);
+    await client.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    const tools = provider.register(client, { name: "tools", server: toolsServer() });
+    const { sessionId } = await client.agent.newSession(await provider.declare(client, { cwd: "/", mcpServers: [tools.declaration] }));
+    expect(await client.agent.prompt({ sessionId, prompt: [{ type: "text", text: "go" }] })).toEqual({ stopReason: "end_turn" });
+    expect(instance.names).toEqual(["echo", "count", "wait"]);
+  });
+});
+
 describe("the loopback HTTP bridge (an agent without mcpCapabilities.acp)", () => {
   it("[ACP-MCP-407] rewrites the acp entry into a 127.0.0.1 http entry whose MCP answers match the direct ones", async () => {
     const s = await setup({ http: true });
