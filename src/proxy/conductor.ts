@@ -31,17 +31,28 @@
  *   closed and each group gets the usual grace, then SIGTERM, then SIGKILL
  *   (as `spawnAgent`); if this process dies, the groups die with it.
  *
- * Not done here: bridging MCP-over-ACP for an agent without
- * `mcpCapabilities.acp` (the RFD has the conductor do it); `initialize`
- * answers pass unchanged, so a proxy sees what the agent really supports.
+ * - **MCP-over-ACP** (the RFD: the conductor advertises `mcpCapabilities.acp`
+ *   and bridges for an agent without it): when the agent's `initialize`
+ *   answer lacks `mcpCapabilities.acp`, the answer passed back says `true`,
+ *   and every `type: "acp"` server in a `session/new`, `load`, `resume` or
+ *   `fork` on its way to the agent becomes a loopback `type: "http"` entry
+ *   of a bridge (`acp-router/mcp`'s `startBridge`: 127.0.0.1, bearer token,
+ *   bounded body and concurrency). The bridge's requests go back up the
+ *   chain as `mcp/message` calls from the agent's side; the provider's
+ *   `mcp/message` notifications for them are delivered to the bridge, not
+ *   to the agent; closing an HTTP request cancels its call. The bridge
+ *   closes with the conductor.
  */
 import { classify } from "../jsonrpc/classify.ts";
 import { parseValue, ParseFailure } from "../jsonrpc/parse.ts";
-import { wireError, type ErrorObject } from "../errors.ts";
+import { RpcError, wireError, type ErrorObject } from "../errors.ts";
 import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { ProcessExit } from "../transport/process.ts";
 import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
+import { isAcpServer, outcomeOf, type McpOutcome } from "../mcp/binding.ts";
+import { startBridge, type McpBridge } from "../mcp/bridge.ts";
+import type { ExchangeOptions } from "../mcp/server-transport.ts";
 
 /** How to run a chain. */
 export interface ConductOptions {
@@ -73,12 +84,14 @@ interface Hop {
   readonly index: number;
   readonly name: string;
   readonly write: (message: object) => void;
-  /** The conductor's own requests on this hop, by id: whom to answer, and with which id. */
-  readonly pending: Map<Id, { readonly origin: Hop; readonly originId: Id }>;
+  /** The conductor's requests on this hop, by id: whom to answer, and with which id; or, for its own calls (the MCP bridge's), what to call. */
+  readonly pending: Map<Id, { readonly origin: Hop; readonly originId: Id } | { readonly own: (answer: Record<string, unknown>) => void }>;
   /** Requests received on this hop that the conductor forwarded: where, and under which id, for `$/cancel_request`. */
   readonly forwarded: Map<string, { readonly target: Hop; readonly id: Id }>;
   nextId: number;
   alive: boolean;
+  /** Messages held back while the MCP bridge starts (the agent's hop only); undefined when none. */
+  held: object[] | undefined;
 }
 
 const idKey = (id: Id) => `${typeof id}:${id}`;
@@ -101,7 +114,8 @@ export function conduct(options: ConductOptions): Conductor {
   const hasSuccessor = (i: number) => i < last || mode === "proxy";
 
   function makeHop(index: number, name: string, write: (m: object) => void): Hop {
-    return { index, name, write, pending: new Map(), forwarded: new Map(), nextId: 0, alive: true };
+    const hop: Hop = { index, name, write: (m) => (hop.held !== undefined ? void hop.held.push(m) : write(m)), pending: new Map(), forwarded: new Map(), nextId: 0, alive: true, held: undefined };
+    return hop;
   }
 
   /** Sends a request on `target` on behalf of (`origin`, `originId`), or answers it with the target's exit. */
@@ -110,9 +124,15 @@ export function conduct(options: ConductOptions): Conductor {
     const id = target.nextId++;
     target.pending.set(id, { origin, originId });
     origin.forwarded.set(idKey(originId), { target, id });
-    target.write(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+    const message = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+    if (target === agentHop) {
+      if (method === "initialize") initializeIds.add(`${origin.index} ${idKey(originId)}`);
+      else rewriteForBridge(message);
+    }
+    target.write(message);
   }
   function sendNotification(target: Hop, method: string, params: unknown): void {
+    if (target === agentHop && method === "mcp/message" && toBridge(params)) return;
     if (!target.alive) return diagnostic(`${method} for ${target.name} dropped: it has exited`);
     target.write(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
@@ -120,6 +140,101 @@ export function conduct(options: ConductOptions): Conductor {
     if (hop.alive) hop.write({ jsonrpc: "2.0", id, error });
   }
   const exited = (hop: Hop): ErrorObject => ({ code: -32603, message: `Internal error: ${hop.name} has exited`, data: { component: hop.index } });
+
+  // ── MCP-over-ACP for an agent without mcpCapabilities.acp ──
+  /** The agent's hop (terminal mode), the one the bridge stands in for. */
+  const agentHop: Hop | undefined = mode === "terminal" ? hops[last] : undefined;
+  /** The agent's own initialize requests (by origin hop and id), whose answers say whether it speaks MCP over ACP. */
+  const initializeIds = new Set<string>();
+  /** Undefined until the agent answered initialize without mcpCapabilities.acp; then the bridge (started once). */
+  let bridge: Promise<McpBridge> | undefined;
+  /** The bridge's calls in flight, by inner request id: where its provider's notifications go. */
+  const bridgeCalls = new Map<string, ExchangeOptions["notify"]>();
+  let bridgeRequests = 0;
+
+  const isAgentInitialize = (from: Hop, origin: Hop, originId: Id) => from === agentHop && initializeIds.delete(`${origin.index} ${idKey(originId)}`);
+
+  /** The agent's initialize answer as passed back: `mcpCapabilities.acp` true, the conductor bridging when the agent lacks it. */
+  function withBridgedMcp(result: unknown): unknown {
+    const r = result as { agentCapabilities?: { mcpCapabilities?: { acp?: unknown } } } | null;
+    if (typeof r !== "object" || r === null || r.agentCapabilities?.mcpCapabilities?.acp === true) return result;
+    bridge ??= startBridge(forwardFromBridge);
+    const caps = r.agentCapabilities ?? {};
+    return { ...r, agentCapabilities: { ...caps, mcpCapabilities: { ...caps.mcpCapabilities, acp: true } } };
+  }
+
+  /**
+   * Rewrites `message` (a request on its way to the agent) once the bridge
+   * listens: each `acp` server in its `mcpServers` becomes the bridge's
+   * `http` entry. The agent's hop holds it, and everything after it, until then.
+   */
+  function rewriteForBridge(message: { method: string; params?: unknown }): void {
+    const servers = (message.params as { mcpServers?: unknown } | null)?.mcpServers;
+    if (bridge === undefined || agentHop === undefined || !Array.isArray(servers) || !servers.some(isAcpServer)) return;
+    if (message.method !== "session/new" && message.method !== "session/load" && message.method !== "session/resume" && message.method !== "session/fork") return;
+    const hop = agentHop;
+    const held: object[] = hop.held ?? [];
+    hop.held = held;
+    const release = () => {
+      if (hop.held !== held) return;
+      hop.held = undefined;
+      for (const m of held) hop.write(m);
+    };
+    void bridge.then(
+      (b) => {
+        message.params = { ...(message.params as object), mcpServers: servers.map((s: unknown) => (isAcpServer(s) ? b.declare(s) : s)) };
+        release();
+      },
+      (error: unknown) => {
+        diagnostic(`the MCP bridge did not start (${error instanceof Error ? error.message : String(error)}); acp servers go to the agent unchanged`);
+        release();
+      },
+    );
+  }
+
+  /** The bridge's call: `mcp/message` up the chain from the agent's side; its provider's notifications come back to `notify`. */
+  function forwardFromBridge(serverId: string, request: { requestId: string; method: string; params?: Record<string, unknown> | undefined }, options: ExchangeOptions): Promise<McpOutcome> {
+    const upstream = last === 0 ? peer : (hops[last - 1] as Hop);
+    const requestId = `conductor-${++bridgeRequests}`;
+    const inner = { serverId, requestId, method: request.method, ...(request.params === undefined ? {} : { params: request.params }) };
+    if (!upstream.alive) return Promise.reject(RpcError.fromObject(exited(upstream)));
+    return new Promise((resolve, reject) => {
+      const id = upstream.nextId++;
+      bridgeCalls.set(requestId, options.notify);
+      const done = () => {
+        bridgeCalls.delete(requestId);
+        options.signal?.removeEventListener("abort", cancel);
+      };
+      const cancel = () => sendNotification(upstream, ...wrapForUpstream("$/cancel_request", { requestId: id }));
+      upstream.pending.set(id, {
+        own: (answer) => {
+          done();
+          const outcome = "error" in answer ? undefined : outcomeOf(answer.result);
+          if (outcome !== undefined) return resolve(outcome);
+          // An outer error (a binding failure upstream) stays one: the bridge answers the agent with it.
+          const error = answer.error as Partial<ErrorObject> | undefined;
+          reject(error !== undefined && typeof error.code === "number" ? new RpcError(error.code, String(error.message), error.data) : RpcError.internal("mcp/message was answered without result or error"));
+        },
+      });
+      options.signal?.addEventListener("abort", cancel, { once: true });
+      const [method, params] = wrapForUpstream("mcp/message", inner);
+      upstream.write({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  /** What the agent's side sends up the chain: to the last proxy inside proxy/successor, or to the client as it is. */
+  function wrapForUpstream(method: string, params: unknown): [string, unknown] {
+    return last === 0 ? [method, params] : ["proxy/successor", { method, params }];
+  }
+
+  /** An `mcp/message` notification on its way to the agent: true when it belongs to a bridge call (and went there). */
+  function toBridge(params: unknown): boolean {
+    const p = params as { requestId?: unknown; method?: unknown; params?: unknown } | null;
+    const notify = typeof p?.requestId === "string" ? bridgeCalls.get(p.requestId) : undefined;
+    if (notify === undefined || typeof p?.method !== "string") return false;
+    notify(p.method, (p.params ?? undefined) as Record<string, unknown> | undefined);
+    return true;
+  }
 
   /** The hop after `from` (towards the agent): the next component, or in proxy mode after the last one, the peer. */
   const successorOf = (from: Hop): Hop | undefined => (from.index < last ? hops[from.index + 1] : mode === "proxy" ? peer : undefined);
@@ -192,7 +307,9 @@ export function conduct(options: ConductOptions): Conductor {
     const route = from.pending.get(id);
     if (route === undefined) return diagnostic(`answer from ${from.name} for unknown id ${JSON.stringify(id)} dropped`);
     from.pending.delete(id);
+    if ("own" in route) return route.own(body);
     route.origin.forwarded.delete(idKey(route.originId));
+    if (isAgentInitialize(from, route.origin, route.originId) && !("error" in body)) body = { result: withBridgedMcp(body.result) };
     if (!route.origin.alive) return;
     route.origin.write("error" in body ? { jsonrpc: "2.0", id: route.originId, error: body.error } : { jsonrpc: "2.0", id: route.originId, result: body.result });
   }
@@ -238,12 +355,16 @@ export function conduct(options: ConductOptions): Conductor {
       hop.alive = false;
       diagnostic(`${hop.name} exited${exit.code !== null ? ` with code ${exit.code}` : ` on ${exit.signal}`}`);
       // Whoever waits on it learns so now; what it waits on elsewhere is answered to no one.
-      for (const [, waiting] of hop.pending) answerError(waiting.origin, waiting.originId, exited(hop));
+      for (const [, waiting] of hop.pending) {
+        if ("own" in waiting) waiting.own({ error: exited(hop) });
+        else answerError(waiting.origin, waiting.originId, exited(hop));
+      }
       hop.pending.clear();
     });
   });
-  const closed = Promise.all(processes.map((p) => p.exited)).then((exits) => {
+  const closed = Promise.all(processes.map((p) => p.exited)).then(async (exits) => {
     options.transport.close();
+    await bridge?.then((b) => b.close()).catch(() => {});
     return exits;
   });
   return { closed, close };

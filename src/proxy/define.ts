@@ -18,9 +18,9 @@
  * - `proxy/initialize` is forwarded as `initialize` (the same params), and
  *   the proxy answers with its successor's answer, `protocolVersion`
  *   unchanged (a `fromClient.initialize` hook may change the rest). The RFD
- *   has every proxy advertise `mcpCapabilities.acp`, relying on the conductor
- *   to bridge MCP for an agent without it; `conduct` does not bridge yet, so
- *   the successor's capabilities pass unchanged rather than promise it.
+ *   has every proxy advertise `mcpCapabilities.acp`: `conduct` sets it in the
+ *   agent's answer when the agent lacks it (and bridges), so the answer a
+ *   proxy passes on says it already.
  * - `session/cancel` from the predecessor is forwarded to the successor as a
  *   notification once per running prompt, and the prompt waits for the
  *   successor's answer (a cancelled turn still answers). A `$/cancel_request`
@@ -119,26 +119,19 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
   const fromClient = (hooks.fromClient ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
   const fromAgent = (hooks.fromAgent ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
 
-  // What the successor sent, in arrival order: each message starts when the one before it was handed on.
-  let successorTail: Promise<unknown> = Promise.resolve();
-  const inOrder = <T>(step: () => T | Promise<T>): Promise<T> => {
-    const done = successorTail.then(step);
-    successorTail = done.catch(() => {});
-    return done;
-  };
-  const toAgentRequest = toAgent.request;
-  // An answer from the successor waits for what the successor sent before it.
-  toAgent.request = async (method, params, options) => {
-    const answer = await toAgentRequest(method, params, options);
-    await successorTail;
-    return answer;
-  };
+  // What each side sent, in arrival order: a message starts when the one before it was handed on,
+  // and an answer from that side waits for what it sent before the answer.
+  const fromSuccessorSide = arrivalOrder();
+  const fromPredecessorSide = arrivalOrder();
+  toAgent.request = fromSuccessorSide.answersAfter(toAgent.request);
+  toClient.request = fromPredecessorSide.answersAfter(toClient.request);
+  const inOrder = fromSuccessorSide.inOrder;
 
   const handler: Record<string, unknown> = {};
   // Every method the predecessor may send: forward unless hooked.
   for (const row of protocol.rows.agent) {
     if (row.callback === undefined || ownRow(row.wire)) continue;
-    handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient);
+    handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient, fromPredecessorSide.inOrder);
   }
   handler.initializeProxy = async (params: unknown, ctx: Ctx) => {
     const hook = fromClient.initialize;
@@ -146,8 +139,11 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     const context = { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId };
     return hook === undefined ? forward(params) : hook(params, context);
   };
-  handler.extMethod = (wire: string, params: unknown, ctx: Ctx) => toAgent.request(wire, params, { signal: hopSignal(ctx.signal) });
-  handler.extNotification = (wire: string, params: unknown) => toAgent.notify(wire, params);
+  handler.extMethod = (wire: string, params: unknown, ctx: Ctx) => {
+    let answer: unknown;
+    return fromPredecessorSide.inOrder(() => void (answer = toAgent.request(wire, params, { signal: hopSignal(ctx.signal) }))).then(() => answer);
+  };
+  handler.extNotification = (wire: string, params: unknown) => void fromPredecessorSide.inOrder(() => toAgent.notify(wire, params)).catch(() => {});
   // What the successor sends, delivered by the conductor inside proxy/successor.
   // A request waits its turn to start (its answer comes when the predecessor answers); a notification
   // returns at once, so the connection hands the next one over without waiting (the order is kept here).
@@ -167,12 +163,13 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
 }
 
 /** The handler method for one predecessor row: the hook if any, else forward unchanged. */
-function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAgent: ProxySender, toClient: ProxySender) {
+function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAgent: ProxySender, toClient: ProxySender, inOrder: Ordered["inOrder"]) {
   const wire = row.wire;
   if (row.kind === "notification") {
+    // Returns at once, so the connection hands the next message over without waiting; the order is kept here.
     return (params: unknown, ctx: Ctx) => {
       const forward = async (p: unknown) => void (await toAgent.notify(wire, p));
-      return hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId });
+      void inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
     };
   }
   const turn = wire === "session/prompt";
@@ -191,7 +188,9 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
       }
       return toAgent.request(wire, p, { signal: hopSignal(ctx.signal) });
     };
-    return hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId });
+    // Starts in arrival order with the notifications around it; its answer comes when the successor answers.
+    let answer: unknown;
+    return inOrder(() => void (answer = hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).then(() => answer);
   };
 }
 
@@ -208,6 +207,30 @@ async function successorCall(envelope: ProxySuccessorRequest, kind: "request" | 
   const sessionId = (decoded.params as { sessionId?: unknown } | null)?.sessionId;
   if (hook === undefined) return forward(params);
   return hook(decoded.params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: typeof sessionId === "string" ? sessionId : undefined });
+}
+
+/** Messages from one side, handled in arrival order. */
+interface Ordered {
+  /** Runs `step` after the steps queued before it settled. */
+  inOrder<T>(step: () => T | Promise<T>): Promise<T>;
+  /** `request` whose answers resolve only after the steps queued before the answer came. */
+  answersAfter(request: ProxySender["request"]): ProxySender["request"];
+}
+
+function arrivalOrder(): Ordered {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    inOrder(step) {
+      const done = tail.then(step);
+      tail = done.catch(() => {});
+      return done;
+    },
+    answersAfter: (request) => async (method, params, options) => {
+      const answer = await request(method, params, options);
+      await tail;
+      return answer;
+    },
+  };
 }
 
 /** The envelope for `method`: `params` absent when there are none. */

@@ -3,7 +3,9 @@
  * bin. `inspect [--log FILE] [--record FILE] [--summary FILE] [--exit-grace MS] [--table DIR] -- <agent
  * command…>` runs the proxy; `inspect report` and `inspect replay` are
  * subcommands. Returns the exit code; writes usage and errors to stderr only
- * (stdout carries the protocol).
+ * (stdout carries the protocol). By default inspect exits when the agent
+ * does, even after the editor's EOF (a lingering agent is visible as a
+ * lingering inspect); `--exit-grace MS` ends a lingering agent after MS.
  */
 import { parseArgs } from "node:util";
 import { runProxy } from "./proxy.ts";

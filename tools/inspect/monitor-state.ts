@@ -52,6 +52,14 @@ export interface MonitorState {
   authMethods: readonly unknown[];
   authenticated: boolean;
   readonly sessions: Map<string, SessionState>;
+  /**
+   * Updates for a session id no answer introduced yet, sent while a request
+   * that opens a session (new, fork, load, resume) was pending: its answer may
+   * still introduce the id (an ordering matter, noted). By session id: the
+   * first such update's message; charged as ACP-SESSION-001 only if no answer
+   * introduced the id by the end.
+   */
+  readonly earlyUpdates: Map<string, string>;
   /** Calls by the side that sent them. */
   readonly calls: { readonly client: CallBook; readonly agent: CallBook };
   readonly stats: Stats;

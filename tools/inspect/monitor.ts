@@ -50,6 +50,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
     authMethods: [],
     authenticated: false,
     sessions: new Map(),
+    earlyUpdates: new Map(),
     calls: { client: createCallBook(), agent: createCallBook() },
     stats: createStats(),
     notes: [],
@@ -101,6 +102,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         break;
       case "unidentified_request":
         state.calls[from].nullOwed++;
+        if (typeof m.id === "number") state.calls[from].numericUnusable.push(m.id);
         report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
         break;
       case "notification":
@@ -133,6 +135,8 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         found.push(v);
         all.push(v);
       };
+      for (const message of state.earlyUpdates.values()) push("unknown-session", "agent", `${message}, and no answer introduced it before the end`);
+      state.earlyUpdates.clear();
       for (const from of ["client", "agent"] as const) {
         for (const call of state.calls[from].pending.values()) {
           const answerer = from === "client" ? "agent" : "client";

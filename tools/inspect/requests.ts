@@ -76,7 +76,8 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
 
   const sessionId = sessionIdOf(m.params);
   if (sessionId !== undefined) {
-    if (row?.lifecycle === "opens_session" && method !== "session/new") sessionOf(state, sessionId).loading++;
+    // load and resume name the session they open (and may replay it); fork names its source, new names none.
+    if (row?.lifecycle === "opens_session" && method !== "session/new" && method !== "session/fork") sessionOf(state, sessionId).loading++;
     const s = state.sessions.get(sessionId);
     if (method === "session/prompt" && s !== undefined) {
       permissionsLeftAfterCancel(state, sessionId, report);
@@ -121,7 +122,10 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
     if (sessionId === undefined) return;
     const s = state.sessions.get(sessionId);
     if (s === undefined) {
-      report("unknown-session", `agent sent session/update for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced`);
+      const message = `agent sent session/update for session ${JSON.stringify(sessionId)}, which no session/new, fork, load or resume introduced`;
+      const opening = [...state.calls.client.pending.values()].some((c) => c.row?.lifecycle === "opens_session");
+      if (!opening) report("unknown-session", message);
+      else if (!state.earlyUpdates.has(sessionId)) state.earlyUpdates.set(sessionId, `${message} while a request opening a session was pending`);
       return;
     }
     onTurnUpdate(state, sessionId, s, params, report);

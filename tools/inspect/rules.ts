@@ -43,6 +43,7 @@ export const RULES = {
   "unknown-session": { title: "session/update for a session no answer introduced", requirement: "ACP-SESSION-001" },
   "update-after-turn": { title: "turn content sent after the turn ended (v1: its answer; v2: its idle state_update)", requirement: "ACP-PROMPT-001" },
   "user-message-echo": { title: "a v2 turn ended without the user_message update carrying the prompt answer's messageId", requirement: "ACP-PROMPT-303" },
+  "cancelled-prompt-stop-reason": { title: "a prompt cancelled by session/cancel is answered with a stop reason other than cancelled", requirement: "ACP-CANCEL-001" },
   "cancelled-prompt-error": { title: "a prompt cancelled by session/cancel is answered with an error", requirement: "ACP-CANCEL-102" },
   "permission-after-cancel": { title: "a permission request left unanswered, or not answered cancelled, after session/cancel", requirement: "ACP-PERM-101" },
   // MCP-over-ACP (tools/inspect/mcp.ts).
