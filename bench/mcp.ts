@@ -113,4 +113,5 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 for (const peer of Object.values(peers)) await peer.close();
 rec.notes.push(`one call at a time; ${ROUNDS} round(s) alternating the paths; over ACP both ACP sides share this process (memory pair, bytes framed as on stdio), over HTTP a loopback socket`);
+rec.notes.push("over HTTP the MCP SDK's createMcpHandler builds a server from the factory for each request (its stateless 2026-07-28 serving); over ACP the provider serves the connection with one instance (the SDK's serveStdio over a custom transport)");
 emit(rec.result({ figure: "mcp", title: "MCP tool call: over ACP vs loopback HTTP (µs)", unit: "µs", better: "lower", rounds: ROUNDS }));

@@ -136,7 +136,15 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
   return {
     agent<H extends object>(handler: H): H {
       const h = handler as Record<string, unknown>;
-      const wrapped: Record<string, unknown> = { ...h };
+      // Own and inherited methods (a class instance's too), bound to the handler.
+      const wrapped: Record<string, unknown> = {};
+      for (let o: object | null = handler; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+        for (const key of Object.getOwnPropertyNames(o)) {
+          if (key === "constructor" || Object.prototype.hasOwnProperty.call(wrapped, key)) continue;
+          const value = h[key];
+          wrapped[key] = typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(handler) : value;
+        }
+      }
       for (const name of OPENING) {
         const method = h[name];
         if (typeof method === "function") wrapped[name] = wrapOpening(method.bind(handler) as (p: unknown, c: CallerContext) => unknown);

@@ -21,7 +21,7 @@ interface Setup {
   readonly sessionId: string;
   readonly declared: readonly unknown[];
   /** Runs `probe` inside the agent's prompt handler (a real handler context) and returns what it returned or threw (`{ thrown }`). */
-  run(probe: Probe): Promise<unknown>;
+  run(probe: Probe, sessionId?: string): Promise<unknown>;
 }
 
 const open: ClientConnection[] = [];
@@ -34,9 +34,10 @@ async function setup(mcpCapabilities: { acp?: boolean; http?: boolean }, declare
   const provider = createMcpProvider({ maxMessageBytes: 64 * 1024 });
   let probe: Probe = async () => undefined;
   let probed: unknown;
+  let sessions = 0;
   const handler: AgentHandler = caller.agent({
     initialize: () => ({ protocolVersion: 1, agentCapabilities: { mcpCapabilities } }),
-    newSession: () => ({ sessionId: "s1" }),
+    newSession: () => ({ sessionId: `s${++sessions}` }),
     async prompt(_params, ctx) {
       probed = await probe(ctx, caller).catch((error: unknown) => ({ thrown: error }));
       return { stopReason: "end_turn" };
@@ -59,9 +60,9 @@ async function setup(mcpCapabilities: { acp?: boolean; http?: boolean }, declare
     log,
     sessionId,
     declared: params.mcpServers,
-    async run(p) {
+    async run(p, session = sessionId) {
       probe = p;
-      await client.agent.prompt({ sessionId, prompt: [{ type: "text", text: "go" }] });
+      await client.agent.prompt({ sessionId: session, prompt: [{ type: "text", text: "go" }] });
       return probed;
     },
   };
@@ -141,6 +142,16 @@ describe("MCP-over-ACP between our client (provider) and our agent (caller)", ()
     expect(got).toEqual({ outcome: "AbortError: This operation was aborted", cancelled: 1, echo: [{ type: "text", text: "after" }] });
   });
 
+  it("[ACP-MCP-406] refuses a server in a session that did not declare it, though another session of the connection did", async () => {
+    const s = await setup({ acp: true });
+    const { sessionId: other } = await s.client.agent.newSession({ cwd: "/", mcpServers: [] });
+    const got = await s.run((ctx, caller) => caller.client(ctx, s.tools.serverId), other);
+    expect(thrown(got)).toMatchObject({ code: -32601, data: { reason: `MCP server ${JSON.stringify(s.tools.serverId)} was not declared for session "s2"; not sent` } });
+    // The declaring session still may.
+    const ok = await s.run(async (ctx, caller) => (await (await caller.client(ctx, s.tools.serverId)).listTools()).tools.length);
+    expect(ok).toBe(3);
+  });
+
   it("[ACP-MCP-406] refuses an undeclared serverId before sending (caller), and answers -33001 for one sent anyway (provider)", async () => {
     const s = await setup({ acp: true });
     const got = await s.run(async (ctx, caller) => {
@@ -185,6 +196,38 @@ describe("calling a server while the session that declares it is being opened", 
     const tools = provider.register(client, { name: "tools", server: toolsServer() });
     expect(await client.agent.newSession(await provider.declare(client, { cwd: "/", mcpServers: [tools.declaration] }))).toEqual({ sessionId: "early" });
     expect(seen).toEqual({ tools: ["echo", "count", "wait"], refused: 'MCP server "other" was not declared for this request; not sent', declared: 1 });
+  });
+});
+
+describe("a class instance as the agent handler", () => {
+  it("keeps its prototype methods and their `this` when wrapped by the caller", async () => {
+    const caller = createMcpCaller();
+    const provider = createMcpProvider();
+    class Agent {
+      readonly names: string[] = [];
+      initialize() {
+        return { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { acp: true } } };
+      }
+      newSession() {
+        return { sessionId: "c1" };
+      }
+      async prompt(_params: unknown, ctx: Ctx) {
+        const [server] = caller.servers(ctx);
+        const client = await caller.client(ctx, server?.serverId ?? "");
+        this.names.push(...(await client.listTools()).tools.map((t) => t.name));
+        return { stopReason: "end_turn" as const };
+      }
+    }
+    const instance = new Agent();
+    const [a, c] = memoryPair();
+    connectAgent(caller.agent(instance) as AgentHandler, a);
+    const client = connectClient({ sessionUpdate() {}, requestPermission: () => ({ outcome: { outcome: "cancelled" } }), mcpMessage: provider.mcpMessage }, c);
+    open.push(client);
+    await client.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+    const tools = provider.register(client, { name: "tools", server: toolsServer() });
+    const { sessionId } = await client.agent.newSession(await provider.declare(client, { cwd: "/", mcpServers: [tools.declaration] }));
+    expect(await client.agent.prompt({ sessionId, prompt: [{ type: "text", text: "go" }] })).toEqual({ stopReason: "end_turn" });
+    expect(instance.names).toEqual(["echo", "count", "wait"]);
   });
 });
 

@@ -2,7 +2,9 @@
 // request id, result or error) and the binding's rules are checked (tools/inspect/mcp.ts).
 import { describe, expect, it } from "vitest";
 import { createMonitor } from "../../tools/inspect/monitor.ts";
+import { startLine } from "../../tools/inspect/recording.ts";
 import { traceLines } from "../../tools/inspect/trace.ts";
+import { buildModel } from "../../tools/report/model.ts";
 
 const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
@@ -59,5 +61,22 @@ describe("inspect on mcp/message", () => {
     send("agent", { id: 7, method: "mcp/message", params: { serverId: "nobody", requestId: "r1", method: "tools/list" } });
     expect(send("client", { id: 7, error: { code: -33001, message: "MCP server registration unavailable" } }).mcp).toBe('mcp tools/list #"r1": binding error -33001');
     expect(rulesOf(monitor)).toEqual(["ACP-MCP-406 mcp-undeclared-server by agent"]);
+  });
+
+  it("[ACP-MCP-406] shows the inner MCP messages and the binding's violations in the HTML report's model", () => {
+    const messages: [string, object][] = [
+      ["client", { id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }],
+      ["agent", { id: 0, result: { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { acp: true } } } }],
+      ["client", { id: 1, method: "session/new", params: { cwd: "/", mcpServers: [{ type: "acp", name: "tools", serverId: "srv-1" }] } }],
+      ["agent", { id: 1, result: { sessionId: "s1" } }],
+      ["agent", { id: 7, method: "mcp/message", params: { serverId: "srv-1", requestId: "r1", method: "tools/list" } }],
+      ["client", { id: 7, result: { result: { tools: [] } } }],
+      ["agent", { id: 8, method: "mcp/message", params: { serverId: "nobody", requestId: "r2", method: "tools/list" } }],
+      ["client", { id: 8, error: { code: -33001, message: "MCP server registration unavailable" } }],
+    ];
+    const text = startLine(["agent"], new Date(0)) + messages.map(([from, msg], t) => `${JSON.stringify({ t, from, msg: { jsonrpc: "2.0", ...msg } })}\n`).join("");
+    const model = buildModel(text);
+    expect(model.messages.slice(4).map((m) => m.method)).toEqual(['mcp/message [mcp tools/list #"r1" → server tools]', 'mcp/message [mcp tools/list #"r1": result]', 'mcp/message [mcp tools/list #"r2" → server nobody]', 'mcp/message [mcp tools/list #"r2": binding error -33001]']);
+    expect(model.violations.map((v) => [v.index, v.rule, v.requirement, v.tier])).toEqual([[6, "mcp-undeclared-server", "ACP-MCP-406", "MUST"]]);
   });
 });
