@@ -256,6 +256,11 @@ export function conduct(options: ConductOptions): Conductor {
     if (from === peer) {
       // The peer speaks to the head of the chain; in proxy mode, proxy/successor carries the outer successor's messages to the tail.
       if (mode === "proxy" && method === "proxy/successor") return deliverFromSuccessor(hops[last] as Hop, id, params);
+      // A client speaks to one agent: the proxy methods are the conductor's own, never a client's.
+      if (mode === "terminal" && method.startsWith("proxy/")) {
+        if (id !== undefined) answerError(peer, id, wireError.methodNotFound(method, "a client of a conductor does not send proxy methods"));
+        return;
+      }
       const head = hops[0] as Hop;
       const wire = method === "initialize" && hasSuccessor(0) ? "proxy/initialize" : method;
       return id === undefined ? sendNotification(head, wire, params) : sendRequest(peer, id, head, wire, params);
@@ -357,7 +362,10 @@ export function conduct(options: ConductOptions): Conductor {
       // Whoever waits on it learns so now; what it waits on elsewhere is answered to no one.
       for (const [, waiting] of hop.pending) {
         if ("own" in waiting) waiting.own({ error: exited(hop) });
-        else answerError(waiting.origin, waiting.originId, exited(hop));
+        else {
+          waiting.origin.forwarded.delete(idKey(waiting.originId));
+          answerError(waiting.origin, waiting.originId, exited(hop));
+        }
       }
       hop.pending.clear();
     });

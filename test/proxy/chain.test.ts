@@ -204,13 +204,15 @@ describe("acp-router conduct: bad input gets a clear answer and the chain keeps 
 
   it("answers lines that are not JSON-RPC on the client's hop, and goes on", async () => {
     const ran = await runProcess(conductCommand(exampleAgent())[0] as string, conductCommand(exampleAgent()).slice(1), {
-      input: ["not json", "[]", '{"jsonrpc":"2.0","id":1.5,"method":"initialize"}', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', ""].join("\n"),
+      input: ["not json", "[]", '{"jsonrpc":"2.0","id":1.5,"method":"initialize"}', '{"jsonrpc":"2.0","id":"p","method":"proxy/successor","params":{"method":"initialize"}}', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', ""].join("\n"),
       timeoutMs: 60_000,
     });
     const lines = ran.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: { protocolVersion: number } });
     expect(lines.slice(0, 3).map((l) => [l.id, l.error?.code])).toEqual([[null, -32700], [null, -32600], [null, -32600]]);
+    // A client sending the conductor's own methods is refused on its hop.
+    expect(lines.find((l) => l.id === "p")?.error).toMatchObject({ code: -32601, data: { method: "proxy/successor", reason: "a client of a conductor does not send proxy methods" } });
     // The agent answers initialize, or (when stdin's end reached it first) the conductor says it exited: never silence.
-    expect(lines[3]?.id).toBe(1);
+    expect(lines[4]?.id).toBe(1);
   }, 60_000);
 });
 
