@@ -8,6 +8,7 @@
  * requests). The provider and the loopback HTTP bridge both feed it.
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import { ErrorCode } from "../error-code.ts";
 import { RpcError } from "../errors.ts";
 import { bindingError, isMcpError, isObject, McpBindingError, type McpOutcome } from "./binding.ts";
 
@@ -87,7 +88,7 @@ export class ServerExchanges implements Transport {
     if (typeof body.method === "string") {
       if (id !== undefined) {
         // MCP 2026-07-28 has no server-to-client requests; answer one so the server does not wait.
-        this.deliver({ jsonrpc: "2.0", id: id as string, error: { code: -32601, message: "Method not found: the MCP-over-ACP binding carries no server-to-client requests" } });
+        this.deliver({ jsonrpc: "2.0", id: id as string, error: { code: ErrorCode.MethodNotFound, message: "Method not found: the MCP-over-ACP binding carries no server-to-client requests" } });
         return;
       }
       const related = options?.relatedRequestId;

@@ -139,7 +139,7 @@ export function conduct(options: ConductOptions): Conductor {
   function answerError(hop: Hop, id: Id | null, error: ErrorObject): void {
     if (hop.alive) hop.write({ jsonrpc: "2.0", id, error });
   }
-  const exited = (hop: Hop): ErrorObject => ({ code: -32603, message: `Internal error: ${hop.name} has exited`, data: { component: hop.index } });
+  const exited = (hop: Hop): ErrorObject => wireError.internal(`Internal error: ${hop.name} has exited`, { component: hop.index });
 
   // ── MCP-over-ACP for an agent without mcpCapabilities.acp ──
   /** The agent's hop (terminal mode), the one the bridge stands in for. */
