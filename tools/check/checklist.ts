@@ -15,6 +15,9 @@ export interface Entry {
   readonly tier: string;
   readonly statement: string;
   readonly side: string;
+  /** False when no traffic can decide the requirement; `unobservable` says why. Absent: observable. */
+  readonly observable?: boolean | undefined;
+  readonly unobservable?: string | undefined;
 }
 
 /** The requirements of one protocol version. */

@@ -23,7 +23,7 @@ export interface Run {
   /** Monitor indices of agent lines a probe judged itself (answers to its hostile lines): the monitor's rules are not applied to them again. */
   readonly judged: Set<number>;
   /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
-  readonly watched: { readonly row: string; readonly id: number | string }[];
+  readonly watched: { readonly row: string; readonly id: number | string; readonly evidence: string }[];
 }
 
 type Body = Record<string, unknown> | undefined;
@@ -48,12 +48,15 @@ export const deathReason = (d: Driver): string => {
 
 /**
  * The verdict for a request that got no answer: not run if the agent exited
- * meanwhile, else a fail "no answer within N s" (a late answer is appended at the end).
+ * meanwhile, else a fail "no answer within N s". At the end of the run a late
+ * answer withdraws that fail (probes.ts `finish`): only a request never
+ * answered before the agent closed or the run ended stays failed.
  */
 export function silent(run: Run, row: string, id: number | string = run.d.lastRequestId, what = "no answer"): Verdict {
   if (run.d.death !== undefined) return notRun(deathReason(run.d));
-  run.watched.push({ row, id });
-  return fail(`${what} within ${seconds(run.d.timeout)}`);
+  const evidence = `${what} within ${seconds(run.d.timeout)}`;
+  run.watched.push({ row, id, evidence });
+  return fail(evidence);
 }
 
 /** Runs `probe` unless the agent is gone (then its rows are not run, with the reason). */

@@ -25,7 +25,8 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
     ctx.peer.sessionUpdate({ sessionId, update } as unknown as UpdateSessionNotification);
 
   return {
-    initialize: () => ({ protocolVersion: 2, info: { ...MOCK_AGENT_INFO }, capabilities: { session: {} } }),
+    // The same prompt capabilities as the v1 handler: embedded context (resource blocks) is understood.
+    initialize: () => ({ protocolVersion: 2, info: { ...MOCK_AGENT_INFO }, capabilities: { session: { prompt: { embeddedContext: {} } } } }),
 
     newSession(params) {
       const session = sessions.create(params.cwd);
