@@ -14,6 +14,8 @@ export interface RunOptions {
   readonly auth: string | undefined;
   /** `--protocol`: the version to ask for; undefined negotiates (v2 first, then v1). */
   readonly protocol: 1 | 2 | undefined;
+  /** Starts another run of the same agent command (the capabilities run, version fallback); absent: one run only. */
+  readonly spawn?: (() => Driver) | undefined;
 }
 
 export interface Run {

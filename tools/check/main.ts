@@ -50,7 +50,8 @@ export interface CheckOptions {
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
   const driver = startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
-  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol });
+  const spawn = () => startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
+  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol, spawn });
   if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
   const rows = card.rows(unprobed);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
@@ -63,7 +64,7 @@ export function renderText(report: CheckReport): string {
   for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
   const count = (o: string) => report.rows.filter((r) => r.outcome === o).length;
-  out.push("", `${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} n/a, ${count("not run")} not run${report.passed ? "" : "; a MUST failed"}`);
+  out.push("", `${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} n/a, ${count("not observable")} not observable, ${count("not run")} not run${report.passed ? "" : "; a MUST failed"}`);
   return `${out.join("\n")}\n`;
 }
 

@@ -12,6 +12,7 @@
 import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
 import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
 import { v2Probes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
@@ -76,6 +77,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     card.score("ACP-INIT-001", pass);
     await wireProbes(run, V1_WIRE);
     await sessionProbes(run, result);
+    await depthProbes(run, result, options.spawn);
   }
   await shutdown(run);
   return finish(run, "check has no probe for this requirement");
@@ -106,7 +108,7 @@ function finish(run: Run, unprobed: string): CheckResult {
   const { d, card } = run;
   fromMonitor(run);
   if (d.death !== undefined) {
-    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS];
+    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS];
     for (const id of probed) if (!card.has(id)) card.score(id, notRun(deathReason(d)));
   }
   // Late answers are not violations of "must answer": the silence's fail is withdrawn, the latency noted.

@@ -106,6 +106,8 @@ export function createMockAgentV1(options: MockOptions): AgentHandler {
 
     listSessions(params) {
       if (!advertise.list) refuse("session/list", "sessionCapabilities.list");
+      // Every session fits in one page, so no cursor was ever issued: any cursor is invalid (v1 session-list: SHOULD error).
+      if (params.cursor != null) throw RpcError.invalidParams({ cursor: params.cursor, reason: "this agent lists every session in one page and issues no cursor" });
       return { sessions: sessions.list(params.cwd).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })) };
     },
 
