@@ -107,7 +107,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     card.score("ACP-CANCEL-102", pass);
     card.score("ACP-CANCEL-002", pass);
     card.score("ACP-CANCEL-101", pass);
-    card.notes.push(`ACP-CANCEL-101: a running turn was answered ${after} after session/cancel`);
+    card.notes.push(`ACP-CANCEL-101: a running turn was answered ${Math.round(d.now() - cancelledAt)} ms after session/cancel`);
     const stop = (answer.result as { stopReason?: unknown } | undefined)?.stopReason;
     card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${d.answerTo(turn.id)?.text.slice(0, 160) ?? ""}`));
   });

@@ -14,7 +14,7 @@ import type { Driver } from "./driver.ts";
 import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
-import { v2Probes, V2_ROWS } from "./probes-v2.ts";
+import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
 import { fromMonitor } from "./traffic.ts";
@@ -73,6 +73,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     const info = result.info as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize answered info ${show(result.info)}`));
     await v2Probes(run, result);
+    await v2TrafficProbes(run, result, options.spawn);
   } else {
     card.score("ACP-INIT-001", pass);
     await wireProbes(run, V1_WIRE);
