@@ -50,18 +50,16 @@ export const ALL_CLIENT_CAPABILITIES = {
 
 /**
  * The prompts both runs send, one turn each: plain requests an example or
- * model-backed agent may act on, and the mock agent's directives. `FILE`
+ * model-backed agent may act on, and the mock agent's directives (one per
+ * line; three permissions in one turn: allowed, rejected, cancelled). `FILE`
  * becomes an absolute path in the session cwd (check's client answers reads
  * of it with fixed text; nothing is read or written on disk).
  */
 export const EXERCISES = [
   "plan the steps to say hello",
   "read FILE", "read FILE", "read FILE",
-  "#permission", "#permission", "#permission",
-  "#updates plan", "#updates tool",
-  "#read acp-router-check.txt", "#write acp-router-check.txt checked",
-  "#terminal echo checked", "#terminal-kill sleep 5",
-  "#elicit", "#updates all",
+  "#updates plan\n#updates tool\n#read acp-router-check.txt\n#write acp-router-check.txt checked\n#terminal echo checked\n#terminal-kill sleep 5\n#elicit\n#updates all",
+  "#permission\n#permission\n#permission",
 ];
 
 /** A probe's rows that never break: MAY statements. */
@@ -147,7 +145,13 @@ async function exercise(run: Run, d: Driver, sessionId: string, seen: Seen): Pro
   const file = join(run.options.cwd, "acp-router-check.txt");
   for (const text of EXERCISES) {
     if (d.death !== undefined) return;
+    const cancels = seen.cancelledMidPermission.length;
     const answer = await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: text.replace("FILE", file) }] });
+    if (seen.cancelledMidPermission.length > cancels && answer?.result !== undefined) {
+      // check's client cancelled this turn during its permission request (session/cancel, then the "cancelled" outcome).
+      const stop = (answer.result as { stopReason?: unknown }).stopReason;
+      run.card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn cancelled during its permission request (session/cancel, then the outcome "cancelled") was answered stopReason ${JSON.stringify(stop)}`));
+    }
     if (answer === undefined) {
       d.notify("session/cancel", { sessionId });
       await d.waitFor(answerOf(d.lastRequestId), d.timeout);
@@ -415,7 +419,9 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
   d.answerer = answerer(d, seen, true);
   const label = "the capabilities run (every client capability advertised)";
   try {
-    const first = await d.request("initialize", { protocolVersion: 9999, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
+    let first = await d.request("initialize", { protocolVersion: 9999, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
+    // A slow start is waited for as in the main run (three times the timeout); its latency is not a violation.
+    if (first === undefined && d.death === undefined) first = (await d.waitFor(answerOf(d.lastRequestId), d.timeout * 3, 0))?.body;
     const version = (first?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     card.score("ACP-INIT-003", first === undefined ? fail(`initialize with protocolVersion 9999 got no answer within ${seconds(d.timeout)}`) : first.error !== undefined ? fail(`initialize with protocolVersion 9999 was answered ${describeError(first)}, not the agent's latest version`) : typeof version === "number" && version < 9999 ? pass : fail(`initialize with protocolVersion 9999 was answered protocolVersion ${show(version)}`));
     if (version !== 1) {

@@ -1,0 +1,65 @@
+// `acp-router check`'s depth probes against a scripted stub agent (test/fixtures/check-depth-agent.mjs): the
+// well-behaved stub fails nothing, and each mode breaks exactly one rule, which check catches on exactly the
+// rows that state it (plus inspect's schema or ordering rule where the same line also breaks one), with the
+// evidence. Also: a prompt answered after --timeout passes with its latency noted.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { CheckReport } from "../../tools/check/main.ts";
+import { fixture, repoRoot, scratch, tsNode } from "./support.ts";
+
+const stub = fileURLToPath(new URL("../fixtures/check-depth-agent.mjs", import.meta.url));
+
+/** Runs check --protocol 1 --timeout 2 (killed after 80 s) on the stub in `mode`, and parses its JSON scorecard. */
+async function check(...mode: string[]) {
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, stub, ...mode) as [string, ...string[]];
+  const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout });
+    });
+  });
+  const card = JSON.parse(run.stdout) as CheckReport;
+  const row = (id: string) => card.rows.find((r) => r.id === id);
+  const failed = card.rows.filter((r) => r.outcome === "fail").map((r) => r.id).sort();
+  return { code: run.code, card, row, failed };
+}
+
+describe("check's depth probes against a scripted stub agent", () => {
+  it("the well-behaved stub: no fail, no row without a probe, and the features it offers are judged pass", async () => {
+    const { code, card, row, failed } = await check();
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    expect(card.rows.filter((r) => r.outcome === "not run")).toEqual([]);
+    for (const id of ["ACP-CONFIG-003", "ACP-CONFIG-002", "ACP-CONFIG-101", "ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-002", "ACP-LIST-107", "ACP-DELETE-002",
+      "ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-INIT-003", "ACP-TOOL-102", "ACP-PLAN-103", "ACP-TERM-104", "ACP-PATH-101", "ACP-SESSION-002", "ACP-CANCEL-001", "ACP-CANCEL-205"]) expect(row(id)?.outcome, id).toBe("pass");
+    expect(row("ACP-ELICIT-111")).toMatchObject({ outcome: "not observable", evidence: "whether a form field asks for a secret is a judgement about its meaning, not its shape" });
+  }, 90_000);
+
+  it.each([
+    ["boolean-config", ["ACP-CONFIG-003"], /^check's client did not advertise session\.configOptions\.boolean, yet the agent offered a boolean option in an answer: /],
+    ["fs-ungated", ["ACP-CLIENTCAP-001", "ACP-FS-101", "ACP-INIT-107"], /^check's client advertised no fs capability, yet the agent sent \{"jsonrpc":"2\.0","id":\d+,"method":"fs\/read_text_file"/],
+    ["no-release", ["ACP-TERM-104"], /^terminal check-terminal-1 was never released$/],
+    ["permission-end-turn", ["ACP-CANCEL-001"], /^a turn cancelled during its permission request \(session\/cancel, then the outcome "cancelled"\) was answered stopReason "end_turn"$/],
+    ["same-session-id", ["ACP-SESSION-002"], /^session\/new answered the same sessionId twice: \["d1","d1"/],
+    ["echo-version", ["ACP-INIT-003"], /^initialize with protocolVersion 9999 was answered protocolVersion 9999$/],
+    // The same lines break inspect's ordering rule (updates after an answer) or the schema: the monitor's row fails too.
+    ["load-answer-first", ["ACP-LOAD-002", "ACP-PROMPT-001"], /^a replayed update came after the session\/load answer: /],
+    ["plan-unprioritised", ["ACP-PLAN-103", "ACP-JSONRPC-101"], /^a plan update without the complete entries \(content, priority, status each\): /],
+  ])("%s: caught on %j only", async (mode, rows, evidence) => {
+    const { code, row, failed } = await check(mode);
+    expect(failed).toEqual([...rows].sort());
+    expect(code).toBe(1);
+    expect(row(rows[0]!)?.evidence).toMatch(evidence);
+  }, 90_000);
+
+  it("a prompt answered after --timeout: the rows pass with the latency noted, and the scorecard lists the late answers", async () => {
+    const { code, row, failed, card } = await check("late-prompt", "3000");
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    for (const id of ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101"]) expect(row(id), id).toMatchObject({ outcome: "pass", evidence: expect.stringMatching(/^answered after 3(\.\d)? s \(past --timeout 2 s\)$/) as unknown });
+    expect(card.notes.find((n) => n.startsWith("late answers"))).toMatch(/^late answers \(after --timeout 2 s; not violations\): ACP-PROMPT-001 3(\.\d)? s, /);
+  }, 90_000);
+});
