@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
-import { fixture, repoRoot, scratch, tsNode } from "./support.ts";
+import { startDriver, type AgentLine } from "../../tools/check/driver.ts";
+import { exampleAgent, fixture, repoRoot, scratch, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-depth-agent.mjs", import.meta.url));
 
@@ -63,3 +64,79 @@ describe("check's depth probes against a scripted stub agent", () => {
     expect(card.notes.find((n) => n.startsWith("late answers"))).toMatch(/^late answers \(after --timeout 2 s; not violations\): ACP-PROMPT-001 3(\.\d)? s, /);
   }, 90_000);
 });
+
+describe("a cancelled prompt compared with an uncancelled one", () => {
+  it("when the text prompt errors, a prompt cancelled 50 ms in and answered end_turn is a MUST fail of ACP-CANCEL-001, not n/a", async () => {
+    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url)), "error-unless-cancelled") as [string, ...string[]];
+    const stdout = await new Promise<string>((resolve) => {
+      const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.once("close", () => resolve(out));
+    });
+    const card = JSON.parse(stdout) as CheckReport;
+    expect(card.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual(["ACP-CANCEL-001"]);
+    expect(card.rows.find((r) => r.id === "ACP-CANCEL-001")?.evidence).toMatch(/^a prompt cancelled with session\/cancel was answered stopReason "end_turn" \d+ ms after session\/cancel; the same prompt uncancelled was answered error -32000 "model unreachable" after \d+(\.\d)? s, so the turn did not complete its work$/);
+  }, 90_000);
+});
+
+describe("the repository's agents under check's depth probes", () => {
+  /** Runs check --json on `agent` with `protocol`, parsed. */
+  async function score(protocol: string, agent: readonly string[]) {
+    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", protocol, "--cwd", scratch(), "--", ...agent) as [string, ...string[]];
+    const stdout = await new Promise<string>((resolve) => {
+      const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
+      child.once("close", () => {
+        clearTimeout(timer);
+        resolve(out);
+      });
+    });
+    const card = JSON.parse(stdout) as CheckReport;
+    const count = (o: string) => card.rows.filter((r) => r.outcome === o).length;
+    return { card, count, judged: count("pass") + count("fail") + count("n/a") };
+  }
+  const mock = [...tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url))), "mock-agent"];
+
+  it.each([["1"], ["2"]])("acp-router mock-agent, protocol %s: no fail, no row without a probe, at least 90 percent of the observable rows judged", async (protocol) => {
+    const { card, count, judged } = await score(protocol, mock);
+    expect({ fail: count("fail"), notRun: count("not run") }).toEqual({ fail: 0, notRun: 0 });
+    expect(judged / (card.rows.length - count("not observable"))).toBeGreaterThanOrEqual(0.9);
+    // v1: a client that did not advertise boolean config options is offered none (the old mock offered `verbose` as a boolean).
+    if (protocol === "1") expect(card.rows.find((r) => r.id === "ACP-CONFIG-003")?.outcome).toBe("pass");
+  }, 90_000);
+});
+
+describe("the v2 example agent's session/resume", () => {
+  it('replays with replayFrom {"type":"start"} exactly the updates the client saw live (the echoed user message included), before its answer', async () => {
+    const d = startDriver(tsNode(exampleAgent), { timeout: 10_000, graceMs: 2000 });
+    try {
+      const updates = (from: number, to: number, sessionId: string) =>
+        d.lines.slice(from, to).map((l: AgentLine) => l.body).filter((b) => b?.method === "session/update" && (b.params as { sessionId?: unknown }).sessionId === sessionId)
+          .map((b) => (b!.params as { update: { sessionUpdate: string } }).update).filter((u) => u.sessionUpdate !== "state_update");
+      expect((await d.request("initialize", { protocolVersion: 2, info: { name: "t", version: "0" }, capabilities: {} }))?.result).toMatchObject({ protocolVersion: 2 });
+      const sessionId = ((await d.request("session/new", { cwd: scratch(), mcpServers: [] }))?.result as { sessionId: string }).sessionId;
+      const liveFrom = d.lines.length;
+      await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello there" }] });
+      const idle = await d.waitFor((l) => (l.body?.params as { update?: { state?: unknown } } | undefined)?.update?.state === "idle", 10_000, liveFrom);
+      expect(idle).toBeDefined();
+      const live = updates(liveFrom, d.lines.length, sessionId);
+      expect(live[0]).toMatchObject({ sessionUpdate: "user_message", content: [{ type: "text", text: "hello there" }] });
+      const at = d.lines.length;
+      const resumed = await d.request("session/resume", { sessionId, cwd: scratch(), replayFrom: { type: "start" } });
+      expect(resumed?.result).toEqual({});
+      const answered = d.lines.findIndex((l, i) => i >= at && l.body?.id === d.lastRequestId);
+      expect(updates(at, answered, sessionId)).toEqual(live);
+      const plain = d.lines.length;
+      await d.request("session/resume", { sessionId, cwd: scratch() });
+      expect(updates(plain, d.lines.length, sessionId)).toEqual([]);
+      expect(errorOf(await d.request("session/resume", { sessionId, cwd: scratch(), replayFrom: { type: "_later" } }))).toBe(-32602);
+    } finally {
+      await d.close();
+    }
+  }, 30_000);
+});
+
+const errorOf = (answer: Record<string, unknown> | undefined): unknown => (answer?.error as { code?: unknown } | undefined)?.code;
