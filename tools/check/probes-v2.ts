@@ -12,7 +12,7 @@ import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
-import type { AgentLine } from "./driver.ts";
+import type { AgentLine, Driver } from "./driver.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { gate } from "../../src/connection/gate.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
@@ -155,7 +155,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
  * by the whole traffic: UTF-8, request ids, batches of lifecycle messages,
  * capabilities withheld, auth methods, custom root fields.
  */
-export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => import("./driver.ts").Driver) | undefined): Promise<void> {
+export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => Driver) | undefined): Promise<void> {
   const { d, card } = run;
   card.all(["ACP-JSONRPC-304", "ACP-EXT-301"], na("a MAY: a permission, which no behaviour of the agent can break"));
   if (spawn === undefined) card.score("ACP-INIT-304", na("no second run of the agent"));
