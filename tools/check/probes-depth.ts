@@ -31,7 +31,7 @@ import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
 import type { AgentLine, ClientAnswer, Driver } from "./driver.ts";
 import { answerOf, describeError, errorCode, isResponse, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
-import { fail, na, pass, type Verdict } from "./score.ts";
+import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
 type Obj = Record<string, unknown>;
@@ -378,8 +378,8 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
     const answer = await turn;
     if (closed === undefined) return card.score("ACP-CLOSE-002", silent(run, "ACP-CLOSE-002"));
     if (closed.error !== undefined) return card.score("ACP-CLOSE-002", fail(`session/close of a session with a running turn was answered ${describeError(closed)}`));
-    const stop = (answer?.result as { stopReason?: unknown } | undefined)?.stopReason;
-    card.score("ACP-CLOSE-002", answer === undefined ? silent(run, "ACP-CLOSE-002", promptId, "after session/close, the running turn got no answer") : stop === "cancelled" ? pass : fail(`a running turn whose session was closed was answered ${show(answer)}, not stopReason "cancelled"`));
+    const judge = (a: Obj, note = ""): Verdict => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? (note === "" ? pass : passNoted(note)) : fail(`a running turn whose session was closed was answered ${show(a)}, not stopReason "cancelled"${note === "" ? "" : ` (${note})`}`));
+    card.score("ACP-CLOSE-002", answer === undefined ? silent(run, "ACP-CLOSE-002", promptId, "after session/close, the running turn got no answer", judge) : judge(answer));
   });
 
   await step(run, "session/list depth", ["ACP-LIST-204", "ACP-LIST-002", "ACP-LIST-107", "ACP-SESSION-103", "ACP-ADDDIRS-101"], async () => {

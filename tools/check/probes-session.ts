@@ -17,7 +17,7 @@ import { gate } from "../../src/connection/gate.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
-import { fail, na, pass } from "./score.ts";
+import { fail, na, pass, passNoted } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-AUTH-005", "ACP-LIST-103"];
@@ -97,7 +97,9 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     const cancelledAt = d.now();
     d.notify("session/cancel", { sessionId: sid });
     const answer = await turn.answer;
-    if (answer === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", turn.id, "a running turn cancelled with session/cancel got no answer"));
+    // A late answer is judged by its stop reason, as an answer in time would be.
+    const late = (a: Record<string, unknown>, note: string) => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? passNoted(note) : fail(`a running turn cancelled with session/cancel was answered ${show(a).slice(0, 160)} (${note})`));
+    if (answer === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", turn.id, "a running turn cancelled with session/cancel got no answer", late));
     const after = seconds(d.now() - cancelledAt);
     if (answer.error !== undefined) {
       card.score("ACP-CANCEL-102", fail(`a running turn cancelled with session/cancel was answered ${describeError(answer)} (${after} after the cancel)`));

@@ -14,6 +14,7 @@ import type { Driver } from "./driver.ts";
 import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
+import { unstableProbes, V1_UNSTABLE_ROWS } from "./probes-unstable.ts";
 import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
@@ -78,6 +79,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     card.score("ACP-INIT-001", pass);
     await wireProbes(run, V1_WIRE);
     await sessionProbes(run, result);
+    await unstableProbes(run, result);
     await depthProbes(run, result, options.spawn);
   }
   await shutdown(run);
@@ -109,7 +111,7 @@ function finish(run: Run, unprobed: string): CheckResult {
   const { d, card } = run;
   fromMonitor(run);
   if (d.death !== undefined) {
-    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS];
+    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS, ...V1_UNSTABLE_ROWS];
     for (const id of probed) if (!card.has(id)) card.score(id, notRun(deathReason(d)));
   }
   // Late answers are not violations of "must answer": the silence's fail is withdrawn, the latency noted.
@@ -119,7 +121,7 @@ function finish(run: Run, unprobed: string): CheckResult {
     const u = d.unanswered.find((x) => x.id === w.id);
     if (late === undefined || u === undefined) continue;
     const after = `answered after ${seconds(late.t - u.sent)} (past --timeout ${seconds(d.timeout)})`;
-    card.relieve(w.row, w.evidence, late.body?.error === undefined ? passNoted(after) : na(`${after} with ${describeError(late.body)}; the probe could not continue`));
+    card.relieve(w.row, w.evidence, w.judge !== undefined && late.body !== undefined ? w.judge(late.body, after) : late.body?.error === undefined ? passNoted(after) : na(`${after} with ${describeError(late.body)}; the probe could not continue`));
     latencies.push(`${w.row} ${seconds(late.t - u.sent)}`);
   }
   if (latencies.length > 0) card.notes.push(`late answers (after --timeout ${seconds(d.timeout)}; not violations): ${[...new Set(latencies)].join(", ")}`);
