@@ -22,6 +22,8 @@ interface Session {
   updatedAt: string;
   /** Aborts the running turn (used by `session/close`); undefined when idle. */
   turn: AbortController | undefined;
+  /** Settles once the running turn sent its idle `state_update` (what `session/close` waits for). */
+  ended: Promise<void> | undefined;
   /** The conversation as the client saw it live (the user messages and the turns' updates, no state_update): what `replayFrom: {type: "start"}` replays. */
   readonly history: SessionUpdate[];
 }
@@ -47,7 +49,7 @@ export function createExampleAgentV2(): AgentHandler {
     }),
 
     newSession(params) {
-      const session: Session = { id: randomUUID(), cwd: params.cwd, title: undefined, updatedAt: new Date().toISOString(), turn: undefined, history: [] };
+      const session: Session = { id: randomUUID(), cwd: params.cwd, title: undefined, updatedAt: new Date().toISOString(), turn: undefined, ended: undefined, history: [] };
       sessions.set(session.id, session);
       return { sessionId: session.id };
     },
@@ -80,9 +82,11 @@ export function createExampleAgentV2(): AgentHandler {
       throw RpcError.resourceNotFound(`terminal ${params.terminalId}`);
     },
 
-    // Stops the running turn, then forgets the session.
-    closeSession(params) {
-      get(params.sessionId).turn?.abort();
+    // Stops the running turn and waits for its idle update, so nothing about the session follows the answer; then forgets it.
+    async closeSession(params) {
+      const session = get(params.sessionId);
+      session.turn?.abort();
+      await session.ended;
       sessions.delete(params.sessionId);
       return {};
     },
@@ -97,7 +101,7 @@ export function createExampleAgentV2(): AgentHandler {
       session.title ??= text.trim().slice(0, 60) || undefined;
       const messageId = `user-${++messages}`;
       const user: SessionUpdate = { sessionUpdate: "user_message", messageId, content: params.prompt };
-      setImmediate(() => void runTurn(session, user, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`));
+      session.ended = new Promise((resolve) => setImmediate(() => void runTurn(session, user, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`).then(resolve)));
       return { messageId };
     },
   };
