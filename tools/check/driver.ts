@@ -43,6 +43,8 @@ export interface Driver {
   readonly monitor: Monitor;
   /** The requests the agent sent to check's client (each is also in `lines`). */
   readonly requests: AgentLine[];
+  /** The method of each request check sent with `request`, by id. */
+  readonly sent: ReadonlyMap<number, string>;
   /**
    * Answers the agent's requests (fs/*, terminal/*, session/request_permission,
    * elicitation/create, …); may be async. Default: -32601, as a client that
@@ -113,6 +115,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const waiters = new Set<() => void>();
   const unanswered: Unanswered[] = [];
   const requests: AgentLine[] = [];
+  const methods = new Map<number, string>();
   let nextId = 1000;
   let death: Death | undefined;
   let startError: Error | undefined;
@@ -145,7 +148,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, timeout, unanswered, requests, process: proc, probe: "initialize",
+    monitor, lines, timeout, unanswered, requests, sent: methods, process: proc, probe: "initialize",
     answerer: (method) => ({ error: { code: -32601, message: `Method not found: check's client does not offer ${method}` } }),
     now,
     get death() {
@@ -163,6 +166,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     async request(method, params, ms = timeout) {
       const id = nextId++;
+      methods.set(id, method);
       const from = lines.length;
       const sent = now();
       driver.write(`${JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params })}\n`);

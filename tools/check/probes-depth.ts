@@ -70,7 +70,7 @@ const SESSION_ROWS = ["ACP-META-001", "ACP-META-102", "ACP-MCP-101", "ACP-MCP-10
 const GATE_ROWS = ["ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-CLIENTCAP-003", "ACP-FS-101", "ACP-TERM-101", "ACP-INIT-107", "ACP-CLIENTCAP-101", "ACP-CLIENTCAP-102", "ACP-ELICIT-102"];
 const CAPS_ROWS = ["ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
   "ACP-SESSION-107", "ACP-ELICIT-116", "ACP-ELICIT-117", "ACP-ELICIT-119", "ACP-ELICIT-122", "ACP-ELICIT-123"];
-const TRAFFIC_ROWS = ["ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
+const TRAFFIC_ROWS = ["ACP-EXT-103", "ACP-EXT-202", "ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
 /** Every row this file scores. */
 export const V1_DEPTH_ROWS = [...MAY_ROWS, ...INIT_ROWS, ...SESSION_ROWS, ...GATE_ROWS, ...CAPS_ROWS, ...TRAFFIC_ROWS];
 
@@ -241,7 +241,7 @@ export async function depthProbes(run: Run, init: Obj, spawn: (() => Driver) | u
   if (!elicits) card.score("ACP-ELICIT-102", na("the agent sent no elicitation even when check's client advertised it"));
   else card.score("ACP-ELICIT-102", seen.results + seen.errors === EXERCISES.length ? pass : fail("with elicitation not advertised, not every exercise prompt was answered"));
 
-  trafficRows(run, [...d.lines, ...(other?.lines ?? [])], other !== undefined);
+  trafficRows(run, init, [...d.lines, ...(other?.lines ?? [])], other !== undefined);
 }
 
 /** The session probes of the main run (no client capability advertised). */
@@ -531,7 +531,7 @@ function properties(): Map<string, Set<string>> | null {
 }
 
 /** Rows the whole traffic decides: UTF-8, ids, error messages, the version kept, custom root fields. */
-function trafficRows(run: Run, lines: readonly AgentLine[], twoRuns: boolean): void {
+function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], twoRuns: boolean): void {
   const { card } = run;
   const replaced = lines.find((l) => l.text.includes("\uFFFD"));
   card.score("ACP-TRANSPORT-002", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD (bytes that are not UTF-8, or a replacement character sent as such): ${replaced.text.slice(0, 120)}`));
@@ -546,6 +546,11 @@ function trafficRows(run: Run, lines: readonly AgentLine[], twoRuns: boolean): v
   const wordy = errors.find((e) => typeof e.message !== "string" || e.message.trim() === "" || e.message.includes("\n") || e.message.length > 300);
   card.score("ACP-ERROR-001", errors.length === 0 ? na("the agent sent no error") : wordy === undefined ? pass : fail(`an error message that is not one concise sentence: ${show(wordy.message)}`));
   card.score("ACP-INIT-103", pass);
+  // Extensions: a custom `_` request check sent that got a result shows an extension, which should be advertised in a capability's _meta.
+  const served = run.d.lines.filter((l) => isResponse(l) && l.body?.result !== undefined && typeof l.body.id === "number" && run.d.sent.get(l.body.id)?.startsWith("_") === true && run.d.sent.get(l.body.id) !== "_acp-router.check/sentinel");
+  const caps = isObj(init.agentCapabilities) ? init.agentCapabilities : {};
+  const advertised = isObj(caps._meta) && Object.keys(caps._meta).length > 0;
+  card.all(["ACP-EXT-103", "ACP-EXT-202"], served.length === 0 ? na("the agent served none of check's custom `_` requests: no extension seen") : advertised ? pass : fail("the agent served a custom `_` request with a result, but advertises nothing under agentCapabilities._meta"));
   const props = properties();
   if (props === null) return card.score("ACP-SCHEMA-002", na("the v1 schema (@agentclientprotocol/sdk) is not installed: no list of fields to compare with"));
   const extra: string[] = [];
