@@ -37,7 +37,7 @@ describe("check's depth probes against a scripted stub agent", () => {
     expect(card.rows.filter((r) => r.outcome === "not run")).toEqual([]);
     for (const id of ["ACP-CONFIG-003", "ACP-CONFIG-002", "ACP-CONFIG-101", "ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-002", "ACP-LIST-107", "ACP-DELETE-002",
       "ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-INIT-003", "ACP-TOOL-102", "ACP-PLAN-103", "ACP-TERM-104", "ACP-PATH-101", "ACP-SESSION-002", "ACP-CANCEL-001", "ACP-CANCEL-205",
-      "ACP-SESSION-401", "ACP-SESSION-402", "ACP-SESSION-403", "ACP-SESSION-404", "ACP-SESSION-405", "ACP-SESSION-406", "ACP-SESSION-408"]) expect(row(id)?.outcome, id).toBe("pass");
+      "ACP-SESSION-104", "ACP-SESSION-105", "ACP-SESSION-401", "ACP-SESSION-402", "ACP-SESSION-403", "ACP-SESSION-404", "ACP-SESSION-405", "ACP-SESSION-406", "ACP-SESSION-408"]) expect(row(id)?.outcome, id).toBe("pass");
     expect(row("ACP-ELICIT-111")).toMatchObject({ outcome: "not observable", evidence: "whether a form field asks for a secret is a judgement about its meaning, not its shape" });
   }, 90_000);
 
@@ -48,6 +48,8 @@ describe("check's depth probes against a scripted stub agent", () => {
     ["permission-end-turn", ["ACP-CANCEL-001"], /^a turn cancelled during its permission request \(session\/cancel, then the outcome "cancelled"\) was answered stopReason "end_turn"$/],
     ["same-session-id", ["ACP-SESSION-002"], /^session\/new answered the same sessionId twice: \["d1","d1"/],
     ["echo-version", ["ACP-INIT-003"], /^initialize with protocolVersion 9999 was answered protocolVersion 9999$/],
+    // One rule (paths follow the session cwd), stated three times in the catalogue.
+    ["spawn-dir-paths", ["ACP-SESSION-105", "ACP-SESSION-104", "ACP-SESSION-107"], /^acp-router-check\.txt, relative to the session cwd \S+, was resolved to "[^"]+\/acp-router-check\.txt"$/],
     ["unadvertised-extension", ["ACP-EXT-103", "ACP-EXT-202"], /^the agent served a custom `_` request with a result, but advertises nothing under agentCapabilities\._meta$/],
     ["status-updates", ["ACP-SESSION-405"], /^session\/status was followed by a session\/update: /],
     ["archive-keeps-running", ["ACP-SESSION-403"], /^a running turn whose session was archived was answered \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}, not stopReason "cancelled"$/],

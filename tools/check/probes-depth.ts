@@ -25,7 +25,7 @@
  *
  * MAY rows are n/a: a permission, which no behaviour breaks.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
@@ -55,6 +55,10 @@ export const ALL_CLIENT_CAPABILITIES = {
  * becomes an absolute path in the session cwd (check's client answers reads
  * of it with fixed text; nothing is read or written on disk).
  */
+/** The file the plain-words prompts name by absolute path; the `#` directives name RELATIVE_FILE, relative to the session cwd. */
+const ABSOLUTE_FILE = "acp-router-check-absolute.txt";
+const RELATIVE_FILE = "acp-router-check.txt";
+
 export const EXERCISES = [
   "plan the steps to say hello",
   "read FILE", "read FILE", "read FILE",
@@ -68,7 +72,7 @@ const INIT_ROWS = ["ACP-INIT-002", "ACP-INIT-004", "ACP-INIT-109", "ACP-INIT-110
 const SESSION_ROWS = ["ACP-META-001", "ACP-META-102", "ACP-MCP-101", "ACP-MCP-102", "ACP-EXT-101", "ACP-SESSION-002", "ACP-CONFIG-003", "ACP-CONFIG-101", "ACP-CONFIG-002", "ACP-CONFIG-111", "ACP-CONFIG-114", "ACP-CANCEL-205",
   "ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-204", "ACP-LIST-002", "ACP-LIST-107", "ACP-SESSION-103", "ACP-ADDDIRS-101", "ACP-DELETE-002"];
 const GATE_ROWS = ["ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-CLIENTCAP-003", "ACP-FS-101", "ACP-TERM-101", "ACP-INIT-107", "ACP-CLIENTCAP-101", "ACP-CLIENTCAP-102", "ACP-ELICIT-102"];
-const CAPS_ROWS = ["ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
+const CAPS_ROWS = ["ACP-SESSION-104", "ACP-SESSION-105", "ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
   "ACP-SESSION-107", "ACP-ELICIT-116", "ACP-ELICIT-117", "ACP-ELICIT-119", "ACP-ELICIT-122", "ACP-ELICIT-123"];
 const TRAFFIC_ROWS = ["ACP-EXT-103", "ACP-EXT-202", "ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
 /** Every row this file scores. */
@@ -141,8 +145,8 @@ function answerer(d: Driver, seen: Seen, advertised: boolean): Driver["answerer"
 }
 
 /** Sends every exercise prompt in `sessionId`, one turn after the other. */
-async function exercise(run: Run, d: Driver, sessionId: string, seen: Seen): Promise<void> {
-  const file = join(run.options.cwd, "acp-router-check.txt");
+async function exercise(run: Run, d: Driver, sessionId: string, seen: Seen, cwd = run.options.cwd): Promise<void> {
+  const file = join(cwd, ABSOLUTE_FILE);
   for (const text of EXERCISES) {
     if (d.death !== undefined) return;
     const cancels = seen.cancelledMidPermission.length;
@@ -418,6 +422,8 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
   const seen = newSeen();
   d.answerer = answerer(d, seen, true);
   const label = "the capabilities run (every client capability advertised)";
+  // A fresh session cwd, not the folder the agent was started in: paths must follow the session's cwd (ACP-SESSION-104/105).
+  const cwd = mkdtempSync(join(tmpdir(), "acp-router-check-"));
   try {
     let first = await d.request("initialize", { protocolVersion: 9999, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
     // A slow start is waited for as in the main run (three times the timeout); its latency is not a violation.
@@ -431,7 +437,7 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
         return undefined;
       }
     }
-    const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
+    const created = await d.request("session/new", { cwd, mcpServers: [] });
     const sid = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof sid !== "string") {
       card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, session/new was answered ${show(created)}`));
@@ -439,21 +445,21 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
     }
     const booleans = configLists(d.lines).filter((l) => l.options.some((o) => o.type === "boolean"));
     if (booleans.length > 0) card.notes.push("ACP-CONFIG-003: with session.configOptions.boolean advertised the agent offers a boolean option (it withholds it otherwise)");
-    await exercise(run, d, sid, seen);
+    await exercise(run, d, sid, seen, cwd);
     seen.lines.push(...d.lines);
     card.score("ACP-INIT-106", d.death === undefined && seen.results + seen.errors === EXERCISES.length ? pass : fail(`in ${label} the agent ${d.death !== undefined ? "exited" : "left exercise prompts unanswered"}`));
-    judgeCapabilities(run, seen);
+    judgeCapabilities(run, seen, cwd);
     return seen;
   } finally {
     await d.close();
+    rmSync(cwd, { recursive: true, force: true });
   }
 }
 
 /** Tool calls, plans, paths, terminals and elicitations as the capabilities run showed them. */
-function judgeCapabilities(run: Run, seen: Seen): void {
+function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
   const { card } = run;
   const lines = seen.lines;
-  const cwd = run.options.cwd;
   const tools = updatesOf(lines, "tool_call");
   const toolUpdates = updatesOf(lines, "tool_call_update");
   card.score("ACP-TOOL-101", tools.length > 0 ? pass : na("the agent reported no tool call in answer to the exercise prompts"));
@@ -478,6 +484,11 @@ function judgeCapabilities(run: Run, seen: Seen): void {
   card.score("ACP-PATH-102", numbers.length === 0 ? na("the agent sent no line number") : numbers.every((n) => Number.isInteger(n) && (n as number) >= 1) ? pass : fail(`the agent sent the line number ${show(numbers.find((n) => !Number.isInteger(n) || (n as number) < 1))} (lines are 1-based)`));
   const touched = [...fs.map((l) => paramsOf(l).path), ...creates.map((l) => paramsOf(l).cwd).filter((c) => c !== undefined && c !== null)];
   const outside = touched.filter((p) => typeof p === "string" && isAbsolute(p) && !(p === cwd || p.startsWith(`${cwd}/`)));
+  const spawnDir = process.cwd();
+  const inSpawnDir = touched.filter((p) => typeof p === "string" && (p === spawnDir || p.startsWith(`${spawnDir}/`)) && !(p === cwd || p.startsWith(`${cwd}/`)));
+  card.score("ACP-SESSION-104", touched.length === 0 ? na("the agent made no file-system call and created no terminal") : inSpawnDir.length === 0 ? pass : fail(`the session's cwd was ${cwd}, but the agent reached ${show(inSpawnDir[0])} in the folder it was started in`));
+  const relative = fs.map((l) => paramsOf(l).path).filter((p) => typeof p === "string" && p.endsWith(`/${RELATIVE_FILE}`));
+  card.score("ACP-SESSION-105", relative.length === 0 ? na(`the agent resolved no relative path (no fs request for ${RELATIVE_FILE}, which the # directives name relative to the session cwd)`) : relative.every((p) => p === join(cwd, RELATIVE_FILE)) ? pass : fail(`${RELATIVE_FILE}, relative to the session cwd ${cwd}, was resolved to ${show(relative.find((p) => p !== join(cwd, RELATIVE_FILE)))}`));
   card.score("ACP-SESSION-107", touched.length === 0 ? na("the agent made no file-system call and created no terminal") : outside.length === 0 ? pass : fail(`the agent reached ${show(outside[0])}, outside the session's roots (${cwd})`));
 
   card.score("ACP-TERM-102", creates.length === 0 ? na("the agent created no terminal") : creates.every((l) => paramsOf(l).cwd == null || (typeof paramsOf(l).cwd === "string" && isAbsolute(paramsOf(l).cwd as string))) ? pass : fail(`terminal/create with a cwd that is not absolute: ${creates.find((l) => typeof paramsOf(l).cwd === "string" && !isAbsolute(paramsOf(l).cwd as string))?.text.slice(0, 160)}`));
