@@ -6,7 +6,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  globalIgnores(["**/node_modules/", "dist/", "docs/api/", "coverage/", ".tmp/", "bench/.build/", "src/generated/", "src/unstable/generated/", "src/v2/generated/", "test/**/.*/", "test/package/consumer-ext/", "**/*.js", "**/*.mjs", "**/*.cjs"]),
+  globalIgnores(["**/node_modules/", "dist/", "docs/api/", "coverage/", ".tmp/", "bench/.build/", "src/generated/", "src/unstable/generated/", "src/v2/generated/", "src/proxy/generated/", "test/**/.*/", "test/package/consumer-ext/", "**/*.js", "**/*.mjs", "**/*.cjs"]),
   {
     files: ["**/*.ts"],
     languageOptions: {

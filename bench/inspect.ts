@@ -18,9 +18,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { connectClient, type ClientConnection } from "../src/index.ts";
-import { spawnAgent } from "../src/transport/stdio.ts";
 import { addRoundRatios, emit, QUICK, Recorder, rotate, tick, time } from "./lib/harness.ts";
+import { openProcessClient as open, type ProcessClient as Pair } from "./lib/process-client.ts";
 
 const IN_FLIGHT = 64;
 const ROUNDS = QUICK ? 1 : 7;
@@ -34,33 +33,6 @@ const behindInspect = [...launcher, "--summary", summaryFile, "--", ...agent];
 // The baseline: a bare byte relay in its own process, no observation, started as inspect is (Node with tsx).
 const behindRelay = [process.execPath, "--import", "tsx", fileURLToPath(new URL("./lib/relay.ts", import.meta.url)), ...agent];
 const [DIRECT, RELAY, INSPECT] = ["direct", "relay", "ours (behind inspect)"] as const;
-
-interface Pair {
-  readonly prompt: () => Promise<unknown>;
-  /** Prompts sent so far. */
-  readonly sent: () => number;
-  readonly close: () => Promise<unknown>;
-}
-
-async function open(command: readonly string[]): Promise<Pair> {
-  const [file, ...args] = command as [string, ...string[]];
-  const child = spawnAgent(file, args, { stderr: "inherit" });
-  const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => undefined }, child.transport);
-  await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
-  const { sessionId } = await conn.agent.newSession({ cwd: tmpdir(), mcpServers: [] });
-  let sent = 0;
-  return {
-    prompt: () => {
-      sent++;
-      return conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "ping" }] });
-    },
-    sent: () => sent,
-    close: async () => {
-      conn.close("bench done");
-      return child.exited;
-    },
-  };
-}
 
 const rec = new Recorder();
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

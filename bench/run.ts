@@ -31,6 +31,9 @@ const FIGURES = [
   ["stdio-client", "(11)"],
   ["ingest-versions", "(12)"],
   ["remote-server", "(13)"],
+  ["mcp", "(14)"],
+  ["proxy", "(15)"],
+  ["inspect-saturated", "(16)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

@@ -8,6 +8,7 @@
  * - `check [options] -- <agent command…>`: black-box conformance of an agent
  *   (`check --client -- <client command…>`: of a client, see tools/check-client/main.ts).
  * - `mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]`: a deterministic test agent for clients.
+ * - `conduct -- <proxy…> -- <agent…>`: run an ACP proxy chain as one agent (tools/conduct/main.ts).
  *
  * - `--version`: the package version, on stdout.
  *
@@ -34,6 +35,8 @@ commands:
   check --client -- <client command...>     score a client: {agent} in its command is an agent run by check
   mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]
                                              a deterministic agent for testing clients (mock-agent --help)
+  conduct -- <proxy...> [-- <proxy...>] -- <agent...>
+                                             run a proxy chain as one agent (conduct --help)
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -64,6 +67,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case "mock-agent": {
       const { mockAgentMain } = await import("../tools/mock-agent/main.ts");
       return mockAgentMain(rest);
+    }
+    case "conduct": {
+      const { conductMain } = await import("../tools/conduct/main.ts");
+      return conductMain(rest);
     }
     case "--version":
     case "-v":

@@ -14,7 +14,7 @@ type CapabilityCheck = (side: "agent" | "client", path: readonly string[]) => st
 export function checkColumns(rows: readonly MethodRow[], schema: AcpSchema, report: Report, missingCapability: CapabilityCheck): void {
   for (const row of rows) {
     if (row.counterpart !== undefined) checkCounterpart(rows, row, report);
-    else if (row.side !== "both" && rows.some((r) => r !== row && r.wire === row.wire && r.side !== row.side && r.kind !== row.kind)) {
+    else if (row.side !== "both" && rows.some((r) => r.wire === row.wire && r.side !== row.side && r.kind !== row.kind) && !rows.some((r) => r.wire === row.wire && r.side !== row.side && r.kind === row.kind)) {
       report(row, "counterpart", `the other side handles "${row.wire}" as another kind; mark both rows with counterpart`);
     }
     if (row.callerCapability !== undefined) {

@@ -72,6 +72,35 @@ export function stableMethodsFromSchema(schema: AcpSchema): SchemaMethod[] {
   return out.sort((a, b) => a.wire.localeCompare(b.wire));
 }
 
+/**
+ * The methods a conductor and its proxies speak (`x-side: "proxy"`):
+ * `proxy/initialize` and `proxy/successor`, from the `ProxyRequest`,
+ * `ProxyNotification` and `ProxyResponse` unions; none when the schema has no
+ * such unions (v2, v1 stable). They sit outside the client/agent unions, so
+ * no table must have them; a table that does (the proxy table) gives each a
+ * row on the side that handles it: the proxy is the agent side of its
+ * conductor's connection, the conductor the client side.
+ */
+export function proxyMethodsFromSchema(schema: AcpSchema): SchemaMethod[] {
+  const defs = schema.$defs;
+  const out: SchemaMethod[] = [];
+  const results = new Map<string, string>();
+  for (const name of refsBelow(defs.ProxyResponse ?? {})) {
+    const wire = defs[name]?.["x-method"];
+    if (typeof wire === "string") results.set(wire, name);
+  }
+  for (const [union, kind] of [["ProxyRequest", "request"], ["ProxyNotification", "notification"]] as const) {
+    for (const name of refsBelow(defs[union] ?? {})) {
+      const def = defs[name];
+      const wire = def?.["x-method"];
+      if (typeof wire !== "string") continue;
+      const result = kind === "request" ? results.get(wire) : undefined;
+      out.push(result === undefined ? { wire, side: "agent", kind, params: name } : { wire, side: "agent", kind, params: name, result });
+    }
+  }
+  return out;
+}
+
 function refsBelow(node: unknown, out: Set<string> = new Set()): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsBelow(n, out);
   else if (isNode(node)) {
@@ -92,10 +121,11 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
   if (!checkShape(rows, report)) throw new TableError(problems);
 
   for (const row of rows) {
-    // 1. (side, wire) unique; callbacks unique per side ("both" counts for each).
+    // 1. (side, kind, wire) unique; callbacks unique per side ("both" counts for each). One wire may be
+    // a request and a notification on one side (`proxy/successor`): the router looks rows up by kind.
     for (const side of handlingSides(row.side)) {
-      const wireKey = `${side} ${row.wire}`;
-      if (seenWire.has(wireKey)) report(row, "wire", `duplicate: "${row.wire}" is already handled by the ${side} side`);
+      const wireKey = `${side} ${row.kind} ${row.wire}`;
+      if (seenWire.has(wireKey)) report(row, "wire", `duplicate: "${row.wire}" is already handled by the ${side} side as a ${row.kind}`);
       seenWire.set(wireKey, row);
       if (row.callback !== undefined) {
         const cbKey = `${side} ${row.callback}`;
@@ -164,8 +194,15 @@ export function checkTable(rows: readonly MethodRow[], schema: AcpSchema): void 
     if (row.params !== m.params) report(row, "params", `the schema's definition is "${m.params}"`);
     if (m.result !== undefined && row.result !== m.result) report(row, "result", `the schema's definition is "${m.result}"`);
   }
+  const proxy = proxyMethodsFromSchema(schema);
   for (const row of rows) {
     if (row.extension) continue;
+    const spoken = proxy.find((m) => m.wire === row.wire && m.kind === row.kind);
+    if (spoken !== undefined && row.side !== "both") {
+      if (row.params !== spoken.params) report(row, "params", `the schema's definition is "${spoken.params}"`);
+      if (spoken.result !== undefined && row.result !== spoken.result) report(row, "result", `the schema's definition is "${spoken.result}"`);
+      continue;
+    }
     if (!stable.some((m) => m.wire === row.wire && m.side === row.side)) report(row, "wire", "the schema defines no such method for this side");
   }
   checkColumns(rows, schema, report, (side, path) => missingCapability(schema, side, path));

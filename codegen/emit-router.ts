@@ -26,7 +26,15 @@ import { rowColumns } from "./emit-columns.ts";
 import { emitPeerFactories, peerResultTypes } from "./emit-handlers.ts";
 import type { ProtocolInfo } from "./emit-protocol.ts";
 
-const rowConst = (side: HandlingSide, row: MethodRow) => `${side === "agent" ? "A" : "C"}_${row.wire.replace(/[^A-Za-z0-9]/g, "_")}`;
+/**
+ * The constant naming `row` in the generated files: side letter and wire; a
+ * notification whose wire the same side also handles as a request
+ * (`proxy/successor`) gets `_notification` after it.
+ */
+const rowConst = (side: HandlingSide, row: MethodRow, rows: readonly MethodRow[]) => {
+  const shared = row.kind === "notification" && rows.some((r) => r.wire === row.wire && r.side === row.side && r.kind === "request");
+  return `${side === "agent" ? "A" : "C"}_${row.wire.replace(/[^A-Za-z0-9]/g, "_")}${shared ? "_notification" : ""}`;
+};
 const other = (side: HandlingSide): HandlingSide => (side === "agent" ? "client" : "agent");
 const rowsType = "{ readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] }";
 
@@ -45,11 +53,11 @@ export function decodedBy(rows: readonly MethodRow[], side: HandlingSide): strin
 }
 
 /** One routing row of `routes.ts`: the table row's fields that both halves share. */
-function routeLines(side: HandlingSide, row: MethodRow): string[] {
+function routeLines(side: HandlingSide, row: MethodRow, rows: readonly MethodRow[]): string[] {
   const res = resultTypeName(row);
   const columns = rowColumns(row);
   return [
-    `export const ${rowConst(side, row)}: Route = {`,
+    `export const ${rowConst(side, row, rows)}: Route = {`,
     `  wire: ${lit(row.wire)}, kind: ${lit(row.kind)}, layer: ${lit(row.layer)},${row.callback === undefined ? "" : ` callback: ${lit(row.callback)},`}`,
     `  capability: ${row.capability ? lit(row.capability) : "undefined"}, auth: ${row.auth === true}, onCancel: ${row.onCancel === undefined ? "undefined" : lit(row.onCancel)}, cancelsSession: ${row.cancelsSession === true}, lifecycle: ${row.lifecycle === undefined ? "undefined" : lit(row.lifecycle)},`,
     ...(columns === "" ? [] : [`  ${columns},`]),
@@ -59,14 +67,14 @@ function routeLines(side: HandlingSide, row: MethodRow): string[] {
 }
 
 /** One row constant of `half`'s half: a row `side` handles, its route plus what `half` decodes and calls. */
-function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow): string {
+function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow, rows: readonly MethodRow[]): string {
   const own = side === half;
   const res = resultTypeName(row);
   const invoke = !own || row.callback === undefined ? "undefined" : invokeText(row);
   const params = own ? `V.${validatorName(paramsTypeName(row))}` : "notDecodedHere";
   const result = res === undefined ? "undefined" : own ? "notDecodedHere" : `V.${validatorName(res)}`;
   const type = own ? `${handlerType(side)}, ${contextType(side)}` : "never, never";
-  return `${own ? "export " : ""}const ${rowConst(side, row)}: Row<${type}> = { ...R.${rowConst(side, row)}, params: ${params}, result: ${result}, invoke: ${invoke} };`;
+  return `${own ? "export " : ""}const ${rowConst(side, row, rows)}: Row<${type}> = { ...R.${rowConst(side, row, rows)}, params: ${params}, result: ${result}, invoke: ${invoke} };`;
 }
 
 /**
@@ -85,7 +93,7 @@ export function emitRoutes(rows: readonly MethodRow[], p: Printer = DEFAULT_PRIN
   out.push("");
   for (const side of SIDES) {
     out.push(`// ── rows handled by the ${side} ──`);
-    for (const row of handledBy(rows, side)) out.push(...routeLines(side, row));
+    for (const row of handledBy(rows, side)) out.push(...routeLines(side, row, rows));
     out.push("");
   }
   return out.join("\n");
@@ -102,7 +110,7 @@ function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) =
       out.push(" */");
       out.push(`${exported ? "export " : ""}function ${side}${cap(kind)}Row(wire: string): ${rowType(side)} | undefined {`);
       out.push("  switch (wire) {");
-      for (const row of handledBy(rows, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row)};`);
+      for (const row of handledBy(rows, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row, rows)};`);
       out.push("    default: return undefined;");
       out.push("  }");
       out.push("}");
@@ -113,7 +121,7 @@ function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) =
 }
 
 function rowsLines(rows: readonly MethodRow[]): string[] {
-  return SIDES.map((side) => `  ${side}: [${handledBy(rows, side).map((r) => rowConst(side, r)).join(", ")}],`);
+  return SIDES.map((side) => `  ${side}: [${handledBy(rows, side).map((r) => rowConst(side, r, rows)).join(", ")}],`);
 }
 
 /** Where `initialize` carries the capabilities (method-table.ts defaults when the row says nothing). */
@@ -146,10 +154,10 @@ export function emitHalf(rows: readonly MethodRow[], half: HandlingSide, info: P
   if (types.length > 0) out.push(localImport(p, "types", types, true));
   out.push("");
   out.push(`// ── rows the ${half} handles: decoded here, answered by the ${half}'s handler (the ${peer} decodes the results) ──`);
-  for (const row of ownRows) out.push(rowLine(half, half, row));
+  for (const row of ownRows) out.push(rowLine(half, half, row, rows));
   out.push("");
   out.push(`// ── rows the ${peer} handles: routing data, and the result validator of each request the ${half} sends ──`);
-  for (const row of peerRows) out.push(rowLine(peer, half, row));
+  for (const row of peerRows) out.push(rowLine(peer, half, row, rows));
   out.push("");
   out.push(...lookupLines(rows, (side) => (side === half ? `Row<${handlerType(half)}, ${contextType(half)}>` : "Row<never, never>"), false));
   out.push(...emitPeerFactories(rows, [peer], true));
@@ -189,7 +197,7 @@ export function emitRouter(rows: readonly MethodRow[], p: Printer = DEFAULT_PRIN
   for (const side of SIDES) {
     out.push(`// ── rows handled by the ${side}: the ${side} half's row, with the result validator the ${other(side)} half decodes ──`);
     for (const row of handledBy(rows, side)) {
-      const name = rowConst(side, row);
+      const name = rowConst(side, row, rows);
       const res = resultTypeName(row);
       const half = `${side === "agent" ? "A" : "C"}.${name}`;
       out.push(`const ${name}: Row<${handlerType(side)}, ${contextType(side)}> = ${res === undefined ? `${half};` : `{ ...${half}, result: V.${validatorName(res)} };`}`);

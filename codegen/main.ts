@@ -27,6 +27,7 @@ const TABLES: readonly { readonly table: string; readonly out: string }[] = [
   { table: "method-table.ts", out: "src/generated" },
   { table: "tables/v1-unstable.ts", out: "src/unstable/generated" },
   { table: "tables/v2.ts", out: "src/v2/generated" },
+  { table: "tables/proxy.ts", out: "src/proxy/generated" },
 ];
 
 interface Args {

@@ -13,6 +13,10 @@
  *   npx tsx examples/client.ts --url http://127.0.0.1:8080/acp --tour   # an agent served with --listen (ws:// for WebSocket)
  *   npx tsx examples/client.ts --tour --protocol 2      # ACP v2 only (1: v1 only; default: negotiate)
  *
+ * The session's cwd (where the agent may read, write and run commands) is
+ * the folder you start the client in, for every mode including `--tour`;
+ * `--cwd DIR` picks another.
+ *
  * By default it negotiates (`negotiateClient`): it offers ACP v2 and falls
  * back to v1 when the agent answers v1; over v2 it runs the v2 tour of
  * `client-v2.ts` (v2 has no fs, terminal or mode methods).
@@ -39,7 +43,7 @@ import { remoteAgent } from "./remote-client.ts";
 import { runTour, type TourReport } from "./tour.ts";
 import { configText, createTranscript, type TextSink } from "./transcript.ts";
 
-/** The repository root (the tour's working directory). */
+/** The repository root. (No longer the tour's default working directory: the session's cwd is the process's, or `--cwd`.) */
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../", import.meta.url)));
 
 /** The example agent, run by this Node with the tsx loader: `node --import tsx examples/agent.ts`. */
@@ -52,7 +56,7 @@ export interface RunClientOptions {
   readonly agentCommand?: readonly string[];
   /** An agent served over the network instead (`http://…/acp` Streamable HTTP, `ws://…/acp` WebSocket); nothing is spawned. */
   readonly url?: string;
-  /** The session's working directory; `fs/*` stays inside it. Default: the repository root for the tour, else `process.cwd()`. */
+  /** The session's working directory; `fs/*` and terminals stay inside it. Default: `process.cwd()`, for the tour too (the agent works where you started the client, never inside this checkout unless you started it there). */
   readonly cwd?: string;
   /** Run the scripted tour. */
   readonly tour?: boolean;
@@ -100,7 +104,7 @@ export interface RunClientResult {
 /** Runs the example client once: spawn, handshake, session, script, close, wait for the agent to exit. */
 export async function runClient(options: RunClientOptions = {}): Promise<RunClientResult> {
   const transcript = createTranscript(options.output ?? process.stdout);
-  const cwd = resolve(options.cwd ?? (options.tour ? REPO_ROOT : process.cwd()));
+  const cwd = resolve(options.cwd ?? process.cwd());
   const [command, ...args] = options.agentCommand ?? exampleAgentCommand();
   if (command === undefined) throw new Error("empty agent command");
 
@@ -263,7 +267,7 @@ async function promptInterruptibly(session: ClientSession, text: string, cancelA
   }
 }
 
-const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir>] [--permission allow|reject|cancel] [--protocol 1|2|negotiate] [--auth METHOD_ID] [--exit-grace MS]`;
+const USAGE = `usage: npx tsx examples/client.ts (--tour | --interactive | --prompt <text>...) [--agent "<command line>" | --url http://host:port/acp | --url ws://host:port/acp] [--cwd <dir> (default: the current folder)] [--permission allow|reject|cancel] [--protocol 1|2|negotiate] [--auth METHOD_ID] [--exit-grace MS]`;
 
 /** The command-line entry point. */
 export async function main(argv: readonly string[]): Promise<number> {

@@ -17,4 +17,5 @@ const agent = defineAgent({
   },
 });
 
-serveStdio(agent, { onDiagnostic: (d) => process.stderr.write(`agent: ${d.kind}: ${d.message}\n`) });
+// Diagnostics go to stderr (never stdout): bad input, or a handler that threw (`d.error`, stack included).
+serveStdio(agent, { onDiagnostic: (d) => console.error(`agent: ${d.kind}: ${d.message}`, d.error ?? "") });

@@ -25,6 +25,7 @@ export interface ProcessOptions {
    * group gets SIGTERM. Default 2000 ms: a well-behaved agent exits within
    * milliseconds of EOF; two seconds leave room for flushing logs and
    * session files on a loaded machine without making the user wait.
+   * `Infinity`: never end it; wait for its own exit (a transparent proxy).
    */
   readonly graceMs?: number | undefined;
   /**
@@ -119,6 +120,8 @@ export function startProcess(command: string, args: readonly string[], options: 
     child.once("exit", (code, sig) => {
       exitedNow = true;
       clearTimeout(graceTimer);
+      // The leader's SIGKILL is moot now, whichever branch follows: a live timer would hold the owner for termMs.
+      clearTimeout(termTimer);
       // What the leader left behind in its group is ended too.
       if (GROUPS && pgid !== undefined && groupAlive(pgid)) {
         signalGroup(pgid, "SIGTERM");
@@ -126,10 +129,7 @@ export function startProcess(command: string, args: readonly string[], options: 
           if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
           unregister(handle);
         }, termMs).unref();
-      } else {
-        clearTimeout(termTimer);
-        unregister(handle);
-      }
+      } else unregister(handle);
       const exit: ProcessExit = ended !== undefined && lingering ? { code, signal: sig, lingered: true, note: `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` } : { code, signal: sig };
       void drained(child, drainMs).then(() => resolve(exit));
     });
@@ -161,13 +161,14 @@ export function startProcess(command: string, args: readonly string[], options: 
       const grace = () => {
         startGrace = undefined;
         clearTimeout(graceTimer);
+        if (graceMs === Infinity) return;
         graceTimer = setTimeout(() => {
           if (exitedNow) return;
           lingering = true;
           void terminate();
         }, graceMs);
       };
-      if (spoke) grace();
+      if (spoke || graceMs === Infinity) grace();
       else {
         startGrace = grace;
         graceTimer = setTimeout(grace, startMs);

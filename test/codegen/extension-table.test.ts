@@ -6,6 +6,10 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decode, dispatchDecoded, type Decoded } from "../../src/decode.ts";
 import { connectClient, memoryPair, type Protocol, type Transport } from "../../src/index.ts";
+import { createMonitor } from "../../tools/inspect/monitor.ts";
+import { loadTables } from "../../tools/inspect/tables.ts";
+import type { Summary } from "../../tools/inspect/summary.ts";
+import { converse, inspectCommand } from "../tools/support.ts";
 import { repoRoot, run, tempDirIn, type Ran } from "./support.ts";
 
 /** The runtime's decode and dispatch over the generated folder's protocol value, loaded from a runtime path. */
@@ -103,6 +107,47 @@ describe("a table with a registered extension row", () => {
     await expect(client.request("_example.com/echo", { text: 5 })).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/text" }] } });
     client.close();
   });
+
+  it("lets inspect's monitor judge the extension with --table's loader, and only with it", async () => {
+    const lines = [
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}',
+      '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}',
+      '{"jsonrpc":"2.0","id":1,"method":"_example.com/echo","params":{"text":5}}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}',
+      '{"jsonrpc":"2.0","id":2,"method":"_example.com/echo","params":{"text":"hi"}}',
+      '{"jsonrpc":"2.0","id":2,"result":{"echoed":7}}',
+    ];
+    const judge = (monitor: ReturnType<typeof createMonitor>) => {
+      lines.forEach((line, i) => monitor.observe(i % 2 === 0 ? "client" : "agent", line, i));
+      return monitor.violations.map((v) => `${v.rule} ${v.by}: ${v.message}`);
+    };
+    expect(judge(createMonitor(await loadTables(out)))).toEqual([
+      "schema client: _example.com/echo params do not match v1 EchoParams: /text: must be string",
+      "schema agent: _example.com/echo result do not match v1 EchoResult: /echoed: must be string",
+    ]);
+    expect(judge(createMonitor())).toEqual([]);
+  });
+
+  it("runs `inspect --table <folder>` end to end: the extension's result checked off the forwarding thread; a folder without a table is one line and exit 2", async () => {
+    const summary = join(out, "summary.json");
+    // An agent answering initialize, and `_example.com/echo` with a number where the table says a string.
+    const agent = `process.stdin.setEncoding("utf8");let b="";process.stdin.on("data",(c)=>{b+=c;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);const result=m.method==="initialize"?{protocolVersion:1,agentCapabilities:{},authMethods:[]}:{echoed:7};process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result})+"\\n");}});`;
+    const ran = await converse(inspectCommand(["--table", out, "--summary", summary], [process.execPath, "-e", agent]), [
+      { line: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', awaitAnswer: 0 },
+      { line: '{"jsonrpc":"2.0","id":1,"method":"_example.com/echo","params":{"text":"hi"}}', awaitAnswer: 1 },
+    ], 40_000);
+    expect(ran.code).toBe(0);
+    const judged = JSON.parse(await readFile(summary, "utf8")) as Summary;
+    expect(judged.violations.map((v) => `${v.rule} ${v.by} ${v.count}: ${v.example}`)).toEqual([
+      "schema agent 1: _example.com/echo result do not match v1 EchoResult: /echoed: must be string",
+    ]);
+
+    const missing = await run(process.execPath, ["--import", "tsx", "test/tools/fixtures/run-inspect.ts", "--table", "test/codegen", "--", process.execPath, "-e", ""]);
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({
+      code: 2,
+      stderr: "acp-router inspect: --table test/codegen: no protocol.js or protocol.ts in it (is it the folder acp-router codegen wrote?)\n",
+    });
+  }, 60_000);
 
   it("compiles under the repo's compiler options, typed as the handler expects", async () => {
     await writeFile(

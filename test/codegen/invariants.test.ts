@@ -48,7 +48,7 @@ describe("the method table checker", () => {
   describe("invariant 1: uniqueness", () => {
     it("rejects a second row with the same (side, wire)", () => {
       const session = methods.find((r) => r.wire === "session/new") as MethodRow;
-      const problems = expectProblem(plus({ ...session, callback: "newSessionAgain" }), 'row "session/new" (agent): field "wire": duplicate: "session/new" is already handled by the agent side');
+      const problems = expectProblem(plus({ ...session, callback: "newSessionAgain" }), 'row "session/new" (agent): field "wire": duplicate: "session/new" is already handled by the agent side as a request');
       expect(problems).toHaveLength(1);
     });
 

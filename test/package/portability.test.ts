@@ -5,8 +5,8 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot as root, runOk } from "../support/process.ts";
 
-/** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle) and the remote transport's Node server adapters. */
-const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts")];
+/** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle), the remote transport's Node server adapters, and the MCP loopback HTTP bridge (`acp-router/mcp`, Node only). */
+const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts"), join("src", "mcp", "bridge.ts")];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -19,7 +19,7 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 describe("the portable core", () => {
-  it("imports no node: module at run time outside src/transport/stdio.ts and the remote transport's Node adapters", async () => {
+  it("imports no node: module at run time outside src/transport/stdio.ts, the remote transport's Node adapters and the MCP bridge", async () => {
     const offenders: string[] = [];
     for (const file of await sources(join(root, "src"))) {
       const rel = relative(root, file);
@@ -37,6 +37,16 @@ describe("the portable core", () => {
       if (/^\s*import\s(?!type\s).*from\s+"ws"/m.test(text)) importers.push(relative(root, file));
     }
     expect(importers).toEqual([join("src", "remote", "node-ws.ts")]);
+  });
+
+  it("imports the optional MCP SDK packages only from src/mcp (the acp-router/mcp entry)", async () => {
+    const importers: string[] = [];
+    for (const file of await sources(join(root, "src"))) {
+      const text = await readFile(file, "utf8");
+      if (/^\s*import\s.*from\s+"@modelcontextprotocol\//m.test(text)) importers.push(relative(root, file));
+    }
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((f) => !f.startsWith(join("src", "mcp")))).toEqual([]);
   });
 
   it("frames split multi-byte text with TextDecoder when there is no Buffer", async () => {

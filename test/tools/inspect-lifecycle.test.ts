@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Summary } from "../../tools/inspect/summary.ts";
-import { allGone, pidsIn } from "../support/process-group.ts";
+import { allGone, pidsIn, stillRunning } from "../support/process-group.ts";
 import { inspectCommand, repoRoot, runCommand, scratch } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/stub-agent.mjs", import.meta.url));
@@ -24,6 +24,26 @@ describe("inspect's agent lifecycle", () => {
     expect(pidsIn(pids)).toHaveLength(1);
     expect(await allGone(pidsIn(pids))).toEqual([]);
   });
+
+  it("without --exit-grace, stays as long as an agent lingering after the editor's EOF (so a check through inspect sees the lingering), and exits when the agent does", async () => {
+    const dir = scratch();
+    const [summary, pids] = [join(dir, "s.json"), join(dir, "pids")];
+    const [file, ...args] = inspectCommand(["--summary", summary], behindShell(`--linger --pidfile=${pids}`)) as [string, ...string[]];
+    const inspect = spawn(file, args, { cwd: repoRoot, stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    const answered = new Promise<void>((resolve) => inspect.stdout.setEncoding("utf8").on("data", (d: string) => (out += d).includes('"id":0,') && resolve()));
+    const ended = new Promise<number | null>((resolve) => inspect.once("exit", (code) => resolve(code)));
+    inspect.stdin.end(INIT); // the editor's EOF
+    await answered;
+    // Past the old 2 s grace period, the agent still lingers, and so does inspect.
+    await new Promise((r) => setTimeout(r, 3000));
+    const agentPid = pidsIn(pids)[0] as number;
+    expect({ inspect: inspect.exitCode, agentAlive: stillRunning([agentPid]).length }).toEqual({ inspect: null, agentAlive: 1 });
+    process.kill(agentPid, "SIGTERM");
+    // sh -c '…; true' exits 0 once the agent is gone; inspect follows with that status.
+    expect(await ended).toBe(0);
+    expect(readSummary(summary).notes).toEqual([]);
+  }, 20_000);
 
   it("finishes when the agent exits while a grandchild still holds stderr, and ends the grandchild", async () => {
     const dir = scratch();

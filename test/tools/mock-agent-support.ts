@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acpRouter } from "./support.ts";
+import { tempDir } from "../support/temp.ts";
 
 /** `acp-router mock-agent <args…>` through the package's bin. */
 export const mockAgent = (...args: string[]) => acpRouter("mock-agent", ...args);
@@ -17,7 +18,7 @@ export const NOTES = "line one\nline two\n";
 
 /** A fresh cwd holding `notes.txt`. */
 export function mockCwd(): string {
-  const dir = mkdtempSync(join(tmpdir(), "acp-mock-agent-"));
+  const dir = tempDir("acp-mock-agent-");
   writeFileSync(join(dir, "notes.txt"), NOTES);
   return dir;
 }

@@ -69,12 +69,25 @@ const cases: ReadonlyArray<readonly [RuleName, string, readonly Line[], readonly
   ["update-after-turn", "a message chunk after the prompt's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { stopReason: "end_turn" })], ["agent", chunk()]], ["update-after-turn ACP-PROMPT-001 agent"]],
   ["user-message-echo", "a v2 turn whose idle state_update comes without the user_message of the acknowledged messageId", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "other", content: [] })], ["agent", idle()]], ["user-message-echo ACP-PROMPT-303 agent"]],
   ["update-after-turn", "a v2 message chunk after the idle state_update that ended the turn", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "u1", content: [] })], ["agent", idle()], ["agent", v2Update({ sessionUpdate: "agent_message_chunk", messageId: "a1", content: { type: "text", text: "late" } })]], ["update-after-turn ACP-PROMPT-302 agent"]],
+  ["cancelled-prompt-stop-reason", "a prompt cancelled by session/cancel answered end_turn", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "end_turn" })]], ["cancelled-prompt-stop-reason ACP-CANCEL-001 agent"]],
   ["update-after-turn", "a message chunk after a cancelled turn's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", chunk()]], ["update-after-turn ACP-CANCEL-002 agent"]],
   ["cancelled-prompt-error", "a prompt cancelled by session/cancel answered -32800", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", failure(2, -32800)]], ["cancelled-prompt-error ACP-CANCEL-102 agent"]],
   ["permission-after-cancel", "a permission request left pending after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["client", request(3, "session/prompt", text("y"))], ["agent", result(3, { stopReason: "end_turn" })]], ["permission-after-cancel ACP-PERM-101 client"]],
   ["permission-after-cancel", "a permission answered selected after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["client", result(0, { outcome: { outcome: "selected", optionId: "allow" } })], ["agent", result(2, { stopReason: "cancelled" })]], ["permission-after-cancel ACP-PERM-102 client"]],
   ["auth-order", "a terminal auth method passed to authenticate", [["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } })], ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "login", name: "Log in", type: "terminal" }] })], ["client", request(1, "authenticate", { methodId: "login" })], ["agent", result(1, {})]], ["auth-order ACP-AUTH-101 client"]],
+  ...mcpCases(),
 ];
+
+/** MCP-over-ACP (tools/inspect/mcp.ts): a session declaring the acp server "srv", then one breach each. */
+function mcpCases(): (typeof cases)[number][] {
+  const open: Line[] = [...handshake({ mcpCapabilities: { acp: true } }), ["client", request(5, "session/new", { cwd: "/workspace/demo", mcpServers: [{ type: "acp", name: "tools", serverId: "srv" }] })], ["agent", result(5, { sessionId: "s2" })]];
+  const call = (id: number, serverId: string): Line => ["agent", request(id, "mcp/message", { serverId, requestId: `r${id}`, method: "tools/list" })];
+  return [
+    ["mcp-outcome", "an mcp/message answered with both result and error", [...open, call(0, "srv"), ["client", result(0, { result: {}, error: { code: 1, message: "x" } })]], ["mcp-outcome ACP-MCP-403 client"]],
+    ["mcp-inactive-notification", "an mcp/message notification after its request was answered", [...open, call(0, "srv"), ["client", result(0, { result: {} })], ["client", notification("mcp/message", { serverId: "srv", requestId: "r0", method: "notifications/progress" })]], ["mcp-inactive-notification ACP-MCP-405 client"]],
+    ["mcp-undeclared-server", "an mcp/message to a serverId no session declared", [...open, call(0, "other"), ["client", failure(0, -33001)]], ["mcp-undeclared-server ACP-MCP-406 agent"]],
+  ];
+}
 
 describe("inspect's monitor on scripted conversations", () => {
   it.each(cases)("catches %s once: %s", (_rule, _title, lines, expected) => {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../support/process.ts";
+import { tempDir } from "../support/temp.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -22,7 +23,7 @@ export const acpRouter = (...args: string[]) => tsNode(fileURLToPath(new URL("..
 export const inspectCommand = (args: readonly string[], agent: readonly string[]) => tsNode(fixture("run-inspect.ts"), ...args, "--", ...agent);
 
 /** A fresh temporary directory for one test's files. */
-export const scratch = () => mkdtempSync(join(tmpdir(), "acp-inspect-"));
+export const scratch = () => tempDir("acp-inspect-");
 
 export interface Run {
   readonly code: number | null;

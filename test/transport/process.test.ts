@@ -8,10 +8,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { allGone, groupGone, groupMembers, pidsIn } from "../support/process-group.ts";
+import { tempDir } from "../support/temp.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/stub-agent.mjs", import.meta.url));
 const owner = fileURLToPath(new URL("../fixtures/process-owner.ts", import.meta.url));
-const pidfile = () => join(mkdtempSync(join(tmpdir(), "acp-process-")), "pids");
+const pidfile = () => join(tempDir("acp-process-"), "pids");
 const behindShell = (flags: string) => ["-c", `"${process.execPath}" "${stub}" ${flags}; true`];
 
 async function written(file: string, count: number): Promise<number[]> {
@@ -88,4 +89,22 @@ describe("startProcess", () => {
       expect(await allGone(pids)).toEqual([]);
     });
   }
+});
+
+describe("startProcess when the leader exits before the rest of its group", () => {
+  it("keeps no timer of its own alive once `exited` settled, so its owner can end (the SIGTERM→SIGKILL timer is cleared on every exit)", async () => {
+    const file = pidfile();
+    const timers = fileURLToPath(new URL("../fixtures/process-timers.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", timers, file], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    let out = "";
+    const line = new Promise<string>((resolve) => child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d).includes("\n") && resolve(out)));
+    const report = JSON.parse((await line).trim()) as { exit: { signal: string | null; lingered?: boolean }; active: string[] };
+    // sh died of the SIGTERM; the stub ignoring it was still alive, so the group's end is left to the owner.
+    expect({ signal: report.exit.signal, lingered: report.exit.lingered }).toEqual({ signal: "SIGTERM", lingered: true });
+    expect(report.active.filter((r) => r === "Timeout")).toEqual([]);
+    expect(await exited).toBe(0);
+    // The owner's exit ended what was left of the group.
+    expect(await allGone(pidsIn(file))).toEqual([]);
+  });
 });

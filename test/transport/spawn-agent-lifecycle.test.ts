@@ -9,9 +9,10 @@ import { ConnectionClosedError, connectClient, type Diagnostic } from "../../src
 import { AgentExitedError, spawnAgent } from "../../src/transport/stdio.ts";
 import { params, testClient } from "../support/handlers.ts";
 import { allGone, groupGone, pidsIn } from "../support/process-group.ts";
+import { tempDir } from "../support/temp.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/stub-agent.mjs", import.meta.url));
-const pidfile = () => join(mkdtempSync(join(tmpdir(), "acp-spawn-")), "pids");
+const pidfile = () => join(tempDir("acp-spawn-"), "pids");
 
 function connect(command: string, args: string[], options: Parameters<typeof spawnAgent>[2] = {}) {
   const agent = spawnAgent(command, args, { stderr: "capture", ...options });

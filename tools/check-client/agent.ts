@@ -1,6 +1,8 @@
 /**
- * The scripted ACP v1 agent of one `check --client` run, on the run's
- * {@link Peer}. It answers `initialize` with protocol version 1 and no
+ * The scripted ACP agent of one `check --client` run, on the run's
+ * {@link Peer}. It answers `initialize` with the version the client offers
+ * when check speaks it (v2 for 2 or newer, else v1; see {@link answerVersion}),
+ * v1 with no
  * optional capability (so every gated agent method is off limits),
  * `authenticate` with `{}`, `session/new` with a fresh session id, and runs
  * the scenario's turn on the first `session/prompt` (later prompts get one
@@ -12,6 +14,18 @@
  */
 import { ErrorCode } from "../../src/errors.ts";
 import type { ClientLine, Peer } from "./peer.ts";
+
+/**
+ * The answer to a v2 initialize: v2, the baseline session surface
+ * (`capabilities.session`, which v2 needs for session/new at all), nothing
+ * else advertised, no authentication.
+ */
+export const INITIALIZE_RESULT_V2 = {
+  protocolVersion: 2,
+  info: { name: "acp-router check --client", version: "0.1.0" },
+  capabilities: { session: {} },
+  authMethods: [],
+};
 
 /** The answer to initialize: v1, nothing optional advertised, no authentication. */
 export const INITIALIZE_RESULT = {
@@ -37,6 +51,8 @@ export interface Handshake {
   readonly offered: unknown[];
   /** The protocolVersion check's agent answered. */
   answered: number | undefined;
+  /** The version the run's session speaks (the last answer), 1 until initialize is answered. */
+  version: 1 | 2;
   /** The first request after initialize was answered other than a repeated initialize, and when it came, in ms. */
   wentOn: { readonly method: string; readonly t: number } | undefined;
   /** The first request's method. */
@@ -58,13 +74,29 @@ export interface TurnStart {
   readonly sessionId: string;
   readonly cwd: unknown;
   readonly capabilities: Record<string, unknown>;
+  /** The protocol version the session speaks. */
+  readonly version: 1 | 2;
+}
+
+/**
+ * What check's agent answers to an initialize offering `offered`: the
+ * version itself when check speaks it (1 or 2), 2 for a newer one (the v2
+ * negotiation: the agent's latest), 1 for anything else; in the `version`
+ * scenario {@link FUTURE_VERSION}; in `version-down` always 1 (a v2 client
+ * must fall back to 1 or close).
+ */
+export function answerVersion(scenario: string, offered: unknown): number {
+  if (scenario === "version") return FUTURE_VERSION;
+  if (scenario === "version-down") return 1;
+  return typeof offered === "number" && Number.isInteger(offered) && offered >= 2 ? 2 : 1;
 }
 
 type Turn = (start: TurnStart) => Promise<"end_turn" | "cancelled">;
 
 /** Installs the agent on `peer`; `turn` runs for the first prompt. */
 export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake {
-  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, offered: [], answered: undefined, wentOn: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined };
+  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, offered: [], answered: undefined, version: 1, wentOn: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined };
+  let userMessages = 0;
   let turns = 0;
   const answer = (id: unknown, result: unknown) => peer.send({ jsonrpc: "2.0", id, result });
   const refuse = (id: unknown, code: number, message: string) => peer.send({ jsonrpc: "2.0", id, error: { code, message } });
@@ -83,8 +115,9 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
       case "initialize":
         hs.init = { line, params };
         hs.offered.push(params.protocolVersion);
-        hs.answered = scenario === "version" ? FUTURE_VERSION : INITIALIZE_RESULT.protocolVersion;
-        answer(id, { ...INITIALIZE_RESULT, protocolVersion: hs.answered });
+        hs.answered = answerVersion(scenario, params.protocolVersion);
+        hs.version = hs.answered === 2 ? 2 : 1;
+        answer(id, hs.answered === 2 ? INITIALIZE_RESULT_V2 : { ...INITIALIZE_RESULT, protocolVersion: hs.answered });
         hs.initAnsweredAt ??= peer.now();
         return;
       case "authenticate":
@@ -106,20 +139,47 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
         }
         hs.promptTypes.push(Array.isArray(params.prompt) ? params.prompt.map((b: unknown) => String((b as { type?: unknown } | null)?.type)) : []);
         const first = turns++ === 0;
-        const capabilities = (hs.init?.params.clientCapabilities ?? {}) as Record<string, unknown>;
+        const v2 = hs.version === 2;
+        const capabilities = (hs.init?.params[v2 ? "capabilities" : "clientCapabilities"] ?? {}) as Record<string, unknown>;
+        const sessionId = session.sessionId;
+        const update = (u: unknown) => peer.notify("session/update", { sessionId, update: u });
+        if (v2) {
+          // v2: the answer acknowledges with the user message's id; the turn ends with the idle state_update.
+          const messageId = `check-user-${++userMessages}`;
+          answer(id, { messageId });
+          update({ sessionUpdate: "user_message", messageId, content: Array.isArray(params.prompt) ? params.prompt : [] });
+          update({ sessionUpdate: "state_update", state: "running" });
+        }
         const run: Promise<"end_turn" | "cancelled"> = first
-          ? turn({ sessionId: session.sessionId, cwd: session.cwd, capabilities })
+          ? turn({ sessionId, cwd: session.cwd, capabilities, version: hs.version })
           : Promise.resolve().then(() => {
-              peer.notify("session/update", { sessionId: session.sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "check --client: one turn per scenario." } } });
+              update({ sessionUpdate: "agent_message_chunk", ...(v2 ? { messageId: `check-agent-${turns}` } : {}), content: { type: "text", text: "check --client: one turn per scenario." } });
               return "end_turn" as const;
             });
         void run.then(
           (stopReason) => {
             if (first) hs.turnEndedAt = peer.now();
-            answer(id, { stopReason });
+            if (v2) update({ sessionUpdate: "state_update", state: "idle", stopReason });
+            else answer(id, { stopReason });
           },
-          (error: unknown) => refuse(id, ErrorCode.InternalError, `Internal error: ${(error as Error).message}`),
+          (error: unknown) => (v2 ? update({ sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: ErrorCode.InternalError, message: (error as Error).message } }) : refuse(id, ErrorCode.InternalError, `Internal error: ${(error as Error).message}`)),
         );
+        return;
+      }
+      // v2's baseline session surface (capabilities.session): answered, never -32601.
+      case "session/list":
+        if (hs.version === 2) return answer(id, { sessions: [] });
+        refuse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return;
+      case "session/close":
+      case "session/resume": {
+        if (hs.version !== 2) {
+          refuse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+          return;
+        }
+        const known = hs.sessions.some((s) => s.sessionId === params.sessionId);
+        if (known) answer(id, {});
+        else refuse(id, ErrorCode.ResourceNotFound, `Resource not found: session ${JSON.stringify(params.sessionId)}`);
         return;
       }
       default:

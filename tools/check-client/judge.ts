@@ -31,9 +31,11 @@ export function judgeHandshake(card: Scorecard, run: RunResult): void {
   card.score("ACP-INIT-101", hs.first === "initialize" ? pass : fail(`the client's first request was ${String(hs.first)}, not initialize`));
   const p = hs.init.params;
   card.score("ACP-INIT-104", Number.isInteger(p.protocolVersion) && (p.protocolVersion as number) >= 1 ? pass : fail(`initialize carried protocolVersion ${JSON.stringify(p.protocolVersion)}, not a version number`));
-  const info = p.clientInfo as { name?: unknown; version?: unknown } | undefined;
-  card.score("ACP-INIT-102", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
-  card.score("ACP-INIT-108", typeof p.clientCapabilities === "object" && p.clientCapabilities !== null ? pass : fail("initialize carried no clientCapabilities"));
+  // v2 names them info and capabilities.
+  const [infoField, capsField] = hs.version === 2 ? ["info", "capabilities"] : ["clientInfo", "clientCapabilities"];
+  const info = p[infoField] as { name?: unknown; version?: unknown } | undefined;
+  card.score("ACP-INIT-102", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried ${infoField} ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
+  card.score("ACP-INIT-108", typeof p[capsField] === "object" && p[capsField] !== null ? pass : fail(`initialize carried no ${capsField}`));
   for (const id of ["ACP-SESSION-102", "ACP-PROMPT-102"]) {
     const found = hs.order.filter((o) => o.id === id);
     if (found.length > 0) card.score(id, fail(found.map((o) => o.evidence).join("; ")));
@@ -75,6 +77,8 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
   const counts = new Map<number | string, number>();
   for (const a of answers) {
     const id = a.body?.id;
+    // An error with id null answers a line without a usable id (the wire probes judge those).
+    if (id === null && a.body !== undefined && "error" in a.body) continue;
     const request = peer.sent.find((r) => r.id === id);
     if (request === undefined) {
       card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${a.text.slice(0, 160)}`));

@@ -4,19 +4,26 @@
  * scenario (handshake, updates, permission, cancel, version: scenarios.ts), each time
  * with `{agent}` replaced by a command that connects its stdio to a scripted
  * v1 agent living in the check process (bridge.mjs, over 127.0.0.1), and
- * `{prompt}` by the prompt text. The scorecard has one row per client-side
+ * `{prompt}` by the prompt text and `{cwd}` by a fresh temporary folder of
+ * the run (for a client that takes the session's cwd on its command line).
+ * The client runs in the caller's working folder, so a command with relative
+ * paths works as typed; `freshDir` runs it in the temporary folder instead.
+ * The scorecard has one row per client-side
  * requirement of docs/conformance-catalogue.json (side `client` or `both`):
  * pass, fail, n/a or not run, each non-pass with its evidence; exit status 1
- * when a MUST or MUST NOT row failed. A user cancel is SIGINT to the client's
+ * when a MUST or MUST NOT row failed, 3 when no run started the agent
+ * (nothing judged). A user cancel is SIGINT to the client's
  * process group, as Ctrl-C in a terminal sends it.
  */
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
 import type { CheckReport } from "../check/score.ts";
 import type { Checklist } from "../check/checklist.ts";
-import { createScorecard, notRun } from "../check/score.ts";
+import { createScorecard, notRun, type Scorecard } from "../check/score.ts";
+import { judgeCoverageV2, judgeVersionDown, v2Scorecard } from "./v2.ts";
+import { judgeCoverage } from "./coverage.ts";
 import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
@@ -40,6 +47,10 @@ export interface ClientCheckOptions {
   readonly prompt?: string;
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** The client's working folder. Default: `process.cwd()` (the caller's). */
+  readonly cwd?: string;
+  /** Run the client in each run's fresh temporary folder instead of `cwd` (the old behaviour; give its paths absolute). */
+  readonly freshDir?: boolean;
 }
 
 /** One run as the report shows it. */
@@ -51,53 +62,75 @@ export interface RunSummary {
 
 export interface ClientReport extends CheckReport {
   readonly runs: readonly RunSummary[];
-  /** The handshake run's versions: what the client offered in each initialize, in order, and what check's agent answered (always 1). */
+  /** True when no run started the agent: nothing was judged, and `check --client` exits 3. */
+  readonly nothingJudged?: boolean;
+  /** The one line that says so, when `nothingJudged`. */
+  readonly nothingJudgedLine?: string;
+  /** The handshake run's versions: what the client offered in each initialize, in order, and what check's agent answered (the offered version when it is 1 or 2). */
   readonly negotiated: { readonly offered: readonly unknown[]; readonly answered: number | undefined };
 }
 
 /**
- * The note that says which version the connection ran. check's agent speaks
- * v1 only and answers 1 whatever the client offers (a v2 client is expected
- * to fall back, as the v2 negotiation allows); the v2 client-side rows of
- * docs/conformance-catalogue-v2.json are not judged yet.
+ * The note that says which version the connection ran. check's agent
+ * answers the version the client offers when it speaks it (1 or 2; 2 for a
+ * newer one), so a v2 client is scored on the v2 client-side rows of
+ * docs/conformance-catalogue-v2.json, a v1 client on the v1 rows.
  */
 export function negotiationNote(offered: readonly unknown[], answered: number | undefined): string {
   if (answered === undefined) return "negotiated protocol version: none (the client never sent initialize)";
   const asked = offered.map((v) => JSON.stringify(v)).join(", then ");
-  const v2 = offered.some((v) => typeof v === "number" && v >= 2) ? "; v2 client-side rows are not judged yet" : "";
-  return `negotiated protocol version: ${answered} (the client offered ${asked}; check's agent answers 1 only${v2})`;
+  return `negotiated protocol version: ${answered} (the client offered ${asked}; check's agent answers the offered version when it speaks it: 1 or 2)`;
 }
 
 const describeExit = (r: RunResult) => `${r.exit.error ? `not started: ${r.exit.error.message}` : r.exit.signal !== null ? `signal ${r.exit.signal}` : `code ${String(r.exit.code)}`}${r.ended ? " (ended at the run's bound)" : ""}`;
 
 /** Runs every scenario against `command` and returns the scorecard. */
 export async function scoreClient(command: readonly string[], options: ClientCheckOptions = {}): Promise<ClientReport> {
-  const card = createScorecard(CLIENT_CHECKLIST);
+  let card: Scorecard = createScorecard(CLIENT_CHECKLIST);
+  let v2: ReturnType<typeof v2Scorecard> | undefined;
   const shared: Shared = {};
   const runs: RunResult[] = [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_S * 1000;
   if (!command.some((w) => w.includes("{agent}"))) card.notes.push("the client command has no {agent}: the client cannot reach check's agent");
-  for (const scenario of SCENARIOS) {
+  const scenarios: ScenarioName[] = [...SCENARIOS];
+  for (const scenario of scenarios) {
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
-    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, env: options.env });
+    const cwd = options.freshDir ? scratch : (options.cwd ?? process.cwd());
+    // check's own folder for the run: removed when the run is over (the client under test has exited).
+    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env }).finally(() => rmSync(scratch, { recursive: true, force: true }));
     runs.push(run);
     if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
     else if (run.handshake.turnEndedAt === undefined && scenario !== "version") card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
+    if (scenario === "handshake" && run.handshake.version === 2) {
+      // A v2 client: every row from here on is a v2 row, and a version-down run probes its fallback to 1.
+      v2 = v2Scorecard();
+      v2.notes.push(...card.notes);
+      card = v2;
+      scenarios.push("version-down");
+    }
     if (scenario === "handshake") {
       judgeHandshake(card, run);
       judgeShutdown(card, run);
     }
-    // The version run's traffic follows a version check's agent does not speak: only ACP-INIT-105 is judged on it.
+    // The version runs' traffic follows a version other than the session's: only the fallback is judged on it.
     if (scenario === "version") judgeVersion(card, run);
+    else if (scenario === "version-down") judgeVersionDown(card, run);
     else judgeTraffic(card, run);
     if (run.exit.error) break;
   }
-  judgeGates(card, runs);
   const first = runs[0]?.handshake;
   const negotiated = { offered: first?.offered ?? [], answered: first?.answered };
   if (first?.init !== undefined) card.notes.unshift(negotiationNote(negotiated.offered, negotiated.answered));
-  for (const e of CLIENT_CHECKLIST.entries) if (!card.has(e.id) && runs.every((r) => !r.peer.connected)) card.score(e.id, notRun("the client never started the agent"));
+  const nothingJudged = runs.every((r) => !r.peer.connected);
+  if (nothingJudged) for (const e of CLIENT_CHECKLIST.entries) card.score(e.id, notRun("the client never started the agent"));
+  else {
+    judgeGates(card, runs);
+    judgeCoverage(card, runs);
+    if (v2 !== undefined) judgeCoverageV2(v2, runs);
+  }
   const rows = card.rows(UNPROBED);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  return { protocol: 1, catalogue: CLIENT_CHECKLIST.catalogue, rows, notes: card.notes, passed, negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+  const firstRun = runs[0];
+  const nothingJudgedLine = nothingJudged && firstRun !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(firstRun)}; its last line: ${JSON.stringify(firstRun.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
+  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }

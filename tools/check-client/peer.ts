@@ -47,6 +47,8 @@ export interface Peer {
   readonly extraConnections: number;
   /** Writes one message (serialized as one line). */
   send(message: unknown): void;
+  /** Writes `text` as one line as it is (a line that is not JSON, a body that is not a message). */
+  sendLine(text: string): void;
   /** Sends a request with a fresh id and resolves with the client's answer, or undefined after `ms` or when the connection is gone. */
   request(method: string, params: unknown, ms: number): Promise<Record<string, unknown> | undefined>;
   notify(method: string, params: unknown): void;
@@ -173,7 +175,9 @@ export async function startPeer(): Promise<Peer> {
       return extra;
     },
     send(message) {
-      const text = JSON.stringify(message);
+      peer.sendLine(JSON.stringify(message));
+    },
+    sendLine(text) {
       monitor.observe("agent", text, now());
       if (socket !== undefined && !gone && socket.writable) socket.write(`${text}\n`);
     },

@@ -5,8 +5,8 @@
  * SIGINT to the client's process group, after which the client must send
  * session/cancel and answer a still-pending permission request `cancelled`.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, seconds, show } from "../check/kit.ts";
 import { ErrorCode } from "../../src/errors.ts";
@@ -27,12 +27,17 @@ function outcomeOf(answer: Record<string, unknown>): { ok: true; outcome: string
   return { ok: false, why: `answered without an outcome naming an offered option: ${show(answer)}` };
 }
 
-const permissionParams = (sessionId: string, toolCallId: string) => ({ sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS });
+/** session/request_permission params in the session's version (v2: a title instead of the tool call). */
+const permissionParams = (start: TurnStart, toolCallId: string, title: string) =>
+  start.version === 2 ? { sessionId: start.sessionId, title, options: PERMISSION_OPTIONS } : { sessionId: start.sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS };
+
+/** A tool call shown running (v1: tool_call; v2 has only tool_call_update). */
+const toolCall = (start: TurnStart, toolCallId: string, title: string, kind: string, status: string) => ({ sessionUpdate: start.version === 2 ? "tool_call_update" : "tool_call", toolCallId, title, kind, status });
 
 export async function permissionTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn"> {
   const { peer, card, timeoutMs } = ctx;
-  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-perm-1", title: "Write check-client-probe.txt", kind: "edit", status: "pending" });
-  const answer = await peer.request("session/request_permission", permissionParams(start.sessionId, "check-perm-1"), timeoutMs);
+  update(ctx, start.sessionId, toolCall(start, "check-perm-1", "Write check-client-probe.txt", "edit", "pending"));
+  const answer = await peer.request("session/request_permission", permissionParams(start, "check-perm-1", "Write check-client-probe.txt"), timeoutMs);
   if (answer === undefined) card.score("ACP-PERM-103", ctx.gone() !== undefined ? notRun(`the client ${String(ctx.gone())}`) : fail(`session/request_permission got no answer within ${seconds(timeoutMs)}`));
   else {
     const o = outcomeOf(answer);
@@ -40,7 +45,8 @@ export async function permissionTurn(ctx: TurnContext, start: TurnStart): Promis
     ctx.shared.permissionAnswered = o.ok;
   }
   update(ctx, start.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "check-perm-1", status: "completed" });
-  await probeGated(ctx, start);
+  // v2 has no fs or terminal methods on the client.
+  if (start.version === 1) await probeGated(ctx, start);
   return "end_turn";
 }
 
@@ -58,16 +64,25 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
     else if (errorCode(a) === ErrorCode.MethodNotFound) problems.push(`${method} was answered -32601 although the capability was advertised`);
     return a;
   };
-  const path = join(scratch, "check-client-probe.txt");
+  // The probe file lives in the session's cwd (a client may confine fs/* to it), under a name no project uses, and is
+  // removed afterwards; in check's scratch folder when the session's cwd is not an absolute path.
+  const home = typeof start.cwd === "string" && isAbsolute(start.cwd) && existsSync(start.cwd) ? start.cwd : scratch;
+  const path = join(home, home === scratch ? "check-client-probe.txt" : `.acp-router-check-client-${process.pid}-${Date.now()}.txt`);
   const content = "written by acp-router check --client\n";
-  if (fs.writeTextFile === true) {
-    const a = await ask("fs/write_text_file", { path, content });
-    if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
-    else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+  try {
+    if (fs.writeTextFile === true) {
+      const existed = existsSync(path);
+      const a = await ask("fs/write_text_file", { path, content });
+      if (existed) card.score("ACP-FS-102", na(`the probe file ${path} existed before the probe`));
+      else if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
+      else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+    } else card.score("ACP-FS-102", na("the client did not advertise fs.writeTextFile"));
+    if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
+  } finally {
+    if (home !== scratch) rmSync(path, { force: true });
   }
-  if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
   if (caps.terminal === true) {
-    const created = await ask("terminal/create", { command: "echo", args: ["acp-router check --client"], cwd: scratch });
+    const created = await ask("terminal/create", { command: "echo", args: ["acp-router check --client"], cwd: home });
     const terminalId = (created?.result as { terminalId?: unknown } | undefined)?.terminalId;
     if (typeof terminalId === "string") {
       for (const method of ["terminal/wait_for_exit", "terminal/output", "terminal/release"]) await ask(method, { terminalId });
@@ -80,12 +95,12 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
 
 export async function cancelTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn" | "cancelled"> {
   const { peer, card, timeoutMs } = ctx;
-  update(ctx, start.sessionId, { sessionUpdate: "tool_call", toolCallId: "check-cancel-1", title: "A long task", kind: "execute", status: "in_progress" });
+  update(ctx, start.sessionId, toolCall(start, "check-cancel-1", "A long task", "execute", "in_progress"));
   let permission: Promise<Record<string, unknown> | undefined> | undefined;
   let answeredFirst: Record<string, unknown> | undefined;
   let interrupted = false;
   if (ctx.shared.permissionAnswered === true) {
-    permission = peer.request("session/request_permission", permissionParams(start.sessionId, "check-cancel-1"), timeoutMs * 2);
+    permission = peer.request("session/request_permission", permissionParams(start, "check-cancel-1", "A long task"), timeoutMs * 2);
     void permission.then((a) => (answeredFirst ??= a && !interrupted ? a : undefined));
   }
   await peer.pause(500);

@@ -1,7 +1,9 @@
 /**
  * One client run of `check --client`: a fresh {@link Peer} and scripted agent,
- * the client command with `{agent}` replaced by the bridge command line and
- * `{prompt}` by the prompt text, started in a scratch folder in its own
+ * the client command with `{agent}` replaced by the bridge command line,
+ * `{prompt}` by the prompt text and `{cwd}` by the run's fresh scratch
+ * folder, started in the caller's working folder (or, with `--fresh-dir`, in
+ * the scratch folder) in its own
  * process group (src/transport/process.ts), then awaited: the run ends when
  * the client exits, or is ended (SIGTERM, then SIGKILL to its group) once its
  * bound has passed.
@@ -22,16 +24,21 @@ const word = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g
 /** The command line that replaces `{agent}`: this Node running the bridge to `port`. */
 export const bridgeCommand = (port: number): string => [process.execPath, BRIDGE, String(port)].map(word).join(" ");
 
-/** `command` with `{agent}` and `{prompt}` replaced in every word. */
-export function substitute(command: readonly string[], agent: string, prompt: string): string[] {
-  return command.map((w) => w.replaceAll("{agent}", agent).replaceAll("{prompt}", prompt));
+/** `command` with `{agent}`, `{prompt}` and (when given) `{cwd}` replaced in every word. */
+export function substitute(command: readonly string[], agent: string, prompt: string, cwd?: string): string[] {
+  return command.map((w) => {
+    const out = w.replaceAll("{agent}", agent).replaceAll("{prompt}", prompt);
+    return cwd === undefined ? out : out.replaceAll("{cwd}", cwd);
+  });
 }
 
 export interface RunOptions {
   readonly prompt: string;
   readonly timeoutMs: number;
-  /** The client's working directory. */
+  /** The run's fresh folder: what `{cwd}` stands for, where the fs probes write when the session's cwd is elsewhere or unusable. */
   readonly scratch: string;
+  /** The client process's working directory: the caller's folder by default, the scratch folder with `--fresh-dir`. */
+  readonly cwd: string;
   readonly env?: NodeJS.ProcessEnv | undefined;
 }
 
@@ -49,13 +56,13 @@ export interface RunResult {
   readonly tail: string;
 }
 
-const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn } as const;
+const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn, "version-down": handshakeTurn } as const;
 
 /** Runs the client once for `scenario`. */
 export async function runScenario(command: readonly string[], scenario: ScenarioName, card: Scorecard, shared: Shared, options: RunOptions): Promise<RunResult> {
   const peer = await startPeer();
-  const [file, ...args] = substitute(command, bridgeCommand(peer.port), options.prompt) as [string, ...string[]];
-  const proc = startProcess(file, args, { stdio: ["ignore", "pipe", "pipe"], cwd: options.scratch, env: options.env, graceMs: 1000, termMs: 1000 });
+  const [file, ...args] = substitute(command, bridgeCommand(peer.port), options.prompt, options.scratch) as [string, ...string[]];
+  const proc = startProcess(file, args, { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd, env: options.env, graceMs: 1000, termMs: 1000 });
   let exitAt: number | undefined;
   proc.child.once("exit", () => (exitAt = peer.now()));
   let tail = "";
@@ -71,8 +78,13 @@ export async function runScenario(command: readonly string[], scenario: Scenario
     if (peer.droppedAt !== undefined) return "dropped the agent's connection";
     return undefined;
   };
+  // The session's version is known once initialize is answered; the turns read it then.
+  let handshake: Handshake | undefined;
   const ctx: TurnContext = {
     peer, card, shared, timeoutMs: options.timeoutMs, scratch: options.scratch, gone,
+    get version() {
+      return handshake?.version ?? 1;
+    },
     interrupt: () => {
       const pid = proc.child.pid;
       if (pid === undefined || proc.hasExited) return;
@@ -83,7 +95,7 @@ export async function runScenario(command: readonly string[], scenario: Scenario
       }
     },
   };
-  const handshake = startAgent(peer, scenario, (start) => TURNS[scenario](ctx, start));
+  handshake = startAgent(peer, scenario, (start) => TURNS[scenario](ctx, start));
   let ended = false;
   // The bound: the start and handshake, the turn (waits of up to three timeouts), the shutdown;
   // the version probe has no wait of its own: the start, one timeout for the client to act, the shutdown.
@@ -96,5 +108,5 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   // The socket's last events (EOF, close) may come just after the exit.
   await peer.pause(200);
   peer.close();
-  return { scenario, peer, handshake, exit, exitAt: exitAt ?? peer.now(), ended, tail: tail.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "") };
+  return { scenario, peer, handshake: handshake as Handshake, exit, exitAt: exitAt ?? peer.now(), ended, tail: tail.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "") };
 }

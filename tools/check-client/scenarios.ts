@@ -12,6 +12,7 @@
  */
 import { metaLadenUpdate, unknownKind, unknownUpdate, updateSamples } from "../mock-agent/updates.ts";
 import { fail, notRun, pass, type Scorecard } from "../check/score.ts";
+import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import type { Peer } from "./peer.ts";
 
@@ -20,7 +21,8 @@ export const LIVENESS_MS = 300;
 /** The size of the large message's text, in bytes: 1 MiB, far beyond any chunk a model streams, well under the framer's 32 MiB limit. */
 export const LARGE_BYTES = 1024 * 1024;
 
-export type ScenarioName = "handshake" | "updates" | "permission" | "cancel" | "version";
+/** The runs; `version-down` runs only for a client that negotiated v2 (v2.ts). */
+export type ScenarioName = "handshake" | "updates" | "permission" | "cancel" | "version" | "version-down";
 export const SCENARIOS: readonly ScenarioName[] = ["handshake", "updates", "permission", "cancel", "version"];
 
 /** Facts a later run depends on. */
@@ -33,8 +35,10 @@ export interface TurnContext {
   readonly peer: Peer;
   readonly card: Scorecard;
   readonly timeoutMs: number;
-  /** The client's working directory, a fresh folder of check's: fs probes write only there. */
+  /** The run's fresh folder (what `{cwd}` stands for): fs probes write there when the session's cwd is unusable. */
   readonly scratch: string;
+  /** The session's protocol version, once the client's initialize was answered (1 before). */
+  readonly version: 1 | 2;
   readonly shared: Shared;
   /** SIGINT to the client's process group. */
   interrupt(): void;
@@ -51,19 +55,26 @@ export async function survived(ctx: TurnContext): Promise<string | undefined> {
   return ctx.gone();
 }
 
+/** An agent_message_chunk of `text` in the session's version (v2 chunks carry a messageId). */
+export const chunk = (start: TurnStart, text: string, messageId = "check-agent-1"): Record<string, unknown> => ({ sessionUpdate: "agent_message_chunk", ...(start.version === 2 ? { messageId } : {}), content: { type: "text", text } });
+
 export async function handshakeTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn"> {
-  update(ctx, start.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hello from acp-router check --client." } });
+  update(ctx, start.sessionId, chunk(start, "Hello from acp-router check --client."));
   return "end_turn";
 }
 
 export async function updatesTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn"> {
-  const samples = updateSamples(1).filter((s) => s.requires === undefined || truthyAt(start.capabilities, s.requires));
+  const samples = updateSamples(start.version).filter((s) => s.requires === undefined || truthyAt(start.capabilities, s.requires));
   const steps: { id: string; what: string; send: () => void }[] = [
     { id: "ACP-PROMPT-105", what: `the ${samples.length} sample updates of every v1 kind`, send: () => samples.forEach((s) => update(ctx, start.sessionId, s.update)) },
     { id: "ACP-EXT-104", what: `an update of unknown kind "${unknownKind}"`, send: () => update(ctx, start.sessionId, unknownUpdate()) },
-    { id: "ACP-META-102", what: "an agent_message_chunk carrying _meta", send: () => update(ctx, start.sessionId, metaLadenUpdate(1)) },
-    { id: "ACP-SESSION-108", what: "an update for an unknown session", send: () => update(ctx, "check-unknown-session", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "For a session you never opened." } }) },
-    { id: "ACP-TRANSPORT-106", what: `a ${LARGE_BYTES}-byte agent_message_chunk`, send: () => update(ctx, start.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x".repeat(LARGE_BYTES) } }) },
+    { id: "ACP-META-102", what: "an agent_message_chunk carrying _meta", send: () => update(ctx, start.sessionId, metaLadenUpdate(start.version)) },
+    { id: "ACP-SESSION-108", what: "an update for an unknown session", send: () => update(ctx, "check-unknown-session", chunk(start, "For a session you never opened.", "check-agent-unknown")) },
+    { id: "ACP-TRANSPORT-106", what: `a ${LARGE_BYTES}-byte agent_message_chunk`, send: () => update(ctx, start.sessionId, chunk(start, "x".repeat(LARGE_BYTES), "check-agent-large")) },
+    { id: "ACP-EXT-101", what: "an agent_message_chunk with an unknown field beside the known ones", send: () => update(ctx, start.sessionId, { ...chunk(start, "A field from the future rides along.", "check-agent-field"), checkFutureField: 1 }) },
+    { id: "ACP-CONFIG-103", what: "a config_option_update whose option has an unknown category", send: () => update(ctx, start.sessionId, { sessionUpdate: "config_option_update", configOptions: [{ id: "check-effort", name: "Effort", category: "check_future_category", type: "select", currentValue: "low", options: [{ value: "low", name: "Low" }, { value: "high", name: "High" }] }] }) },
+    { id: "ACP-CONFIG-104", what: "a config_option_update with an option of an unknown type", send: () => update(ctx, start.sessionId, { sessionUpdate: "config_option_update", configOptions: [{ id: "check-future", name: "Future", type: "check_future_type", currentValue: "x" }] }) },
+    { id: "ACP-EXT-201", what: "an unknown _ notification and an unknown notification without _", send: () => { ctx.peer.notify("_acp-router.check/note", { text: "ignore me" }); ctx.peer.notify("check/future_notification", {}); } },
   ];
   let goneAfter: string | undefined;
   for (const step of steps) {
@@ -79,5 +90,103 @@ export async function updatesTurn(ctx: TurnContext, start: TurnStart): Promise<"
       goneAfter = `the client ${why} after ${step.what}`;
     }
   }
+  if (goneAfter !== undefined) ctx.card.all(WIRE_ROWS, notRun(goneAfter));
+  else await wireProbes(ctx);
   return "end_turn";
+}
+
+/** The rows {@link wireProbes} judges. */
+export const WIRE_ROWS = ["ACP-EXT-001", "ACP-JSONRPC-004", "ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-JSONRPC-005"] as const;
+
+const errorCodeOf = (a: Record<string, unknown> | undefined): unknown => (a?.error as { code?: unknown } | undefined)?.code;
+
+/**
+ * JSON-RPC as a receiver: an unknown `_` request (answered, with its id;
+ * -32601 as JSON-RPC asks), a line that is not JSON (-32700, id null), a JSON
+ * body that is no message (-32600, id null), and then a request every client
+ * answers, to see the connection is still usable.
+ */
+async function wireProbes(ctx: TurnContext): Promise<void> {
+  const { peer, card, timeoutMs } = ctx;
+  const s = `${Math.round(timeoutMs / 1000)} s`;
+  const ext = await peer.request("_acp-router.check/ping", { probe: true }, timeoutMs);
+  if (ext === undefined) {
+    const why = ctx.gone();
+    card.all(["ACP-EXT-001", "ACP-JSONRPC-004"], why !== undefined ? notRun(`the client ${why}`) : fail(`the unknown request _acp-router.check/ping got no answer within ${s}`));
+    if (why !== undefined) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${why}`));
+  } else {
+    card.score("ACP-EXT-001", pass);
+    card.score("ACP-JSONRPC-004", errorCodeOf(ext) === ErrorCode.MethodNotFound ? pass : fail(`the unknown request _acp-router.check/ping was answered ${JSON.stringify(ext.result !== undefined ? { result: ext.result } : ext.error).slice(0, 160)}, not -32601`));
+  }
+  const nullAnswer = (code: number) => (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null && errorCodeOf(l.body) === code;
+  const anyNullAnswer = (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null;
+  for (const [id, line, code, what] of [["ACP-INFO-PARSE-001", "{this is not json", ErrorCode.ParseError, "a line that is not JSON"], ["ACP-INFO-INVALIDREQ-001", '{"check":"not a JSON-RPC message"}', ErrorCode.InvalidRequest, "a JSON object that is not a JSON-RPC message"]] as const) {
+    const from = peer.lines.length;
+    peer.sendLine(line);
+    const answer = await peer.waitFor(anyNullAnswer, Math.min(timeoutMs, 2000), from);
+    const why = ctx.gone();
+    if (why !== undefined) return void card.all([id, "ACP-JSONRPC-005"], fail(`the client ${why} after ${what}`));
+    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `${what} got no error answer with id null (expected ${code})` : `${what} was answered ${answer.text.slice(0, 160)}, not ${code} with id null`));
+  }
+  const again = await peer.request("_acp-router.check/ping", { probe: "again" }, timeoutMs);
+  card.score("ACP-JSONRPC-005", again !== undefined ? pass : ctx.gone() !== undefined ? fail(`the client ${String(ctx.gone())} after the erroneous lines`) : fail(`after the erroneous lines a request got no answer within ${s}`));
+  if (ctx.version === 2 && ctx.gone() === undefined) await batchProbes(ctx);
+}
+
+/** The rows {@link batchProbes} judges (v2: a receiver accepts JSON-RPC batches). */
+export const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309"] as const;
+
+const jsonArray = (text: string): unknown[] | undefined => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const isNullInvalid = (m: unknown) => typeof m === "object" && m !== null && (m as { id?: unknown }).id === null && errorCodeOf(m as Record<string, unknown>) === ErrorCode.InvalidRequest;
+
+/**
+ * v2 batches, as the v2 transports page has a receiver treat them: an empty
+ * array gets one -32600 with id null (not an array); a batch of
+ * notifications gets nothing; a request and a notification get one array
+ * holding the request's response only; an invalid entry gets its own -32600
+ * with id null inside the array, and does not spoil the valid request.
+ */
+async function batchProbes(ctx: TurnContext): Promise<void> {
+  const { peer, card } = ctx;
+  const wait = Math.min(ctx.timeoutMs, 2000);
+  const answerLine = (l: { body: Record<string, unknown> | undefined; text: string }) => jsonArray(l.text) !== undefined || (l.body !== undefined && l.body.method === undefined);
+  const note = { jsonrpc: "2.0", method: "_acp-router.check/note", params: { batch: true } };
+  const ping = (id: string) => ({ jsonrpc: "2.0", id, method: "_acp-router.check/ping", params: { batch: true } });
+  const send = async (batch: string, ms = wait) => {
+    const from = peer.lines.length;
+    peer.sendLine(batch);
+    return peer.waitFor(answerLine, ms, from);
+  };
+  const gone = () => {
+    const why = ctx.gone();
+    if (why !== undefined) card.all(BATCH_ROWS.filter((id) => !card.has(id)), fail(`the client ${why} after a JSON-RPC batch`));
+    return why !== undefined;
+  };
+  const empty = await send("[]");
+  if (gone()) return;
+  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${empty.text.slice(0, 160)}, not one -32600 with id null`));
+  const notes = await send(JSON.stringify([note, note]), 500);
+  if (gone()) return;
+  card.score("ACP-JSONRPC-308", notes === undefined ? pass : fail(`a batch of two notifications was answered: ${notes.text.slice(0, 160)}`));
+  const mixed = await send(JSON.stringify([ping("check-batch-1"), note]));
+  if (gone()) return;
+  const items = mixed !== undefined ? jsonArray(mixed.text) : undefined;
+  if (mixed === undefined) card.all(["ACP-JSONRPC-306", "ACP-JSONRPC-307"], fail("a batch of a request and a notification got no answer"));
+  else {
+    card.score("ACP-JSONRPC-306", items !== undefined && items.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-1") ? pass : fail(`a batch of a request and a notification was answered ${mixed.text.slice(0, 160)}, not one array holding the request's response`));
+    const extra = (items ?? [mixed.body]).filter((m) => (m as { id?: unknown } | null)?.id !== "check-batch-1");
+    card.score("ACP-JSONRPC-307", extra.length === 0 ? pass : fail(`the notification within a batch was answered: ${JSON.stringify(extra[0]).slice(0, 160)}`));
+  }
+  const invalid = await send(JSON.stringify([ping("check-batch-2"), 42]));
+  if (gone()) return;
+  const got = invalid !== undefined ? jsonArray(invalid.text) : undefined;
+  const ok = got !== undefined && got.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-2") && got.some(isNullInvalid);
+  card.score("ACP-JSONRPC-309", ok ? pass : fail(invalid === undefined ? "a batch of a request and the number 42 got no answer" : `a batch of a request and the number 42 was answered ${invalid.text.slice(0, 160)}, not an array with the request's response and a -32600 with id null`));
 }

@@ -6,10 +6,15 @@
  * negotiated protocol's catalogue: pass, fail, n/a or not run, each
  * non-pass with its reason, then notes (the catalogue and table used, late
  * answers, an agent that died or lingered). Exit status 1 when a MUST or
- * MUST NOT requirement failed, 0 otherwise, 2 on usage errors (0 for
- * `--help`). The scorecard goes to stdout: check is not a proxy.
+ * MUST NOT requirement failed (and no `--expect` entry accepts it), 0
+ * otherwise, 2 on usage errors (0 for `--help`), 3 when nothing was judged
+ * (`--client`: no run started the agent). The scorecard goes to stdout:
+ * check is not a proxy. `--junit`, `--expect`, `--only` and `--skip` are in
+ * ci.ts.
  */
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows, type Expectation } from "./ci.ts";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
 import { EXIT_GRACE_MS, runCheck } from "./probes.ts";
 import type { CheckReport, ScoreRow } from "./score.ts";
@@ -17,7 +22,7 @@ import type { CheckReport, ScoreRow } from "./score.ts";
 export type { CheckReport, ScoreRow } from "./score.ts";
 
 export const USAGE = `usage: acp-router check [options] -- <agent command...>
-       acp-router check --client [--json] [--prompt TEXT] [--timeout SECONDS] -- <client command with {agent}...>
+       acp-router check --client [options] -- <client command with {agent}...>
 
 Starts the agent, probes it over stdio and prints a scorecard: every agent-side
 requirement of the ACP catalogue for the negotiated version, as pass, fail,
@@ -30,14 +35,26 @@ options:
   --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
   --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
   --client          score a client instead: {agent} in its command becomes an agent run by check
-                    (one client run per scenario, each in a fresh temporary folder, so give
-                    the client's paths absolute; a user cancel is SIGINT to the client's group;
+                    (one client run per scenario, in the current directory; {cwd} stands for a
+                    fresh temporary folder per run; a user cancel is SIGINT to the client's group;
                     --timeout defaults to 10 here; see docs/real-clients.md)
   --prompt TEXT     with --client: what {prompt} in the client command stands for (default: hello)
+  --fresh-dir       with --client: run the client in the fresh temporary folder instead
+                    (give its paths absolute)
+  --junit FILE      also write the scorecard as JUnit XML: one test case per requirement,
+                    failures with their evidence, every other non-pass skipped with its reason
+  --expect FILE     a JSON list of accepted deviations [{"id", "outcome", "reason"}]: their
+                    fails do not fail the run; one that no longer fails is noted
+  --only PREFIX     keep only the rows whose id starts with PREFIX (repeatable, or a,b,c)
+  --skip PREFIX     leave out the rows whose id starts with PREFIX (repeatable, or a,b,c)
   -h, --help        show this help
 
-Exit status: 1 when a MUST or MUST NOT requirement failed, 0 otherwise, 2 on usage errors.
+Exit status: 0 when no MUST or MUST NOT requirement failed unexpectedly, 1 when one did,
+2 on usage errors, 3 when nothing was judged (--client: the client never started the agent).
 `;
+
+/** The exit status when nothing was judged. */
+export const NOTHING_JUDGED = 3;
 
 export interface CheckOptions {
   readonly cwd: string;
@@ -63,19 +80,57 @@ export function renderText(report: CheckReport): string {
   const out = [`protocol v${report.protocol}; requirements from ${report.catalogue}`, ""];
   for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
-  const count = (o: string) => report.rows.filter((r) => r.outcome === o).length;
-  out.push("", `${count("pass")} pass, ${count("fail")} fail, ${count("n/a")} n/a, ${count("not observable")} not observable, ${count("not run")} not run${report.passed ? "" : "; a MUST failed"}`);
+  out.push("", `${countLine(report.rows)}${report.passed ? "" : "; a MUST failed"}`);
   return `${out.join("\n")}\n`;
+}
+
+/** "30 pass, 0 fail, 2 n/a, 92 not run", with any other outcome counted after those. */
+export function countLine(rows: readonly ScoreRow[]): string {
+  const counts = new Map<string, number>([["pass", 0], ["fail", 0], ["n/a", 0], ["not run", 0]]);
+  for (const r of rows) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
+  return [...counts].map(([o, n]) => `${n} ${o}`).join(", ");
+}
+
+/** What the CI flags ask for. */
+interface CiOptions {
+  readonly junit: string | undefined;
+  readonly expectations: readonly Expectation[] | undefined;
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+}
+
+/**
+ * Selects the rows, applies the expectations, writes the JUnit file and the
+ * scorecard, and returns the exit status (`nothing`: nothing was judged).
+ */
+function finish(report: CheckReport, extra: Record<string, unknown>, json: boolean, ci: CiOptions, suite: string, nothing?: string): number {
+  const rows = selectRows(report.rows, ci.only, ci.skip);
+  const verdict = ci.expectations !== undefined ? applyExpectations(rows, ci.expectations) : undefined;
+  const passed = verdict !== undefined ? verdict.unexpected.length === 0 : !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
+  const notes = [...report.notes, ...(verdict?.notes ?? []), ...(verdict !== undefined && verdict.expected.length > 0 ? [`expected fails (--expect): ${verdict.expected.map((r) => r.id).join(", ")}`] : [])];
+  const shown: CheckReport = { ...report, rows, notes, passed };
+  if (ci.junit !== undefined) writeFileSync(ci.junit, renderJUnit(shown, rows, suite, ci.expectations));
+  if (json) process.stdout.write(`${JSON.stringify({ ...extra, ...shown }, null, 2)}\n`);
+  else if (nothing !== undefined) process.stdout.write(`${nothing}\n`);
+  else process.stdout.write(renderText(shown));
+  if (nothing !== undefined) {
+    if (json) process.stderr.write(`acp-router check: ${nothing}\n`);
+    return NOTHING_JUDGED;
+  }
+  return passed ? 0 : 1;
 }
 
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; help?: boolean | undefined };
+  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
-      options: { json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
+        junit: { type: "string" }, expect: { type: "string" }, only: { type: "string", multiple: true }, skip: { type: "string", multiple: true }, help: { type: "boolean", short: "h" },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(`acp-router check: ${(error as Error).message}\n${USAGE}`);
@@ -92,15 +147,21 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;
   }
+  let expectations: Expectation[] | undefined;
+  try {
+    expectations = values.expect !== undefined ? readExpectations(values.expect) : undefined;
+  } catch (error) {
+    process.stderr.write(`acp-router check: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const ci: CiOptions = { junit: values.junit, expectations, only: prefixes(values.only), skip: prefixes(values.skip) };
   const timeout = seconds !== undefined ? { timeoutMs: seconds * 1000 } : {};
+  const json = values.json === true;
   if (values.client) {
     const { scoreClient } = await import("../check-client/main.ts");
-    const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout });
-    process.stdout.write(values.json ? `${JSON.stringify({ command, ...card }, null, 2)}\n` : renderText(card));
-    return card.passed ? 0 : 1;
+    const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout, ...(values.cwd !== undefined ? { cwd: values.cwd } : {}), freshDir: values["fresh-dir"] === true });
+    return finish(card, { command }, json, ci, `check --client (ACP v${card.protocol}, client side)`, card.nothingJudged ? card.nothingJudgedLine : undefined);
   }
   const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...timeout });
-  if (values.json) process.stdout.write(`${JSON.stringify({ command, ...report }, null, 2)}\n`);
-  else process.stdout.write(renderText(report));
-  return report.passed ? 0 : 1;
+  return finish(report, { command }, json, ci, `check (ACP v${report.protocol}, agent side)`);
 }

@@ -46,8 +46,9 @@ export interface Scorecard {
   /**
    * Withdraws the fail `evidence` of `id` (a silence later answered): the
    * remaining fail evidence stands; with none left, `id` becomes `verdict`.
+   * Optional: a card that wraps another (check --client's v2 card) may omit it.
    */
-  relieve(id: string, evidence: string, verdict: Verdict): void;
+  relieve?(id: string, evidence: string, verdict: Verdict): void;
   /** Lines for the end of the scorecard: the negotiated table, an agent that died, late answers, notes on MAY ids. */
   readonly notes: string[];
   /** The rows: every checklist entry in catalogue order, then ids outside the checklist that got a verdict. */

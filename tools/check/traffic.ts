@@ -29,7 +29,8 @@ export function fromMonitor(run: Run): void {
   } else {
     const listed = new Set(card.checklist.entries.map((e) => e.id));
     for (const v of d.monitor.violations) {
-      if (v.by !== "agent" || v.requirement === "ACP-AUTH-005" || run.judged.has(v.index)) continue;
+      // ACP-AUTH-005 and a cancelled prompt's stop reason are judged by check's own probes (session/new, cancel), with their evidence.
+      if (v.by !== "agent" || v.requirement === "ACP-AUTH-005" || v.rule === "cancelled-prompt-stop-reason" || run.judged.has(v.index)) continue;
       const id = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
       if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}`);
       else {

@@ -10,6 +10,7 @@ import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { BACKLOG, DONE, FAILED, FINISHED, type AnalysisMessage, type AnalysisWorkerData } from "./analysis-thread.ts";
 import { createObserver } from "./observer.ts";
+import { BUILT_IN, loadTables } from "./tables.ts";
 
 /**
  * How much lower this thread's priority is than the proxy's: 10 nice levels,
@@ -32,7 +33,9 @@ yieldToForwarding();
 const data = workerData as AnalysisWorkerData;
 const shared = new Int32Array(data.shared);
 // The proxy's thread bounds the backlog; this side only reports what it has taken out of its queue.
-const observer = createObserver(data.options, Number.POSITIVE_INFINITY, (bytes) => Atomics.sub(shared, BACKLOG, bytes));
+// The proxy's thread loaded `--table` already (a failure ends inspect before the agent starts); the port holds the chunks meanwhile.
+const tables = data.options.table === undefined ? BUILT_IN : await loadTables(data.options.table);
+const observer = createObserver(data.options, Number.POSITIVE_INFINITY, (bytes) => Atomics.sub(shared, BACKLOG, bytes), tables);
 const port = parentPort;
 // A failure of the analysis ends it (not the proxy): said on stderr, flagged so the proxy posts and waits no more.
 process.on("uncaughtException", (error) => {

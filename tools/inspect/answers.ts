@@ -6,7 +6,6 @@ import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, Observed } from "./monitor-state.ts";
 import { sessionOf } from "./requests.ts";
 import { peerOf, type Sender } from "./rules.ts";
-import { tableFor } from "./tables.ts";
 import { onPromptAnswered } from "./turns.ts";
 
 type Answer = Observed["answers"];
@@ -31,7 +30,7 @@ export function onAnswer(state: MonitorState, from: Sender, m: Record<string, un
   else onError(state, call, error, report);
   const s = call.method === "session/prompt" && call.sessionId !== undefined ? state.sessions.get(call.sessionId) : undefined;
   if (s !== undefined) onPromptAnswered(s, key, call, error === undefined ? m.result ?? {} : undefined);
-  if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.sessionId !== undefined) {
+  if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.method !== "session/fork" && call.sessionId !== undefined) {
     const s = sessionOf(state, call.sessionId);
     s.loading = Math.max(0, s.loading - 1);
   }
@@ -57,12 +56,24 @@ function onResult(state: MonitorState, call: Call, result: unknown, report: Foun
     case "logout":
       state.authenticated = false;
       break;
-    case "opens_session":
-      if (call.method === "session/new" && typeof r.sessionId === "string") sessionOf(state, r.sessionId);
+    case "opens_session": {
+      // new and fork answer the id they opened; load and resume open the id they named.
+      const opened = typeof r.sessionId === "string" ? r.sessionId : call.method !== "session/fork" ? call.sessionId : undefined;
+      if (opened === undefined) break;
+      sessionOf(state, opened);
+      const early = state.earlyUpdates.get(opened);
+      if (early !== undefined) {
+        state.earlyUpdates.delete(opened);
+        state.notes.push(`${early}; the ${call.method} answer introduced it afterwards (updates before their session's answer: an ordering matter, not ACP-SESSION-001)`);
+      }
       break;
+    }
     case "closes_session":
       if (call.sessionId !== undefined) state.sessions.delete(call.sessionId);
       break;
+  }
+  if (call.method === "session/prompt" && call.cancelledBySession && call.table.turnEnd === undefined && r.stopReason !== "cancelled") {
+    report("cancelled-prompt-stop-reason", `agent answered ${call.method} #${JSON.stringify(call.id)} with stopReason ${JSON.stringify(r.stopReason)} after the client's session/cancel; a cancelled turn ends with "cancelled"`, "agent");
   }
   if (call.method === "session/request_permission" && call.cancelledBySession) {
     const outcome = (r.outcome as { outcome?: unknown } | undefined)?.outcome;
@@ -79,7 +90,7 @@ function onResult(state: MonitorState, call: Call, result: unknown, report: Foun
  * field names.
  */
 function onInitialized(state: MonitorState, call: Call, r: Record<string, unknown>, result: unknown, report: Found): void {
-  const answered = tableFor(r.protocolVersion);
+  const answered = state.tables.forVersion(r.protocolVersion);
   const table = answered ?? state.table;
   const row = table.router.inboundRow("agent", "request", "initialize") ?? call.row;
   if (row !== undefined && !call.envelopeInvalid) checkSchema(table, row, "result", result, report);
@@ -142,6 +153,14 @@ export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<s
       return { method: call.method, ms: t - call.t, error: (m.error as { code?: number }).code };
     }
     report("unknown-response-id", `${from} sent an error with id null, but the ${caller} wrote no line without a usable id`);
+    return undefined;
+  }
+  const echoed = typeof m.id === "number" ? book.numericUnusable.indexOf(m.id) : -1;
+  if (echoed !== -1) {
+    // The peer treated a number JSON-RPC allows as an id: a choice, not a breach (RequestId's prose: SHOULD NOT, for the sender).
+    book.numericUnusable.splice(echoed, 1);
+    if (book.nullOwed > 0) book.nullOwed--;
+    state.notes.push(`${from} answered the request whose id was ${JSON.stringify(m.id)} (not a string or a safe integer) echoing that id; JSON-RPC allows numbers there, so this is noted, not charged`);
     return undefined;
   }
   if (m.id === null) report("rejection-id", `${from} sent a result with id null`, from, "ACP-JSONRPC-001");

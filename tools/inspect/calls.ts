@@ -47,13 +47,19 @@ export interface CallBook {
   readonly answered: Map<string, { readonly method: string; readonly cancelled: boolean }>;
   /** Lines this side sent that the peer can only reject with id null (unparsable, unidentifiable). */
   nullOwed: number;
+  /**
+   * Numeric ids of requests that had no usable id (a fraction such as 1.5, an
+   * integer beyond 2^53): JSON-RPC allows any number, and the schema only says
+   * fractions SHOULD NOT be used, so a peer that answers one echoing it is noted, not charged.
+   */
+  numericUnusable: number[];
   /** The keys of `answered` in the order they were added, a ring of {@link ANSWERED_MEMORY} slots (`next` is the oldest once it is full). */
   readonly order: string[];
   next: number;
 }
 
 export function createCallBook(): CallBook {
-  return { pending: new Map(), answered: new Map(), nullOwed: 0, order: [], next: 0 };
+  return { pending: new Map(), answered: new Map(), nullOwed: 0, numericUnusable: [], order: [], next: 0 };
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
  * `acp-router inspect`: the command-line entry, dispatched by the package's
- * bin. `inspect [--log FILE] [--record FILE] [--summary FILE] [--exit-grace MS] -- <agent
+ * bin. `inspect [--log FILE] [--record FILE] [--summary FILE] [--exit-grace MS] [--table DIR] -- <agent
  * command…>` runs the proxy; `inspect report` and `inspect replay` are
  * subcommands. Returns the exit code; writes usage and errors to stderr only
- * (stdout carries the protocol).
+ * (stdout carries the protocol). By default inspect exits when the agent
+ * does, even after the editor's EOF (a lingering agent is visible as a
+ * lingering inspect); `--exit-grace MS` ends a lingering agent after MS.
  */
 import { parseArgs } from "node:util";
 import { runProxy } from "./proxy.ts";
+import { TableLoadError } from "./tables.ts";
 
-export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] [--exit-grace MS] -- <agent command…>
+export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] [--exit-grace MS] [--table DIR] -- <agent command…>
        acp-router inspect report <trace.ndjson> -o <report.html>
        acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]`;
 
@@ -19,11 +22,11 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   if (own[0] === "report") return (await import("../report/main.ts")).reportMain(own.slice(1));
   if (own[0] === "replay") return (await import("./replay.ts")).replayMain(own.slice(1), command);
-  let values: { log?: string | undefined; record?: string | undefined; summary?: string | undefined; "exit-grace"?: string | undefined; help?: boolean | undefined };
+  let values: { log?: string | undefined; record?: string | undefined; summary?: string | undefined; "exit-grace"?: string | undefined; table?: string | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: own,
-      options: { log: { type: "string" }, record: { type: "string" }, summary: { type: "string" }, "exit-grace": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { log: { type: "string" }, record: { type: "string" }, summary: { type: "string" }, "exit-grace": { type: "string" }, table: { type: "string" }, help: { type: "boolean", short: "h" } },
     }).values;
   } catch (error) {
     process.stderr.write(`acp-router inspect: ${(error as Error).message}\n${INSPECT_USAGE}\n`);
@@ -42,5 +45,11 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`acp-router inspect: --exit-grace takes milliseconds, got ${JSON.stringify(grace)}\n${INSPECT_USAGE}\n`);
     return 2;
   }
-  return runProxy({ command, log: values.log, record: values.record, summary: values.summary, exitGraceMs: grace === undefined ? undefined : Number(grace) });
+  try {
+    return await runProxy({ command, log: values.log, record: values.record, summary: values.summary, exitGraceMs: grace === undefined ? undefined : Number(grace), table: values.table });
+  } catch (error) {
+    if (!(error instanceof TableLoadError)) throw error;
+    process.stderr.write(`acp-router inspect: ${error.message}\n`);
+    return 2;
+  }
 }

@@ -2,7 +2,7 @@
 import type { CallBook } from "./calls.ts";
 import type { Sender, Violation } from "./rules.ts";
 import type { Stats } from "./stats.ts";
-import type { Table } from "./tables.ts";
+import type { Table, Tables } from "./tables.ts";
 
 /** What the monitor learnt from one message. */
 export interface Observed {
@@ -15,6 +15,8 @@ export interface Observed {
   readonly id: unknown;
   /** For an answer: the method it answers, its latency, and its error code if it is an error. */
   readonly answers: { readonly method: string; readonly ms: number; readonly error: number | undefined } | undefined;
+  /** The inner MCP message an `mcp/message` carries, described (tools/inspect/mcp.ts). */
+  readonly mcp?: string | undefined;
   readonly violations: readonly Violation[];
 }
 
@@ -37,6 +39,8 @@ export interface SessionState {
 
 /** Connection-wide state read and changed by the checkers. */
 export interface MonitorState {
+  /** The tables this monitor judges with (built-in, or with a user's own in place: `inspect --table`). */
+  readonly tables: Tables;
   table: Table;
   /** The version the agent answered, once initialize is answered. */
   negotiated: number | undefined;
@@ -48,6 +52,14 @@ export interface MonitorState {
   authMethods: readonly unknown[];
   authenticated: boolean;
   readonly sessions: Map<string, SessionState>;
+  /**
+   * Updates for a session id no answer introduced yet, sent while a request
+   * that opens a session (new, fork, load, resume) was pending: its answer may
+   * still introduce the id (an ordering matter, noted). By session id: the
+   * first such update's message; charged as ACP-SESSION-001 only if no answer
+   * introduced the id by the end.
+   */
+  readonly earlyUpdates: Map<string, string>;
   /** Calls by the side that sent them. */
   readonly calls: { readonly client: CallBook; readonly agent: CallBook };
   readonly stats: Stats;

@@ -13,8 +13,9 @@ import { createCallBook, type Call, type CallBook } from "./calls.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
 import { onAnswer, onMalformedAnswer } from "./answers.ts";
 import { onNotification, onRequest } from "./requests.ts";
+import { createMcpTracker } from "./mcp.ts";
 import { createStats, type Stats } from "./stats.ts";
-import { DEFAULT_TABLE, type Table } from "./tables.ts";
+import { BUILT_IN, type Table, type Tables } from "./tables.ts";
 import { RULES, type RuleName, type Sender, type Violation } from "./rules.ts";
 import type { MonitorState, Observed, SessionState } from "./monitor-state.ts";
 
@@ -36,10 +37,11 @@ export interface Monitor {
 /** The violations of a message that has none (shared, never written to). */
 const NONE: Violation[] = [];
 
-/** Creates a monitor for one connection. */
-export function createMonitor(): Monitor {
+/** Creates a monitor for one connection, judging with `tables` (the built-in ones unless given). */
+export function createMonitor(tables: Tables = BUILT_IN): Monitor {
   const state: MonitorState = {
-    table: DEFAULT_TABLE,
+    tables,
+    table: tables.initial,
     negotiated: undefined,
     initialized: false,
     initParams: undefined,
@@ -48,11 +50,13 @@ export function createMonitor(): Monitor {
     authMethods: [],
     authenticated: false,
     sessions: new Map(),
+    earlyUpdates: new Map(),
     calls: { client: createCallBook(), agent: createCallBook() },
     stats: createStats(),
     notes: [],
   };
   const all: Violation[] = [];
+  const mcp = createMcpTracker();
   let index = -1;
   // The message being observed: one `report` serves every message (no closure per message on the hot path).
   let found: Violation[] = NONE;
@@ -83,7 +87,7 @@ export function createMonitor(): Monitor {
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }
     const o = one(from, parsed.value, t, report);
-    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, violations: found };
+    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, mcp: o.mcp, violations: found };
   };
 
   const one = (from: Sender, body: unknown, t: number, report: Found) => {
@@ -98,6 +102,7 @@ export function createMonitor(): Monitor {
         break;
       case "unidentified_request":
         state.calls[from].nullOwed++;
+        if (typeof m.id === "number") state.calls[from].numericUnusable.push(m.id);
         report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
         break;
       case "notification":
@@ -114,7 +119,7 @@ export function createMonitor(): Monitor {
         }
     }
     state.stats.count(from, kind, method ?? answers?.method, answers);
-    return { kind, method, id: m.id, answers };
+    return { kind, method, id: m.id, answers, mcp: mcp.observe(from, kind, m, answers?.method, report) };
   };
 
   return {
@@ -130,6 +135,8 @@ export function createMonitor(): Monitor {
         found.push(v);
         all.push(v);
       };
+      for (const message of state.earlyUpdates.values()) push("unknown-session", "agent", `${message}, and no answer introduced it before the end`);
+      state.earlyUpdates.clear();
       for (const from of ["client", "agent"] as const) {
         for (const call of state.calls[from].pending.values()) {
           const answerer = from === "client" ? "agent" : "client";

@@ -12,6 +12,7 @@ import { createMonitor, type Monitor } from "./monitor.ts";
 import { openOutput, type TextOutput } from "./output.ts";
 import { endLine, recordLines, startLine, violationRecord } from "./recording.ts";
 import type { Sender } from "./rules.ts";
+import { BUILT_IN, type Tables } from "./tables.ts";
 import { buildSummary, formatSummary } from "./summary.ts";
 import { traceLines, violationLine } from "./trace.ts";
 
@@ -23,6 +24,8 @@ export interface ObserverOptions {
   readonly summary?: string | undefined;
   /** When the proxy started (ms since the epoch), for the recording's start line. */
   readonly startedAt: number;
+  /** `--table`: the folder of a user's generated table; the analysis thread loads it itself ({@link loadTables}), as functions do not cross threads. */
+  readonly table?: string | undefined;
 }
 
 /** Lines left out of analysis, per sender. */
@@ -45,9 +48,9 @@ export interface Observer {
   finish(t: number, exit: number, notes: readonly string[], skippedBefore: Skipped): void;
 }
 
-/** Opens the outputs (the recording's start line is written at once) and creates the observer. `released` as for {@link createAnalysisQueue}. */
-export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX_BYTES, released?: (bytes: number) => void): Observer {
-  const monitor = createMonitor();
+/** Opens the outputs (the recording's start line is written at once) and creates the observer, judging with `tables`. `released` as for {@link createAnalysisQueue}. */
+export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX_BYTES, released?: (bytes: number) => void, tables: Tables = BUILT_IN): Observer {
+  const monitor = createMonitor(tables);
   const log = options.log !== undefined ? openOutput(options.log) : undefined;
   const record = options.record !== undefined ? openOutput(options.record) : undefined;
   record?.write(startLine(options.command, new Date(options.startedAt)));

@@ -16,6 +16,7 @@ import type { Readable, Writable } from "node:stream";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { startAnalysisThread } from "./analysis-thread.ts";
 import { createObserver } from "./observer.ts";
+import { BUILT_IN, loadTables } from "./tables.ts";
 
 export interface ProxyOptions {
   readonly command: readonly string[];
@@ -25,8 +26,19 @@ export interface ProxyOptions {
   readonly record?: string | undefined;
   /** Where the exit summary goes; default stderr. A `.json` name gets JSON. */
   readonly summary?: string | undefined;
-  /** After the editor's EOF, how long the agent may take to exit before its group gets SIGTERM (then SIGKILL). Default 2000 ms. */
+  /**
+   * After the editor's EOF, how long the agent may take to exit before its
+   * group gets SIGTERM (then SIGKILL). Default: no limit. inspect is a
+   * transparent proxy, so it exits when the agent does: a lingering agent
+   * keeps inspect running, exactly as it would keep the editor waiting
+   * without inspect (and `check -- acp-router inspect -- agent` sees the
+   * lingering, ACP-SHUTDOWN-001). The editor ending inspect (SIGTERM, SIGINT,
+   * SIGHUP) ends the agent's group. Set it to end a lingering agent after
+   * that many ms (noted in the summary; inspect then exits 0).
+   */
   readonly exitGraceMs?: number | undefined;
+  /** `--table`: the folder of a user's generated table (ACP rows plus extension rows), judged in place of the built-in table of its version. */
+  readonly table?: string | undefined;
   /**
    * Analyse in this thread (in `setImmediate` slices after forwarding)
    * instead of a worker thread. Default false: the worker keeps parsing and
@@ -46,8 +58,8 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Runs the proxy until the agent exits; resolves with the agent's exit code
- * (128 + signal number when killed; 0 when it lingered after the editor's EOF
- * and was ended, which the summary notes). On SIGINT, SIGTERM or SIGHUP the
+ * (128 + signal number when killed; 0 when, with `exitGraceMs`, it lingered
+ * after the editor's EOF and was ended, which the summary notes). On SIGINT, SIGTERM or SIGHUP the
  * summary, the trace and the recording's `end` record are written
  * synchronously, the agent's process group is ended, and the process exits
  * with 128 + that signal's number.
@@ -57,9 +69,11 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   if (command === undefined) throw new Error("no agent command after --");
   const started = performance.now();
   const now = () => performance.now() - started;
-  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now() };
-  const analysis = options.inlineAnalysis ? createObserver(observed) : startAnalysisThread(observed);
-  const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs });
+  // A table that does not load ends inspect here, before the agent starts (TableLoadError: its message is one line).
+  const tables = options.table === undefined ? BUILT_IN : await loadTables(options.table);
+  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now(), table: options.table };
+  const analysis = options.inlineAnalysis ? createObserver(observed, undefined, undefined, tables) : startAnalysisThread(observed);
+  const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs ?? Infinity });
   const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };
   /** Notes for the summary from this side (a signal, how the agent ended), in order. */
   const notes: string[] = [];

@@ -7,7 +7,8 @@ import { idKey, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
-import { tableFor, widerTableFor, type Table } from "./tables.ts";
+import { widerTableFor, type Table } from "./tables.ts";
+import { declaresAcpServer } from "./mcp.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
 
 /** Session state for `id`, created on first use. */
@@ -32,13 +33,21 @@ function sessionIdOf(params: unknown): string | undefined {
  * widened) when only the wider table has the method.
  */
 function tableOf(state: MonitorState, from: Sender, kind: "request" | "notification", method: string, params: unknown, index: number): Table {
-  if (method === "initialize" && from === "client") return tableFor((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
-  const wider = widerTableFor(state.table, peerOf(from), kind, method);
+  if (kind === "request" && opensConnection(state, from, method)) return state.tables.forVersion((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
+  const wider = widerTableFor(state.table, peerOf(from), kind, method) ?? (declaresAcpServer(method, params) ? state.table.wider : undefined);
   if (wider !== undefined) {
-    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has`);
+    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has${wider.router.inboundRow(peerOf(from), kind, method) !== undefined && state.table.router.inboundRow(peerOf(from), kind, method) !== undefined ? " with a type acp MCP server" : ""}`);
     state.table = wider;
   }
   return state.table;
+}
+
+/**
+ * The client's request that opens the connection: `initialize`, or the row
+ * the table marks as the initializer (the proxy table's `proxy/initialize`).
+ */
+function opensConnection(state: MonitorState, from: Sender, method: string): boolean {
+  return from === "client" && state.table.router.inboundRow("agent", "request", method)?.lifecycle === "initialize";
 }
 
 export function onRequest(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, t: number, index: number, report: Found): void {
@@ -53,20 +62,22 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
   if (unknownMethod) report("unknown-method", `${from} sent request ${method}, which the ${handler} does not handle in the ${table.name} table and is not an _ extension`);
   if (book.pending.has(key)) report("duplicate-request-id", `${from} sent ${method} with id ${JSON.stringify(id)} while ${book.pending.get(key)?.method} with that id is still pending`);
 
-  if (!state.initialized && method !== "initialize" && from === "client") {
+  const opens = opensConnection(state, from, method);
+  if (!state.initialized && !opens && from === "client") {
     report("init-order", `client sent ${method} before initialize was answered`, from, requirementForInitOrder(method, table.version));
   } else if (state.initialized && row !== undefined) {
     // The connection's one gate, in its words.
     const refusal = gate(table, state, row, handler);
     if (refusal !== undefined) report("capability-gate", `${from} called ${method} but ${refusal.message}`, from, requirementForGate(method, table.version));
   }
-  if (method === "initialize" && from === "client") state.initParams = m.params;
+  if (opens) state.initParams = m.params;
   if (method === "authenticate") checkAuthMethod(state, m.params, report);
   if (row !== undefined && envelopeOk) checkSchema(table, row, "params", m.params ?? {}, report);
 
   const sessionId = sessionIdOf(m.params);
   if (sessionId !== undefined) {
-    if (row?.lifecycle === "opens_session" && method !== "session/new") sessionOf(state, sessionId).loading++;
+    // load and resume name the session they open (and may replay it); fork names its source, new names none.
+    if (row?.lifecycle === "opens_session" && method !== "session/new" && method !== "session/fork") sessionOf(state, sessionId).loading++;
     const s = state.sessions.get(sessionId);
     if (method === "session/prompt" && s !== undefined) {
       permissionsLeftAfterCancel(state, sessionId, report);
@@ -111,7 +122,10 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
     if (sessionId === undefined) return;
     const s = state.sessions.get(sessionId);
     if (s === undefined) {
-      report("unknown-session", `agent sent session/update for session ${JSON.stringify(sessionId)}, which no session/new, load or resume introduced`);
+      const message = `agent sent session/update for session ${JSON.stringify(sessionId)}, which no session/new, fork, load or resume introduced`;
+      const opening = [...state.calls.client.pending.values()].some((c) => c.row?.lifecycle === "opens_session");
+      if (!opening) report("unknown-session", message);
+      else if (!state.earlyUpdates.has(sessionId)) state.earlyUpdates.set(sessionId, `${message} while a request opening a session was pending`);
       return;
     }
     onTurnUpdate(state, sessionId, s, params, report);

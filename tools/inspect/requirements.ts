@@ -5,6 +5,7 @@
  * entries are in requirements-v2.ts.
  */
 import { V2_ENTRIES, type Requirement } from "./requirements-v2.ts";
+import { MCP_ENTRIES } from "./mcp.ts";
 
 export type { Requirement };
 
@@ -64,7 +65,7 @@ const V1_ENTRIES: Readonly<Record<string, Requirement>> = {
 };
 
 /** v1 and v2 entries (their ids never collide: v2's are numbered from 301). */
-const ENTRIES: Readonly<Record<string, Requirement>> = { ...V1_ENTRIES, ...V2_ENTRIES };
+const ENTRIES: Readonly<Record<string, Requirement>> = { ...V1_ENTRIES, ...V2_ENTRIES, ...MCP_ENTRIES };
 
 /** The catalogue entry for `id`, or undefined. Own properties only. */
 export function requirement(id: string): Requirement | undefined {

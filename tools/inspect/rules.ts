@@ -43,8 +43,13 @@ export const RULES = {
   "unknown-session": { title: "session/update for a session no answer introduced", requirement: "ACP-SESSION-001" },
   "update-after-turn": { title: "turn content sent after the turn ended (v1: its answer; v2: its idle state_update)", requirement: "ACP-PROMPT-001" },
   "user-message-echo": { title: "a v2 turn ended without the user_message update carrying the prompt answer's messageId", requirement: "ACP-PROMPT-303" },
+  "cancelled-prompt-stop-reason": { title: "a prompt cancelled by session/cancel is answered with a stop reason other than cancelled", requirement: "ACP-CANCEL-001" },
   "cancelled-prompt-error": { title: "a prompt cancelled by session/cancel is answered with an error", requirement: "ACP-CANCEL-102" },
   "permission-after-cancel": { title: "a permission request left unanswered, or not answered cancelled, after session/cancel", requirement: "ACP-PERM-101" },
+  // MCP-over-ACP (tools/inspect/mcp.ts).
+  "mcp-outcome": { title: "an mcp/message answer without exactly one inner result or error", requirement: "ACP-MCP-403" },
+  "mcp-inactive-notification": { title: "an mcp/message notification for an inner request that is not active", requirement: "ACP-MCP-405" },
+  "mcp-undeclared-server": { title: "an mcp/message request to a serverId the client never declared", requirement: "ACP-MCP-406" },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleName = keyof typeof RULES;

@@ -16,7 +16,16 @@
  *   unstable table but not in v1 stable (`session/fork`, `providers/list`…)
  *   switches to the unstable table, which holds every stable row too;
  * - for a version with no table, the current one stays and a note says so.
+ *
+ * `inspect --table <generated folder>` adds a user's own table (ACP rows plus
+ * extension rows, as `acp-router codegen` writes it): it takes the place of
+ * the built-in table of its version, so its extension methods are validated
+ * like ACP's (see {@link loadTables}).
  */
+import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Protocol } from "../../src/protocol.ts";
 import type { Row } from "../../src/row.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
@@ -56,18 +65,96 @@ const V1_UNSTABLE = table(v1Unstable as Protocol, undefined);
 const V1 = table(v1 as Protocol, V1_UNSTABLE);
 const V2 = table(v2 as Protocol, undefined);
 
-/** Tables by negotiated protocol version (each stable table's own `version`). A Map, never a plain object indexed by untrusted input. */
-const TABLES: ReadonlyMap<number, Table> = new Map([V1, V2].map((t) => [t.version, t]));
+/**
+ * The tables a monitor judges with: the one in force before negotiation,
+ * and the one for each negotiated `protocolVersion`.
+ */
+export interface Tables {
+  /** The table used before negotiation and for versions without a table. */
+  readonly initial: Table;
+  /** The table for a negotiated `protocolVersion`, or undefined when none is known for it. */
+  forVersion(protocolVersion: unknown): Table | undefined;
+}
 
-/** The table used before negotiation and for versions without a table: v1 stable (the version every agent serves). */
-export const DEFAULT_TABLE: Table = V1;
+function tableSet(byVersion: readonly Table[], initial: Table): Tables {
+  // A Map, never a plain object indexed by untrusted input.
+  const tables: ReadonlyMap<number, Table> = new Map(byVersion.map((t) => [t.version, t]));
+  return { initial, forVersion: (v) => (typeof v === "number" ? tables.get(v) : undefined) };
+}
 
-/** Every table, for tests and listings. */
+/** The built-in tables: v1 stable before negotiation (the version every agent serves), v1 and v2 by version. */
+export const BUILT_IN: Tables = tableSet([V1, V2], V1);
+
+/** The table used before negotiation and for versions without a table: v1 stable. */
+export const DEFAULT_TABLE: Table = BUILT_IN.initial;
+
+/** Every built-in table, for tests and listings. */
 export const ALL_TABLES: readonly Table[] = [V1, V1_UNSTABLE, V2];
 
-/** The table for a negotiated `protocolVersion`, or undefined when none is generated for it. */
+/** The built-in table for a negotiated `protocolVersion`, or undefined when none is generated for it. */
 export function tableFor(protocolVersion: unknown): Table | undefined {
-  return typeof protocolVersion === "number" ? TABLES.get(protocolVersion) : undefined;
+  return BUILT_IN.forVersion(protocolVersion);
+}
+
+/**
+ * The built-in tables with a user's generated table in place of the one of
+ * its version. It keeps that version's wider table (v1 → v1 unstable), so an
+ * unstable method the user's table lacks is still judged.
+ */
+export function withTable(protocol: Protocol): Tables {
+  const builtIn = BUILT_IN.forVersion(protocol.version);
+  const own = table(protocol, builtIn?.wider);
+  const others = [V1, V2].filter((t) => t.version !== own.version);
+  return tableSet([own, ...others], own.version === V1.version ? own : V1);
+}
+
+/** A failure to load `--table`: its message is the one line the CLI prints. */
+export class TableLoadError extends Error {}
+
+/**
+ * Loads the `protocol` value of a folder written by `acp-router codegen`
+ * (its `protocol.js`, or `protocol.ts`) and returns the tables with it in
+ * place ({@link withTable}). A TypeScript folder loads when Node can import
+ * TypeScript already (run under `tsx`, or a Node that strips types) or when
+ * `tsx` is installed in the folder's project; otherwise the error says to
+ * compile it or install `tsx`.
+ */
+export async function loadTables(folder: string): Promise<Tables> {
+  const dir = resolve(folder);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TableLoadError(`--table ${folder}: not a folder (give the folder acp-router codegen wrote, the one holding protocol.ts)`);
+  const file = ["protocol.js", "protocol.ts"].map((f) => join(dir, f)).find((f) => existsSync(f));
+  if (file === undefined) throw new TableLoadError(`--table ${folder}: no protocol.js or protocol.ts in it (is it the folder acp-router codegen wrote?)`);
+  const module = await importTable(file, folder);
+  const value = (module as { protocol?: unknown }).protocol;
+  if (!isProtocol(value)) throw new TableLoadError(`--table ${folder}: ${file.endsWith(".ts") ? "protocol.ts" : "protocol.js"} exports no protocol value (regenerate it with this version of acp-router codegen)`);
+  return withTable(value);
+}
+
+async function importTable(file: string, folder: string): Promise<unknown> {
+  const url = pathToFileURL(file).href;
+  try {
+    return await import(url);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (!file.endsWith(".ts") || code !== "ERR_UNKNOWN_FILE_EXTENSION") throw new TableLoadError(`--table ${folder}: could not load ${file}: ${(error as Error).message}`);
+  }
+  let api: string;
+  try {
+    api = createRequire(file).resolve("tsx/esm/api");
+  } catch {
+    throw new TableLoadError(`--table ${folder}: the table is TypeScript and tsx is not installed beside it; compile the folder (tsc) and pass the output, or npm install -D tsx`);
+  }
+  try {
+    const tsx = (await import(pathToFileURL(api).href)) as { tsImport(specifier: string, parent: string): Promise<unknown> };
+    return await tsx.tsImport(url, import.meta.url);
+  } catch (error) {
+    throw new TableLoadError(`--table ${folder}: could not load ${file}: ${(error as Error).message}`);
+  }
+}
+
+function isProtocol(value: unknown): value is Protocol {
+  const p = value as Partial<Protocol> | null;
+  return typeof p === "object" && p !== null && typeof p.version === "number" && typeof p.name === "string" && typeof p.inboundRow === "function";
 }
 
 /**

@@ -29,6 +29,7 @@ export function traceLines(o: Observed, line: string, colour: boolean): string {
     default: what = o.kind.replace("_", " ") + id;
   }
   const excerpt = line.length > TRACE_EXCERPT ? `${line.slice(0, TRACE_EXCERPT)}…` : line;
+  if (o.mcp !== undefined) what += ` [${o.mcp}]`;
   let out = `${c("dim", time)}  ${arrow}  ${what}  ${c("dim", excerpt)}\n`;
   for (const v of o.violations) out += violationLine(v, colour);
   return out;

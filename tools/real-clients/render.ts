@@ -35,7 +35,7 @@ const HOW = [
   "- **version** (last run): `initialize` is answered with protocol version 65535, which no client speaks; the client should close the connection (ACP-INIT-105, SHOULD): pass when it closes or exits without another request (a repeated `initialize` is negotiation), fail when it goes on (`session/new`…) or does neither before the run's bound. Whether it informs the user is not judged. Only this row is judged on that run.",
   "- **answers** (every run, except version): each answer repeats a request id of the agent exactly (ids alternate between numbers and strings: ACP-JSONRPC-001), carries result or error (ACP-JSONRPC-002), an integer error code (ACP-ERROR-101), and no request is answered twice (ACP-JSONRPC-104). The gate rows (ACP-AGENTCAP-103/105/107/111/113/114) pass when no run called `session/load`, `resume`, `close`, `list`, `delete` or `logout`, none of which is advertised.",
   "",
-  "Each run is bounded (five timeouts plus 10 s; the version run two timeouts plus 5 s); the client is then ended with its process group. The client starts in a fresh temporary folder (its working directory), so the fs probes never write into a project.",
+  "Each run is bounded (five timeouts plus 10 s; the version run two timeouts plus 5 s); the client is then ended with its process group. The clients here start with `--fresh-dir`, in a fresh temporary folder (their working directory), so neither they nor the fs probes write into a project (without it, `check --client` runs the client in the current folder). A client that offers protocol version 2 is scored on the v2 client-side rows instead (see docs/tools.md).",
   "",
 ];
 

@@ -58,7 +58,7 @@ const quote = (w: string) => `'${w.replace(/'/g, "'\\''")}'`;
 /** Runs check --client on `client` offline; resolves with its report, or why there is none. */
 async function runOne(client: RealClient, dir: string, timeoutS: number): Promise<ClientResult> {
   const home = mkdtempSync(join(tmpdir(), "real-client-home-"));
-  const check = [node, "--import", tsx(), join(repo, "bin/acp-router.ts"), "check", "--client", "--json", "--timeout", String(timeoutS), "--", ...client.command(dir)].map(quote).join(" ");
+  const check = [node, "--import", tsx(), join(repo, "bin/acp-router.ts"), "check", "--client", "--json", "--fresh-dir", "--timeout", String(timeoutS), "--", ...client.command(dir)].map(quote).join(" ");
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: tmpdir(), TERM: "dumb", NO_COLOR: "1" };
   const started = performance.now();
   const child = spawn("unshare", ["-n", "sh", "-c", `ip link set lo up; exec ${check}`], { cwd: repo, env, stdio: ["ignore", "pipe", "pipe"] });

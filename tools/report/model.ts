@@ -71,7 +71,7 @@ export function buildModel(text: string): ReportModel {
     const body = (e.type === "message" && typeof e.msg === "object" && e.msg !== null ? e.msg : {}) as Record<string, unknown>;
     const params = body.params as { sessionId?: unknown } | undefined;
     const m: ReportMessage = {
-      index: o.index, t: e.t, from: e.from, kind: o.kind, method: o.method ?? o.answers?.method ?? "", id: o.id === undefined ? "" : JSON.stringify(o.id),
+      index: o.index, t: e.t, from: e.from, kind: o.kind, method: `${o.method ?? o.answers?.method ?? ""}${o.mcp === undefined ? "" : ` [${o.mcp}]`}`, id: o.id === undefined ? "" : JSON.stringify(o.id),
       session: typeof params?.sessionId === "string" ? params.sessionId : "", json: e.line, pair: undefined, ms: undefined, error: o.answers?.error,
     };
     const key = `${e.from}:${m.id}`;

@@ -1,0 +1,251 @@
+/**
+ * `defineProxy`: an ACP proxy (the Proxy Chains RFD) as a handler of the
+ * proxy table's agent side. A proxy sits between its predecessor (a client,
+ * or another proxy) and its successor (an agent, or another proxy); its
+ * conductor carries messages both ways. Every message passes on unchanged
+ * unless a hook for its method says otherwise:
+ *
+ * - `fromClient.<callback>` sees what the predecessor sends (`prompt`,
+ *   `newSession`, `initialize`, …) with params already validated by the
+ *   table; it may call `ctx.forward(params)` (the same params or rewritten)
+ *   and return or change the successor's answer, answer itself without
+ *   forwarding, or send more (`ctx.toAgent`, `ctx.toClient`).
+ * - `fromAgent.<callback>` sees what the successor sends (`sessionUpdate`,
+ *   `requestPermission`, `readTextFile`, …), validated against the table's
+ *   client side, with the same choices towards the predecessor.
+ *
+ * Decisions (the RFD leaves them to the proxy):
+ * - `proxy/initialize` is forwarded as `initialize` (the same params), and
+ *   the proxy answers with its successor's answer, `protocolVersion`
+ *   unchanged (a `fromClient.initialize` hook may change the rest). The RFD
+ *   has every proxy advertise `mcpCapabilities.acp`: `conduct` sets it in the
+ *   agent's answer when the agent lacks it (and bridges), so the answer a
+ *   proxy passes on says it already.
+ * - `session/cancel` from the predecessor is forwarded to the successor as a
+ *   notification once per running prompt, and the prompt waits for the
+ *   successor's answer (a cancelled turn still answers). A `$/cancel_request`
+ *   is hop-local: it cancels this proxy's own `proxy/successor` request.
+ * - Order: what the successor sends is handled in arrival order (a hook that
+ *   awaits holds up the messages after it), and the answer to a request
+ *   forwarded to the successor is passed back only after everything the
+ *   successor sent before that answer (a `session/load` replay reaches the
+ *   predecessor before the load's answer, as it left the agent).
+ * - Methods the table does not know: `_`-prefixed ones pass on unchanged both
+ *   ways (no validation; the ends validate them); any other is `-32601`.
+ */
+import type { HandlerContext } from "../context.ts";
+import { decode } from "../decode.ts";
+import { RpcError } from "../errors.ts";
+import type { Row } from "../row.ts";
+import type { AgentHandler, ClientHandler } from "./generated/handlers.ts";
+import { protocol } from "./generated/protocol.ts";
+import type { ProxySuccessorNotification, ProxySuccessorRequest } from "./generated/types.ts";
+
+/** What a hook can do besides returning: forward, and send more either way. */
+export interface ProxyContext<P, R> {
+  /** Passes `params` (these or rewritten) on, and resolves with the answer (undefined for a notification). */
+  forward(params: P): Promise<R>;
+  /** Sends a request to the successor (the agent side of the chain) through the conductor. */
+  toAgent: ProxySender;
+  /** Sends a request or notification to the predecessor (the client side). */
+  toClient: ProxySender;
+  /** Aborted when the call is cancelled (its `reason.cause` says how) or the connection closes. */
+  readonly signal: AbortSignal;
+  /** `params.sessionId` when the params carry one. */
+  readonly sessionId: string | undefined;
+}
+
+/** Sends arbitrary methods one way along the chain. */
+export interface ProxySender {
+  /** Sends request `method`; resolves with its answer's result, rejects with its error. Aborting `signal` cancels it on this hop. */
+  request(method: string, params?: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** Sends notification `method`. */
+  notify(method: string, params?: unknown): Promise<void>;
+}
+
+/** A hook in place of handler method `F`: its params, and a {@link ProxyContext} whose `forward` gives the answer `F` returns. */
+export type ProxyHook<F> = F extends (params: infer P, ctx: never) => infer R ? (params: P, ctx: ProxyContext<P, Awaited<R>>) => R | Promise<Awaited<R>> : never;
+/** Optional hooks for the methods of handler `H`, by name. */
+export type ProxyHookSet<H> = { readonly [K in keyof H]?: ProxyHook<NonNullable<H[K]>> };
+
+/** The hooks of a proxy: by handler method name, for each direction. */
+export interface ProxyHooks {
+  /** What the predecessor sends (client → agent direction), by the agent handler's method name. */
+  readonly fromClient?: ProxyHookSet<Omit<AgentHandler, "initializeProxy" | "fromSuccessor" | "fromSuccessorNotification" | "extMethod" | "extNotification">>;
+  /** What the successor sends (agent → client direction), by the client handler's method name. */
+  readonly fromAgent?: ProxyHookSet<Omit<ClientHandler, "toSuccessor" | "toSuccessorNotification" | "extMethod" | "extNotification">>;
+}
+
+type AnyHook = (params: unknown, ctx: ProxyContext<unknown, unknown>) => unknown;
+type Ctx = HandlerContext<unknown>;
+/** What a proxy's handler sends through: its connection to the conductor, any wire (`connectProxy` attaches it). */
+export interface ProxyOutbound {
+  /** Sends request `wire` to the conductor. */
+  request(wire: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** Sends notification `wire` to the conductor. */
+  notify(wire: string, params: unknown): Promise<void>;
+}
+
+/** Rows the proxy answers itself rather than forwarding as they are. */
+const ownRow = (wire: string) => wire === "proxy/initialize" || wire === "proxy/successor" || wire === "initialize";
+
+/** A proxy built by {@link defineProxy}: its handler, and where it sends. */
+export interface DefinedProxy {
+  /** The handler of the proxy table's agent side: serve it with the proxy table's `connectAgent`. */
+  readonly handler: AgentHandler;
+  /** Gives the handler the connection it sends through (before any message arrives). */
+  attach(outbound: ProxyOutbound): void;
+}
+
+/**
+ * The proxy's handler for the proxy table's agent side, built from `hooks`.
+ * `outbound` is the connection it is served on (set once connected:
+ * {@link connectProxy} does this); until then nothing can be forwarded.
+ */
+export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
+  let out: ProxyOutbound | undefined;
+  const conductor = (): ProxyOutbound => {
+    if (out === undefined) throw RpcError.internal("the proxy is not connected to its conductor");
+    return out;
+  };
+  const toAgent: ProxySender = {
+    request: (method, params, options) => conductor().request("proxy/successor", successorParams(method, params), options),
+    notify: (method, params) => conductor().notify("proxy/successor", successorParams(method, params)),
+  };
+  const toClient: ProxySender = {
+    request: (method, params, options) => conductor().request(method, params ?? {}, options),
+    notify: (method, params) => conductor().notify(method, params ?? {}),
+  };
+  const fromClient = (hooks.fromClient ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
+  const fromAgent = (hooks.fromAgent ?? {}) as Readonly<Record<string, AnyHook | undefined>>;
+
+  // What each side sent, in arrival order: a message starts when the one before it was handed on,
+  // and an answer from that side waits for what it sent before the answer.
+  const fromSuccessorSide = arrivalOrder();
+  const fromPredecessorSide = arrivalOrder();
+  toAgent.request = fromSuccessorSide.answersAfter(toAgent.request);
+  toClient.request = fromPredecessorSide.answersAfter(toClient.request);
+  const inOrder = fromSuccessorSide.inOrder;
+
+  const handler: Record<string, unknown> = {};
+  // Every method the predecessor may send: forward unless hooked.
+  for (const row of protocol.rows.agent) {
+    if (row.callback === undefined || ownRow(row.wire)) continue;
+    handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient, fromPredecessorSide.inOrder);
+  }
+  handler.initializeProxy = async (params: unknown, ctx: Ctx) => {
+    const hook = fromClient.initialize;
+    const forward = (p: unknown) => toAgent.request("initialize", p);
+    const context = { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId };
+    return hook === undefined ? forward(params) : hook(params, context);
+  };
+  handler.extMethod = (wire: string, params: unknown, ctx: Ctx) => {
+    let answer: unknown;
+    return fromPredecessorSide.inOrder(() => void (answer = toAgent.request(wire, params, { signal: hopSignal(ctx.signal) }))).then(() => answer);
+  };
+  handler.extNotification = (wire: string, params: unknown) => void fromPredecessorSide.inOrder(() => toAgent.notify(wire, params)).catch(() => {});
+  // What the successor sends, delivered by the conductor inside proxy/successor.
+  // A request waits its turn to start (its answer comes when the predecessor answers); a notification
+  // returns at once, so the connection hands the next one over without waiting (the order is kept here).
+  handler.fromSuccessor = (params: ProxySuccessorRequest, ctx: Ctx) => {
+    let answer: Promise<unknown> | undefined;
+    return inOrder(() => void (answer = successorCall(params, "request", fromAgent, toAgent, toClient, ctx))).then(() => answer);
+  };
+  handler.fromSuccessorNotification = (params: ProxySuccessorNotification, ctx: Ctx) => {
+    void inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
+  };
+  return {
+    handler: handler as unknown as AgentHandler,
+    attach(outbound) {
+      out = outbound;
+    },
+  };
+}
+
+/** The handler method for one predecessor row: the hook if any, else forward unchanged. */
+function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAgent: ProxySender, toClient: ProxySender, inOrder: Ordered["inOrder"]) {
+  const wire = row.wire;
+  if (row.kind === "notification") {
+    // Returns at once, so the connection hands the next message over without waiting; the order is kept here.
+    return (params: unknown, ctx: Ctx) => {
+      const forward = async (p: unknown) => void (await toAgent.notify(wire, p));
+      void inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
+    };
+  }
+  const turn = wire === "session/prompt";
+  return (params: unknown, ctx: Ctx) => {
+    let cancelSent = false;
+    const forward = (p: unknown) => {
+      // session/cancel reaches the successor as the notification it is; $/cancel_request stays on this hop.
+      if (turn && !cancelSent) {
+        ctx.signal.addEventListener("abort", () => {
+          const cause = (ctx.signal.reason as { cause?: unknown } | undefined)?.cause;
+          if (cause === "session_cancel" && ctx.sessionId !== undefined && !cancelSent) {
+            cancelSent = true;
+            void toAgent.notify("session/cancel", { sessionId: ctx.sessionId }).catch(() => {});
+          }
+        }, { once: true });
+      }
+      return toAgent.request(wire, p, { signal: hopSignal(ctx.signal) });
+    };
+    // Starts in arrival order with the notifications around it; its answer comes when the successor answers.
+    let answer: unknown;
+    return inOrder(() => void (answer = hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).then(() => answer);
+  };
+}
+
+/** A message the successor sent: validated against the predecessor's side of the table, then hooked or passed on. */
+async function successorCall(envelope: ProxySuccessorRequest, kind: "request" | "notification", hooks: Readonly<Record<string, AnyHook | undefined>>, toAgent: ProxySender, toClient: ProxySender, ctx: Ctx): Promise<unknown> {
+  const { method } = envelope;
+  const params = envelope.params ?? undefined;
+  const decoded = decode(protocol, "client", kind, method, params ?? {});
+  if (decoded.tag === "method_not_found") throw RpcError.methodNotFound(method);
+  if (decoded.tag === "invalid_params") throw RpcError.invalidParams({ errors: decoded.errors });
+  const forward = async (p: unknown): Promise<unknown> => (kind === "request" ? toClient.request(method, p, { signal: hopSignal(ctx.signal) }) : void (await toClient.notify(method, p)));
+  const callback = decoded.tag === "ok" ? decoded.row.callback : undefined;
+  const hook = callback === undefined ? undefined : hooks[callback];
+  const sessionId = (decoded.params as { sessionId?: unknown } | null)?.sessionId;
+  if (hook === undefined) return forward(params);
+  return hook(decoded.params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: typeof sessionId === "string" ? sessionId : undefined });
+}
+
+/** Messages from one side, handled in arrival order. */
+interface Ordered {
+  /** Runs `step` after the steps queued before it settled. */
+  inOrder<T>(step: () => T | Promise<T>): Promise<T>;
+  /** `request` whose answers resolve only after the steps queued before the answer came. */
+  answersAfter(request: ProxySender["request"]): ProxySender["request"];
+}
+
+function arrivalOrder(): Ordered {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    inOrder(step) {
+      const done = tail.then(step);
+      tail = done.catch(() => {});
+      return done;
+    },
+    answersAfter: (request) => async (method, params, options) => {
+      const answer = await request(method, params, options);
+      await tail;
+      return answer;
+    },
+  };
+}
+
+/** The envelope for `method`: `params` absent when there are none. */
+function successorParams(method: string, params: unknown): ProxySuccessorRequest {
+  return params === undefined || params === null ? { method } : { method, params: params as NonNullable<ProxySuccessorRequest["params"]> };
+}
+
+/** A signal that aborts only for this hop's own `$/cancel_request` (or the connection closing), not for session/cancel. */
+function hopSignal(signal: AbortSignal): AbortSignal {
+  const hop = new AbortController();
+  const follow = () => {
+    const cause = (signal.reason as { cause?: unknown } | undefined)?.cause;
+    if (cause === "cancel_request" || cause === "connection_closed") hop.abort(signal.reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener("abort", follow, { once: true });
+  return hop.signal;
+}

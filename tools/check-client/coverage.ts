@@ -1,0 +1,252 @@
+/**
+ * The client-side rows `check --client` decides from what the runs already
+ * showed, after the scenario turns (judge.ts, scenarios.ts, permission.ts)
+ * scored theirs, and the reason for every row still open:
+ *
+ * - rows decided by the whole traffic: the client's envelopes, request ids,
+ *   lines and error messages (inspect's monitor watched them all; a breach
+ *   was failed already), the session's paths, what the client sent although
+ *   check's agent advertised nothing (additionalDirectories, HTTP / SSE MCP
+ *   servers, the gated methods);
+ * - rows whose precondition never held, n/a with the reason: check's agent
+ *   advertises no session/load, resume, close, list, delete, logout or auth
+ *   method, so the client never has a reason to call them; the client did not
+ *   advertise elicitation or terminal;
+ * - rows no traffic can decide (what a user interface shows, what a client
+ *   does internally): n/a, the reason starting "not observable";
+ * - MAY rows: a permission, which no traffic can break: n/a, saying so;
+ * - rows a run would have judged but did not reach: "not run" with what was
+ *   missing (the client answered no request with an error, the updates run
+ *   stopped early), never "no probe" — that reason is kept for rows no code
+ *   of check --client judges.
+ */
+import { isAbsolute } from "node:path";
+import { na, notRun, pass, fail, type Scorecard } from "../check/score.ts";
+import type { RunResult } from "./run.ts";
+
+/** Rows a black box cannot decide, with why. */
+export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
+  "ACP-PROMPT-104": "how the client renders text (Markdown or not) never reaches the agent",
+  "ACP-CANCEL-104": "how the client marks its unfinished tool calls after session/cancel is its own display state; nothing goes on the wire",
+  "ACP-CANCEL-109": "a request the client cancels internally is its own; check's agent never sees it",
+  "ACP-PLAN-104": "how the client keeps its plan is display state; nothing goes on the wire",
+  "ACP-TERM-106": "what the client shows for a released terminal is display state",
+  "ACP-META-101": "whether the client keeps trace-context keys of _meta for its own tracing is internal",
+  "ACP-LIST-104": "whether the client merges listed directories is internal",
+  "ACP-LIST-106": "whether the client parses or persists a cursor is internal (only a modified cursor sent back would show, and check's agent lists nothing)",
+  "ACP-CONFIG-105": "whether the client uses config options instead of modes is its interface",
+  "ACP-CONFIG-106": "the order the client displays options in is its interface",
+  "ACP-CONFIG-107": "where the client renders model options is its interface",
+  "ACP-CONFIG-108": "how the client breaks category ties is its interface",
+  "ACP-CONFIG-110": "the order the client displays options in is its interface",
+  "ACP-CONFIG-112": "whether the client ignores modes is its interface",
+  "ACP-CONFIG-113": "whether the client falls back to modes is its interface",
+  "ACP-TRANSPORT-105": "documentation of a custom transport is not traffic",
+  "ACP-ERROR-102": "a definition of the predefined codes, not a behaviour",
+  "ACP-AUTH-103": "how the client reads an auth method without a type is internal, and check's agent offers none",
+  "ACP-INIT-106": "one combination of capabilities (none advertised) is exercised; every combination cannot be",
+};
+
+/** Elicitation rows about what the user sees and does: not observable, whatever the client advertised. */
+const ELICITATION_UI: Readonly<Record<string, string>> = {
+  "ACP-ELICIT-103": "how the client identifies the agent and offers decline and cancel is its interface",
+  "ACP-ELICIT-104": "whether the user can review and edit a form is the client's interface",
+  "ACP-ELICIT-105": "what the client shows before navigating is its interface",
+  "ACP-ELICIT-106": "whether the client shows the request's message is its interface",
+  "ACP-ELICIT-110": "whether form fields are pre-filled is the client's interface",
+  "ACP-ELICIT-124": "whether the client opens a URL before consent happens outside the protocol",
+  "ACP-ELICIT-125": "what the client shows before asking for consent is its interface",
+  "ACP-ELICIT-126": "where the client opens a URL happens outside the protocol",
+  "ACP-ELICIT-127": "whether the client highlights a URL's domain is its interface",
+  "ACP-ELICIT-128": "how the client renders URLs is its interface",
+  "ACP-ENUM-103": "which input control the client renders is its interface",
+};
+
+/** Elicitation rows: judged only for a client that advertised elicitation (check's agent has no elicitation probe yet). */
+const ELICITATION = ["ACP-ELICIT-101", "ACP-ELICIT-103", "ACP-ELICIT-104", "ACP-ELICIT-105", "ACP-ELICIT-106", "ACP-ELICIT-108", "ACP-ELICIT-110", "ACP-ELICIT-115", "ACP-ELICIT-118", "ACP-ELICIT-120", "ACP-ELICIT-124", "ACP-ELICIT-125", "ACP-ELICIT-126", "ACP-ELICIT-127", "ACP-ELICIT-128", "ACP-ENUM-101", "ACP-ENUM-103"];
+
+/** Rows about methods check's agent never advertises, so a conforming client never calls them. */
+const UNADVERTISED: Readonly<Record<string, string>> = {
+  "ACP-LOAD-101": "check's agent does not advertise loadSession, so the client has no session/load to send",
+  "ACP-RESUME-101": "check's agent does not advertise sessionCapabilities.resume, so the client has no session/resume to send",
+  "ACP-CLOSE-101": "check's agent does not advertise sessionCapabilities.close, so the client has no session/close to send",
+  "ACP-LIST-101": "check's agent does not advertise sessionCapabilities.list, so the client has no session/list to send",
+  "ACP-LIST-102": "check's agent does not advertise sessionCapabilities.list, so the client has no session/list to send",
+  "ACP-LIST-105": "check's agent does not advertise sessionCapabilities.list: there is no listing to page through",
+  "ACP-DELETE-101": "check's agent does not advertise sessionCapabilities.delete, so the client has no session/delete to send",
+  "ACP-AUTH-101": "check's agent offers no auth method, so none is a terminal method",
+  "ACP-AUTH-102": "check's agent offers no auth method, so none is a terminal method",
+  "ACP-AUTH-106": "check's agent does not advertise logout",
+  "ACP-CANCEL-105": "check's agent sends no $/cancel_request",
+  "ACP-TRANSPORT-104": "the client runs the agent over stdio, not a custom transport",
+  "ACP-PATH-102": "the client sent no line numbers (v1 clients send none on their own)",
+};
+
+/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed here). */
+const CHECK_BEFORE = ["ACP-AGENTCAP-102", "ACP-AGENTCAP-104", "ACP-AGENTCAP-106", "ACP-AGENTCAP-110", "ACP-AGENTCAP-112", "ACP-INIT-107"];
+
+/** Why a row a scenario judges is still open, when no run reached its judging point. */
+export const NOT_REACHED: Readonly<Record<string, string>> = {
+  "ACP-AGENTCAP-101": "the client sent no session/prompt",
+  "ACP-PROMPT-103": "the client sent no session/prompt",
+  "ACP-PROMPT-102": "the client sent no session/prompt",
+  "ACP-SESSION-102": "the client sent no session/new",
+  "ACP-INIT-101": "the client sent no request",
+  "ACP-INIT-102": "the client sent no initialize",
+  "ACP-INIT-104": "the client sent no initialize",
+  "ACP-INIT-108": "the client sent no initialize",
+  "ACP-INIT-110": "the client sent no initialize",
+  "ACP-INIT-103": "no run got as far as a session",
+  "ACP-INIT-105": "the version run: the client sent no initialize",
+  "ACP-SHUTDOWN-101": "the handshake run's turn did not finish",
+  "ACP-JSONRPC-001": "the client answered no request of check's agent",
+  "ACP-JSONRPC-002": "the client answered no request of check's agent",
+  "ACP-JSONRPC-104": "the client answered no request of check's agent",
+  "ACP-ERROR-101": "the client answered no request of check's agent with an error, so no error code was seen",
+  "ACP-ERROR-001": "the client answered no request of check's agent with an error, so no error message was seen",
+  "ACP-JSONRPC-003": "check's agent sent no notification the client could have answered",
+  "ACP-TRANSPORT-101": "the client wrote no line",
+  "ACP-TRANSPORT-002": "the client wrote no line",
+  "ACP-TRANSPORT-203": "the client wrote no line",
+  "ACP-TRANSPORT-103": "the client never started the agent",
+  "ACP-JSONRPC-101": "the client wrote no message",
+  "ACP-JSONRPC-102": "the client sent no request",
+  "ACP-JSONRPC-103": "the client sent no request",
+  "ACP-SESSION-103": "the client sent no session/new",
+  "ACP-PATH-101": "the client sent no session/new",
+  "ACP-ADDDIRS-101": "the client sent no session/new",
+  "ACP-AGENTCAP-108": "the client sent no session/new",
+  "ACP-AGENTCAP-109": "the client sent no session/new",
+  "ACP-SCHEMA-002": "the client wrote no message",
+  "ACP-META-001": "the updates run did not reach its turn",
+  "ACP-PROMPT-105": "the updates run did not reach its turn",
+  "ACP-EXT-104": "the updates run did not reach its turn",
+  "ACP-META-102": "the updates run did not reach its turn",
+  "ACP-SESSION-108": "the updates run did not reach its turn",
+  "ACP-TRANSPORT-106": "the updates run did not reach its turn",
+  "ACP-EXT-101": "the updates run did not reach its turn",
+  "ACP-CONFIG-103": "the updates run did not reach its turn",
+  "ACP-CONFIG-104": "the updates run did not reach its turn",
+  "ACP-EXT-201": "the updates run did not reach its turn",
+  "ACP-EXT-001": "the updates run did not reach its wire probes",
+  "ACP-JSONRPC-004": "the updates run did not reach its wire probes",
+  "ACP-INFO-PARSE-001": "the updates run did not reach its wire probes",
+  "ACP-INFO-INVALIDREQ-001": "the updates run did not reach its wire probes",
+  "ACP-JSONRPC-005": "the updates run did not reach its wire probes",
+  "ACP-PERM-103": "the permission run did not reach its turn",
+  "ACP-CLIENTCAP-103": "the permission run did not reach its turn",
+  "ACP-FS-102": "the permission run did not reach its turn",
+  "ACP-PERM-101": "the cancel run did not reach its turn",
+  "ACP-PERM-102": "the cancel run did not reach its turn",
+  "ACP-CANCEL-103": "the cancel run did not reach its turn",
+  "ACP-CANCEL-110": "the cancel run did not reach its turn",
+  "ACP-CANCEL-205": "the cancel run did not reach its turn",
+  "ACP-EXT-103": "the client sent no _ request or notification",
+  "ACP-EXT-202": "the client sent no _ request or notification",
+  "ACP-AGENTCAP-102": "no run got as far as a session",
+  "ACP-AGENTCAP-104": "no run got as far as a session",
+  "ACP-AGENTCAP-106": "no run got as far as a session",
+  "ACP-AGENTCAP-110": "no run got as far as a session",
+  "ACP-AGENTCAP-112": "no run got as far as a session",
+  "ACP-INIT-107": "no run got as far as a session",
+};
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const bodiesOf = (runs: readonly RunResult[]) => runs.flatMap((r) => r.peer.lines.filter((l) => l.body !== undefined).map((l) => l.body as Record<string, unknown>));
+const violated = (runs: readonly RunResult[], ids: readonly string[]) => runs.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && ids.includes(v.requirement)));
+
+/** Scores the rows the finished runs decide, then gives every open row its reason. */
+export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void {
+  const connected = runs.filter((r) => r.peer.connected);
+  const bodies = bodiesOf(connected);
+  const lines = connected.flatMap((r) => r.peer.lines);
+  const requests = bodies.filter((b) => typeof b.method === "string" && "id" in b);
+  const answers = bodies.filter((b) => b.method === undefined && ("result" in b || "error" in b));
+  if (connected.length > 0) card.score("ACP-TRANSPORT-103", pass);
+  // The monitor judged every line; a breach failed its row already (judgeTraffic), so a clean traffic passes.
+  if (lines.length > 0) {
+    // The framer decodes UTF-8 with replacement: a U+FFFD may be a bad byte or a real character, so such a line decides nothing.
+    if (!lines.some((l) => l.text.includes("\uFFFD"))) card.score("ACP-TRANSPORT-002", pass);
+    // A batch answer (v2) is one JSON array on one line: as much one message as an object.
+    const notOne = lines.find((l) => l.body === undefined && !isJson(l.text));
+    card.score("ACP-TRANSPORT-203", notOne === undefined ? pass : fail(`a line the client wrote is not one JSON message: ${JSON.stringify(notOne.text.slice(0, 120))}`));
+  }
+  if (bodies.length > 0 && !violated(connected, ["ACP-JSONRPC-101"])) card.score("ACP-JSONRPC-101", pass);
+  if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
+  if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-102"])) card.score("ACP-JSONRPC-102", pass);
+  if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-103"])) card.score("ACP-JSONRPC-103", pass);
+  // Notifications of check's agent (session/update) that the client answered would be answers naming no request: failed as ACP-JSONRPC-001.
+  if (connected.some((r) => r.handshake.turnEndedAt !== undefined)) {
+    const stray = answers.filter((a) => a.id === undefined || a.id === null).filter((a) => "result" in a);
+    card.score("ACP-JSONRPC-003", stray.length === 0 ? pass : fail(`the client sent a result with no usable id: ${JSON.stringify(stray[0]).slice(0, 160)}`));
+  }
+  const errors = answers.filter((a) => "error" in a).map((a) => (a.error as { message?: unknown } | null)?.message);
+  if (errors.length > 0) {
+    const long = errors.filter((m) => typeof m !== "string" || m.includes("\n") || m.length > 300);
+    card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${JSON.stringify(long[0]).slice(0, 160)}`));
+  }
+  const initRun = connected.find((r) => r.handshake.init !== undefined && r.scenario === "handshake") ?? connected.find((r) => r.handshake.init !== undefined);
+  const init = initRun?.handshake.init;
+  if (init !== undefined && initRun?.handshake.version === 1) {
+    const info = init.params.clientInfo as { name?: unknown; version?: unknown } | undefined;
+    card.score("ACP-INIT-110", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
+    const caps = (init.params.clientCapabilities ?? {}) as Record<string, unknown>;
+    const elicitation = caps.elicitation !== undefined && caps.elicitation !== null && caps.elicitation !== false;
+    for (const id of ELICITATION) {
+      if (!elicitation) card.score(id, na("the client did not advertise elicitation"));
+      else if (ELICITATION_UI[id] !== undefined) card.score(id, na(`not observable: ${ELICITATION_UI[id]}`));
+    }
+    if (caps.terminal !== true) card.score("ACP-TERM-103", na("the client did not advertise terminal"));
+  }
+  // session/new: the cwd, additionalDirectories and MCP servers the client sent (check's agent advertised none of their capabilities).
+  const news = connected.flatMap((r) => r.peer.lines.filter((l) => l.body?.method === "session/new").map((l) => (l.body?.params ?? {}) as Record<string, unknown>));
+  if (news.length > 0) {
+    const relative = news.map((p) => p.cwd).filter((c) => typeof c !== "string" || !isAbsolute(c));
+    card.score("ACP-SESSION-103", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
+    card.score("ACP-PATH-101", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
+    const dirs = news.flatMap((p) => (Array.isArray(p.additionalDirectories) ? p.additionalDirectories : []));
+    card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${JSON.stringify(dirs).slice(0, 120)} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
+    if (dirs.length === 0) card.score("ACP-ADDDIRS-101", na("the client sent no additionalDirectories"));
+    else {
+      const bad = dirs.filter((d) => typeof d !== "string" || !isAbsolute(d));
+      card.score("ACP-ADDDIRS-101", bad.length === 0 ? pass : fail(`additionalDirectories entry ${JSON.stringify(bad[0])} is not an absolute path`));
+    }
+    const remote = news.flatMap((p) => (Array.isArray(p.mcpServers) ? p.mcpServers : [])).filter((s) => ["http", "sse"].includes(String((s as { type?: unknown } | null)?.type)));
+    card.score("ACP-AGENTCAP-109", remote.length === 0 ? pass : fail(`session/new carried an ${String((remote[0] as { type?: unknown }).type)} MCP server although check's agent advertised no mcpCapabilities.http / .sse`));
+  }
+  if (connected.some((r) => r.handshake.sessions.length > 0)) {
+    // Every gate is closed: a call to a gated method failed its MUST NOT row already.
+    const gates = ["ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114"];
+    const pair: Record<string, string> = { "ACP-AGENTCAP-102": "ACP-AGENTCAP-103", "ACP-AGENTCAP-104": "ACP-AGENTCAP-105", "ACP-AGENTCAP-106": "ACP-AGENTCAP-107", "ACP-AGENTCAP-110": "ACP-AGENTCAP-111", "ACP-AGENTCAP-112": "ACP-AGENTCAP-113" };
+    for (const id of CHECK_BEFORE) {
+      const gate = pair[id];
+      const failedGates = gate !== undefined ? [gate] : gates;
+      const broken = card.rows("").filter((r) => failedGates.includes(r.id) && r.outcome === "fail");
+      // One defect, one fail: a gated call is charged to its MUST NOT row alone.
+      card.score(id, broken.length === 0 ? pass : na(`the client called a gated method without checking: charged to ${broken.map((r) => r.id).join(", ")}`));
+    }
+    card.score("ACP-INIT-103", violated(connected, ["ACP-JSONRPC-101"]) ? fail("the client's messages broke the schema of the version it negotiated") : pass);
+  }
+  // ACP-PROMPT-103 (adapt to promptCapabilities): on the wire, prompt content within them, as ACP-AGENTCAP-101.
+  const agentcap = card.rows("").find((r) => r.id === "ACP-AGENTCAP-101");
+  if (agentcap !== undefined && card.has("ACP-AGENTCAP-101")) card.score("ACP-PROMPT-103", agentcap.outcome === "pass" ? pass : fail(agentcap.evidence ?? ""));
+  // ACP-META-001 (MAY): the _meta-laden update was tolerated.
+  const meta = card.rows("").find((r) => r.id === "ACP-META-102");
+  if (meta?.outcome === "pass") card.score("ACP-META-001", pass);
+  const extSent = requests.concat(bodies.filter((b) => typeof b.method === "string" && !("id" in b))).some((b) => String(b.method).startsWith("_"));
+  if (!extSent && connected.length > 0) card.all(["ACP-EXT-103", "ACP-EXT-202"], na("the client sent no _ request or notification: it uses no extension to advertise"));
+  for (const [id, why] of Object.entries(UNADVERTISED)) if (connected.length > 0) card.score(id, na(why));
+  for (const [id, why] of Object.entries(NOT_OBSERVABLE)) card.score(id, na(`not observable: ${why}`));
+  for (const e of card.checklist.entries) {
+    if (card.has(e.id)) continue;
+    if (e.tier === "MAY") card.score(e.id, na("a MAY grants a permission: no traffic can break it"));
+    else if (NOT_REACHED[e.id] !== undefined) card.score(e.id, notRun(NOT_REACHED[e.id] as string));
+  }
+}
