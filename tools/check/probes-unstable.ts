@@ -17,7 +17,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Every row this file scores. */
-export const V1_UNSTABLE_ROWS = ["ACP-SESSION-401", "ACP-SESSION-402", "ACP-SESSION-403", "ACP-SESSION-404", "ACP-SESSION-405", "ACP-SESSION-406", "ACP-SESSION-408", "ACP-AUTH-401", "ACP-AUTH-402", "ACP-PROVIDERS-401", "ACP-PROVIDERS-402", "ACP-MCP-401", "ACP-MCP-402"];
+export const V1_UNSTABLE_ROWS = ["ACP-SESSION-401", "ACP-SESSION-402", "ACP-SESSION-403", "ACP-SESSION-404", "ACP-SESSION-405", "ACP-SESSION-406", "ACP-SESSION-408", "ACP-AUTH-401", "ACP-AUTH-402", "ACP-PROVIDERS-401", "ACP-PROVIDERS-402", "ACP-MCP-401", "ACP-MCP-402", "ACP-MCP-406"];
 
 export async function unstableProbes(run: Run, init: Obj): Promise<void> {
   const { d, card } = run;
@@ -94,5 +94,8 @@ export async function unstableProbes(run: Run, init: Obj): Promise<void> {
   });
 
   card.score("ACP-MCP-401", na("check offers no ACP-transport MCP server and the agent listed none"));
+  // check declares no ACP-transport MCP server, so any mcp/message request from the agent names an undeclared one.
+  const mcpCalls = d.requests.filter((l) => l.body?.method === "mcp/message");
+  card.score("ACP-MCP-406", mcpCalls.length > 0 ? fail(`check's client declared no ACP-transport MCP server, yet the agent sent ${mcpCalls[0]!.text.slice(0, 160)}`) : na("the agent sent no mcp/message (check declares no ACP-transport MCP server)"));
   card.score("ACP-MCP-402", mcp.acp === true ? na("mcpCapabilities.acp is advertised, but check offers no ACP-transport MCP server to exercise it") : na("mcpCapabilities.acp is not advertised"));
 }
