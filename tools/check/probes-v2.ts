@@ -19,7 +19,7 @@ import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302"];
 /** Rows the v2 traffic decides at the end, and MAY rows (n/a: a permission no behaviour breaks). */
-const DEPTH_ROWS = ["ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
+const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
 /** Every row the v2 probes score (besides the wire probes'). */
 export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
@@ -158,6 +158,9 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
 export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => Driver) | undefined): Promise<void> {
   const { d, card } = run;
   card.all(["ACP-JSONRPC-304", "ACP-EXT-301"], na("a MAY: a permission, which no behaviour of the agent can break"));
+  // The agent answered protocol 2 and check spoke v2 to it over stdio throughout.
+  card.all(["ACP-INIT-382", "ACP-TRANSPORT-382"], pass);
+  card.score("ACP-INIT-383", na("check's v2 client advertises no capability: one combination only is exercised"));
   if (spawn === undefined) card.score("ACP-INIT-304", na("no second run of the agent"));
   else {
     const other = spawn();
