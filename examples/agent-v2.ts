@@ -22,6 +22,10 @@ interface Session {
   updatedAt: string;
   /** Aborts the running turn (used by `session/close`); undefined when idle. */
   turn: AbortController | undefined;
+  /** Settles once the running turn sent its idle `state_update` (what `session/close` waits for). */
+  ended: Promise<void> | undefined;
+  /** The conversation as the client saw it live (the user messages and the turns' updates, no state_update): what `replayFrom: {type: "start"}` replays. */
+  readonly history: SessionUpdate[];
 }
 
 /** The stop reasons this agent reports in its idle `state_update`. */
@@ -45,7 +49,7 @@ export function createExampleAgentV2(): AgentHandler {
     }),
 
     newSession(params) {
-      const session: Session = { id: randomUUID(), cwd: params.cwd, title: undefined, updatedAt: new Date().toISOString(), turn: undefined };
+      const session: Session = { id: randomUUID(), cwd: params.cwd, title: undefined, updatedAt: new Date().toISOString(), turn: undefined, ended: undefined, history: [] };
       sessions.set(session.id, session);
       return { sessionId: session.id };
     },
@@ -55,9 +59,13 @@ export function createExampleAgentV2(): AgentHandler {
       return { sessions: found.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt })) };
     },
 
-    // No history is kept, so resuming replays nothing: the current state is the whole snapshot.
+    // Without replayFrom the current state is the whole snapshot; with `{type: "start"}` the whole
+    // conversation (the echoed user messages included, as sent live) is replayed first, before the answer.
     async resumeSession(params, ctx) {
       const session = get(params.sessionId);
+      const from = params.replayFrom;
+      if (from != null && from.type !== "start") throw RpcError.invalidParams({ replayFrom: from, reason: 'this agent replays only from {"type": "start"}' });
+      if (from != null) for (const update of session.history) await ctx.peer.sessionUpdate({ sessionId: session.id, update });
       await ctx.peer.sessionUpdate({ sessionId: session.id, update: { sessionUpdate: "state_update", state: session.turn ? "running" : "idle" } });
       return {};
     },
@@ -74,9 +82,11 @@ export function createExampleAgentV2(): AgentHandler {
       throw RpcError.resourceNotFound(`terminal ${params.terminalId}`);
     },
 
-    // Stops the running turn, then forgets the session.
-    closeSession(params) {
-      get(params.sessionId).turn?.abort();
+    // Stops the running turn and waits for its idle update, so nothing about the session follows the answer; then forgets it.
+    async closeSession(params) {
+      const session = get(params.sessionId);
+      session.turn?.abort();
+      await session.ended;
       sessions.delete(params.sessionId);
       return {};
     },
@@ -91,7 +101,7 @@ export function createExampleAgentV2(): AgentHandler {
       session.title ??= text.trim().slice(0, 60) || undefined;
       const messageId = `user-${++messages}`;
       const user: SessionUpdate = { sessionUpdate: "user_message", messageId, content: params.prompt };
-      setImmediate(() => void runTurn(session, user, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`));
+      session.ended = new Promise((resolve) => setImmediate(() => void runTurn(session, user, text, AbortSignal.any([ctx.signal, turn.signal]), ctx, `agent-${messages}`).then(resolve)));
       return { messageId };
     },
   };
@@ -101,6 +111,7 @@ export function createExampleAgentV2(): AgentHandler {
 async function runTurn(session: Session, user: SessionUpdate, text: string, signal: AbortSignal, ctx: AgentContext, messageId: string): Promise<void> {
   const send = (update: SessionUpdate) => {
     session.updatedAt = new Date().toISOString();
+    if (update.sessionUpdate !== "state_update") session.history.push(update);
     return ctx.peer.sessionUpdate({ sessionId: session.id, update });
   };
   const say = async (words: string, delayMs = 20): Promise<boolean> => {

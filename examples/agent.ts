@@ -68,7 +68,9 @@ export function createExampleAgent(): AgentHandler {
       return { modes: modeState(session) };
     },
 
+    // Every session fits in one page, so no cursor is ever issued and any cursor is invalid.
     listSessions(params) {
+      if (params.cursor != null) throw RpcError.invalidParams({ cursor: params.cursor, reason: "this agent lists every session in one page and issues no cursor" });
       return { sessions: sessions.list(params.cwd ?? undefined) };
     },
 

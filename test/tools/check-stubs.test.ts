@@ -76,10 +76,11 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-JSONRPC-005")?.outcome).toBe("pass");
   }, 60_000);
 
-  it("a slow start: past --timeout it is a fail that says how long check waited and when the answer came; a longer --timeout passes", async () => {
+  it("a slow start: past --timeout it passes with the latency noted (a late answer is no violation); a longer --timeout passes plainly", async () => {
     const short = await check(["--timeout", "1"], mode("slow-start", "1800"));
-    expect(short.row("ACP-INIT-001")?.outcome).toBe("fail");
+    expect(short.row("ACP-INIT-001")?.outcome).toBe("pass");
     expect(short.row("ACP-INIT-001")?.evidence).toMatch(/^no answer within 1 s; answered after \d+(\.\d)? s \(a slow start: --timeout \d+ waits for it\)$/);
+    expect(short.card.notes.some((n) => n.startsWith("late answers (after --timeout 1 s; not violations): initialize"))).toBe(true);
     const long = await check(["--timeout", "6"], mode("slow-start", "1800"));
     expect({ init: long.row("ACP-INIT-001")?.outcome, failed: long.failed }).toEqual({ init: "pass", failed: [] });
   }, 60_000);

@@ -18,7 +18,7 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) =>
   updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update.content as { text?: string }).text ?? ""] : [])).join("");
 
-const fullV1: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, elicitation: { form: {} } };
+const fullV1: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {}, configOptions: { boolean: {} } }, elicitation: { form: {} } };
 
 describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by an SDK v1 client over %s", (transport) => {
   let client: ReturnType<typeof sdkV1Client>;

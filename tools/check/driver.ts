@@ -36,8 +36,21 @@ export interface Unanswered {
   readonly waited: number;
 }
 
+/** How check's client answers a request the agent sent: a result or an error (undefined: leave it unanswered). */
+export type ClientAnswer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } } | undefined;
+
 export interface Driver {
   readonly monitor: Monitor;
+  /** The requests the agent sent to check's client (each is also in `lines`). */
+  readonly requests: AgentLine[];
+  /** The method of each request check sent with `request`, by id. */
+  readonly sent: ReadonlyMap<number, string>;
+  /**
+   * Answers the agent's requests (fs/*, terminal/*, session/request_permission,
+   * elicitation/create, …); may be async. Default: -32601, as a client that
+   * offers none of them answers.
+   */
+  answerer: (method: string, params: Record<string, unknown>, line: AgentLine) => ClientAnswer | Promise<ClientAnswer>;
   /** Every line the agent wrote so far. */
   readonly lines: AgentLine[];
   /** How long a probe waits for an answer, in ms (`--timeout`). */
@@ -101,6 +114,8 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const lines: AgentLine[] = [];
   const waiters = new Set<() => void>();
   const unanswered: Unanswered[] = [];
+  const requests: AgentLine[] = [];
+  const methods = new Map<number, string>();
   let nextId = 1000;
   let death: Death | undefined;
   let startError: Error | undefined;
@@ -112,7 +127,15 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const fromAgent = createFramer({
     line(text) {
       const { index } = monitor.observe("agent", text, now());
-      lines.push({ text, body: parseBody(text), t: now(), index });
+      const line = { text, body: parseBody(text), t: now(), index };
+      lines.push(line);
+      const { id, method } = line.body ?? {};
+      if (typeof method === "string" && id !== undefined) {
+        requests.push(line);
+        void Promise.resolve(driver.answerer(method, (line.body?.params ?? {}) as Record<string, unknown>, line)).then((answer) => {
+          if (answer !== undefined) driver.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...answer })}\n`);
+        });
+      }
       for (const w of waiters) w();
     },
     oversized: (n) => monitor.oversized("agent", n, now()),
@@ -125,7 +148,8 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, timeout, unanswered, process: proc, probe: "initialize",
+    monitor, lines, timeout, unanswered, requests, sent: methods, process: proc, probe: "initialize",
+    answerer: (method) => ({ error: { code: -32601, message: `Method not found: check's client does not offer ${method}` } }),
     now,
     get death() {
       return death;
@@ -142,6 +166,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     async request(method, params, ms = timeout) {
       const id = nextId++;
+      methods.set(id, method);
       const from = lines.length;
       const sent = now();
       driver.write(`${JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params })}\n`);

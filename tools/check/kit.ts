@@ -14,6 +14,8 @@ export interface RunOptions {
   readonly auth: string | undefined;
   /** `--protocol`: the version to ask for; undefined negotiates (v2 first, then v1). */
   readonly protocol: 1 | 2 | undefined;
+  /** Starts another run of the same agent command (the capabilities run, version fallback); absent: one run only. */
+  readonly spawn?: (() => Driver) | undefined;
 }
 
 export interface Run {
@@ -23,7 +25,7 @@ export interface Run {
   /** Monitor indices of agent lines a probe judged itself (answers to its hostile lines): the monitor's rules are not applied to them again. */
   readonly judged: Set<number>;
   /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
-  readonly watched: { readonly row: string; readonly id: number | string }[];
+  readonly watched: { readonly row: string; readonly id: number | string; readonly evidence: string; readonly judge?: ((late: Record<string, unknown>, after: string) => Verdict) | undefined }[];
 }
 
 type Body = Record<string, unknown> | undefined;
@@ -48,12 +50,17 @@ export const deathReason = (d: Driver): string => {
 
 /**
  * The verdict for a request that got no answer: not run if the agent exited
- * meanwhile, else a fail "no answer within N s" (a late answer is appended at the end).
+ * meanwhile, else a fail "no answer within N s". At the end of the run a late
+ * answer withdraws that fail (probes.ts `finish`): only a request never
+ * answered before the agent closed or the run ended stays failed. `judge`
+ * decides on the late answer's content where it matters (a cancelled turn's
+ * stop reason); by default a result passes and an error is n/a.
  */
-export function silent(run: Run, row: string, id: number | string = run.d.lastRequestId, what = "no answer"): Verdict {
+export function silent(run: Run, row: string, id: number | string = run.d.lastRequestId, what = "no answer", judge?: (late: Record<string, unknown>, after: string) => Verdict): Verdict {
   if (run.d.death !== undefined) return notRun(deathReason(run.d));
-  run.watched.push({ row, id });
-  return fail(`${what} within ${seconds(run.d.timeout)}`);
+  const evidence = `${what} within ${seconds(run.d.timeout)}`;
+  run.watched.push({ row, id, evidence, judge });
+  return fail(evidence);
 }
 
 /** Runs `probe` unless the agent is gone (then its rows are not run, with the reason). */

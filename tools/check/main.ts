@@ -67,7 +67,8 @@ export interface CheckOptions {
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
   const driver = startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
-  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol });
+  const spawn = () => startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
+  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol, spawn });
   if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
   const rows = card.rows(unprobed);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));

@@ -17,12 +17,12 @@ import { gate } from "../../src/connection/gate.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
-import { fail, na, pass } from "./score.ts";
+import { fail, na, pass, passNoted } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-AUTH-005", "ACP-LIST-103"];
 const PROMPT_ROWS = ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003"];
-const CANCEL_ROWS = ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-102", "ACP-CANCEL-105"];
+const CANCEL_ROWS = ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-101", "ACP-CANCEL-102", "ACP-CANCEL-105"];
 /** Every row this file scores. */
 export const V1_SESSION_ROWS = [...SESSION_ROWS, ...PROMPT_ROWS, ...CANCEL_ROWS];
 
@@ -77,23 +77,29 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
   });
 
   let prompting = true;
+  let refused: { answer: Body; ms: number } | undefined;
   await step(run, "prompt", PROMPT_ROWS, async () => {
+    const sentAt = d.now();
     const hello = await d.request("session/prompt", text(sid, "hello"));
+    if (hello?.error !== undefined) refused = { answer: hello, ms: d.now() - sentAt };
     prompting = judgePrompt(run, hello, ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101"], "a text prompt");
     if (hello === undefined) d.notify("session/cancel", { sessionId: sid });
     const link = await d.request("session/prompt", { sessionId: sid, prompt: [{ type: "resource_link", uri: "file:///README.md", name: "README.md" }] });
     judgePrompt(run, link, ["ACP-PROMPT-003"], "a resource_link prompt");
     if (link === undefined) d.notify("session/cancel", { sessionId: sid });
   });
+  if (!prompting && refused !== undefined) await compareCancelled(run, sid, refused);
   if (!prompting) return card.all(CANCEL_ROWS, na("no turn to cancel: the text prompt was not answered with a result"));
 
-  await step(run, "session/cancel", ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-102"], async () => {
+  await step(run, "session/cancel", ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-101", "ACP-CANCEL-102"], async () => {
     const turn = await runningTurn(run, sid);
-    if (typeof turn === "string") return card.all(["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-102"], na(turn));
+    if (typeof turn === "string") return card.all(["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-101", "ACP-CANCEL-102"], na(turn));
     const cancelledAt = d.now();
     d.notify("session/cancel", { sessionId: sid });
     const answer = await turn.answer;
-    if (answer === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", turn.id, "a running turn cancelled with session/cancel got no answer"));
+    // A late answer is judged by its stop reason, as an answer in time would be.
+    const late = (a: Record<string, unknown>, note: string) => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? passNoted(note) : fail(`a running turn cancelled with session/cancel was answered ${show(a).slice(0, 160)} (${note})`));
+    if (answer === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", turn.id, "a running turn cancelled with session/cancel got no answer", late));
     const after = seconds(d.now() - cancelledAt);
     if (answer.error !== undefined) {
       card.score("ACP-CANCEL-102", fail(`a running turn cancelled with session/cancel was answered ${describeError(answer)} (${after} after the cancel)`));
@@ -102,6 +108,8 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     }
     card.score("ACP-CANCEL-102", pass);
     card.score("ACP-CANCEL-002", pass);
+    card.score("ACP-CANCEL-101", pass);
+    card.notes.push(`ACP-CANCEL-101: a running turn was answered ${Math.round(d.now() - cancelledAt)} ms after session/cancel`);
     const stop = (answer.result as { stopReason?: unknown } | undefined)?.stopReason;
     card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${d.answerTo(turn.id)?.text.slice(0, 160) ?? ""}`));
   });
@@ -118,6 +126,33 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     }
     const code = errorCode(answer);
     card.score("ACP-CANCEL-105", answer.result !== undefined || code === ErrorCode.RequestCancelled ? pass : fail(`a running turn cancelled with $/cancel_request was answered ${describeError(answer)}, neither a result nor -32800`));
+  });
+}
+
+/**
+ * When the text prompt is answered with an error, no turn can be shown
+ * running; the same prompt is then sent again and cancelled 50 ms later. A
+ * cancelled turn answered with a result other than stopReason "cancelled"
+ * (the uncancelled one errored, so the turn cannot have completed its work)
+ * fails ACP-CANCEL-001; "cancelled" passes it; an error leaves it n/a.
+ */
+async function compareCancelled(run: Run, sessionId: string, uncancelled: { answer: Body; ms: number }): Promise<void> {
+  const { d, card } = run;
+  await step(run, "session/cancel (compared)", ["ACP-CANCEL-001"], async () => {
+    const answer = d.request("session/prompt", text(sessionId, "hello"));
+    const id = d.lastRequestId;
+    await new Promise((r) => setTimeout(r, 50));
+    const early = d.answerTo(id);
+    if (early !== undefined) return card.score("ACP-CANCEL-001", na(`the prompt to cancel was answered within 50 ms (${show(early.body).slice(0, 120)}), before the cancel`));
+    const cancelledAt = d.now();
+    d.notify("session/cancel", { sessionId });
+    const a = await answer;
+    if (a === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", id, "a prompt cancelled with session/cancel got no answer"));
+    const after = `${Math.round(d.now() - cancelledAt)} ms after session/cancel`;
+    const before = `the same prompt uncancelled was answered ${describeError(uncancelled.answer)} after ${seconds(uncancelled.ms)}`;
+    const stop = (a.result as { stopReason?: unknown } | undefined)?.stopReason;
+    if (a.error !== undefined) return card.score("ACP-CANCEL-001", na(`the cancelled prompt was answered ${describeError(a)} ${after}, as the uncancelled one`));
+    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a prompt cancelled with session/cancel was answered stopReason ${JSON.stringify(stop)} ${after}; ${before}, so the turn did not complete its work`));
   });
 }
 

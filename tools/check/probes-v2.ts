@@ -12,15 +12,17 @@ import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
-import type { AgentLine } from "./driver.ts";
+import type { AgentLine, Driver } from "./driver.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { gate } from "../../src/connection/gate.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
-const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"];
+const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302"];
+/** Rows the v2 traffic decides at the end, and MAY rows (n/a: a permission no behaviour breaks). */
+const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
 /** Every row the v2 probes score (besides the wire probes'). */
-export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS];
+export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
 
 const array = (l: AgentLine): unknown[] | undefined => {
   try {
@@ -88,25 +90,33 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const from = d.lines.length;
     const ack = await d.request("session/prompt", prompt("hello"));
     if (ack === undefined) return card.score("ACP-PROMPT-301", silent(run, "ACP-PROMPT-301"));
-    if (ack.error !== undefined) return card.all(["ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-CANCEL-302", "ACP-CANCEL-303"], na(`session/prompt was answered ${describeError(ack)}`));
-    card.score("ACP-PROMPT-301", typeof (ack.result as { messageId?: unknown } | undefined)?.messageId === "string" ? pass : fail(`session/prompt was acknowledged with ${show(ack)}, no messageId`));
+    if (ack.error !== undefined) return card.all(["ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302"], na(`session/prompt was answered ${describeError(ack)}`));
+    const messageId = (ack.result as { messageId?: unknown } | undefined)?.messageId;
+    card.score("ACP-PROMPT-301", typeof messageId === "string" ? pass : fail(`session/prompt was acknowledged with ${show(ack)}, no messageId`));
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, from);
+    const user = d.lines.slice(from).filter(updateFor(sid)).map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update).filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
+    if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
     card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
   });
 
   await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
     const from = d.lines.length;
     const ack = await d.request("session/prompt", prompt("slow"));
-    if (ack?.result === undefined) return card.score("ACP-CANCEL-302", na(`the prompt to cancel was answered ${show(ack)}`));
+    if (ack?.result === undefined) return card.all(["ACP-CANCEL-302", "ACP-CANCEL-306"], na(`the prompt to cancel was answered ${show(ack)}`));
     const first = await d.waitFor((l) => updateFor(sid)(l), d.timeout, from);
-    if (first === undefined || isIdle(first)) return card.score("ACP-CANCEL-302", na(first === undefined ? `the turn sent no session/update within ${seconds(d.timeout)}` : "the turn went idle before it could be cancelled"));
+    if (first === undefined || isIdle(first)) return card.all(["ACP-CANCEL-302", "ACP-CANCEL-306"], na(first === undefined ? `the turn sent no session/update within ${seconds(d.timeout)}` : "the turn went idle before it could be cancelled"));
     // The idle update of a fast turn can arrive right behind its first update:
     // already here before the cancel is sent, it ended a turn that saw no cancel.
-    if (d.lines.slice(d.lines.indexOf(first) + 1).some((l) => updateFor(sid)(l) && isIdle(l))) return card.score("ACP-CANCEL-302", na("the turn went idle before the cancel could be sent: too fast to judge"));
+    if (d.lines.slice(d.lines.indexOf(first) + 1).some((l) => updateFor(sid)(l) && isIdle(l))) return card.all(["ACP-CANCEL-302", "ACP-CANCEL-306"], na("the turn went idle before the cancel could be sent: too fast to judge"));
     const at = d.lines.length;
     d.notify("session/cancel", { sessionId: sid });
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, at);
     card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update") : stopOf(idle) === "cancelled" ? pass : fail(`a running turn cancelled with session/cancel went idle with stopReason ${JSON.stringify(stopOf(idle))}`));
+    if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
+    // Nothing of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait).
+    await d.waitFor(() => false, 300, d.lines.length);
+    const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
+    card.score("ACP-CANCEL-306", after.length === 0 ? pass : fail(`an update followed the idle state_update that reported the cancellation: ${after[0]!.text.slice(0, 160)}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-303"], async () => {
@@ -116,4 +126,85 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     card.score("ACP-CANCEL-303", a === undefined ? silent(run, "ACP-CANCEL-303") : a.result !== undefined || errorCode(a) === ErrorCode.RequestCancelled ? pass : fail(`a request cancelled with $/cancel_request was answered ${describeError(a)}, neither a result nor -32800`));
     d.notify("session/cancel", { sessionId: sid });
   });
+
+  await step(run, "session/close", ["ACP-SESSION-302"], async () => {
+    const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
+    const id = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof id !== "string") return card.score("ACP-SESSION-302", na(`session/new was answered ${show(created)}`));
+    const from = d.lines.length;
+    const ack = await d.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "slow" }] });
+    if (ack?.result === undefined) return card.score("ACP-SESSION-302", na(`the prompt was answered ${show(ack)}`));
+    const running = await d.waitFor((l) => updateFor(id)(l), d.timeout, from);
+    if (running === undefined || d.lines.slice(from).some((l) => updateFor(id)(l) && isIdle(l))) return card.score("ACP-SESSION-302", na("the turn was not shown running before it went idle"));
+    const at = d.lines.length;
+    const closed = await d.request("session/close", { sessionId: id });
+    if (closed === undefined) return card.score("ACP-SESSION-302", silent(run, "ACP-SESSION-302"));
+    if (closed.error !== undefined) return card.score("ACP-SESSION-302", fail(`session/close of a session with a running turn was answered ${describeError(closed)}`));
+    const idle = await d.waitFor((l) => updateFor(id)(l) && isIdle(l), 2000, at);
+    // Closing frees the session: the idle update may be skipped, but a turn still streaming after the close answer was not cancelled.
+    await d.waitFor(() => false, 300, d.lines.length);
+    const answerAt = d.lines.indexOf(d.answerTo(d.lastRequestId)!);
+    const later = d.lines.slice(answerAt + 1).filter((l) => updateFor(id)(l) && !isIdle(l));
+    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${later[0]!.text.slice(0, 160)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
+  });
+}
+
+/**
+ * The v2 rows decided by a second start of the agent (initialize with a
+ * version below every version: -32022 with data {requested, supported}) and
+ * by the whole traffic: UTF-8, request ids, batches of lifecycle messages,
+ * capabilities withheld, auth methods, custom root fields.
+ */
+export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => Driver) | undefined): Promise<void> {
+  const { d, card } = run;
+  card.all(["ACP-JSONRPC-304", "ACP-EXT-301"], na("a MAY: a permission, which no behaviour of the agent can break"));
+  // The agent answered protocol 2 and check spoke v2 to it over stdio throughout.
+  card.all(["ACP-INIT-382", "ACP-TRANSPORT-382"], pass);
+  card.score("ACP-INIT-383", na("check's v2 client advertises no capability: one combination only is exercised"));
+  if (spawn === undefined) card.score("ACP-INIT-304", na("no second run of the agent"));
+  else {
+    const other = spawn();
+    try {
+      const answer = await other.request("initialize", { protocolVersion: 0, info: { name: "acp-router-check", version: "0.1.0" }, capabilities: {} });
+      const data = (answer?.error as { data?: { requested?: unknown; supported?: unknown } } | undefined)?.data;
+      card.score("ACP-INIT-304", answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(other.timeout)}`) : errorCode(answer) === -32022 && data?.requested === 0 && data.supported !== undefined ? pass : fail(`initialize with protocolVersion 0 (below every version) was answered ${show(answer)}, not -32022 with data {requested, supported}`));
+    } finally {
+      await other.close();
+    }
+  }
+  const lines = d.lines;
+  const replaced = lines.find((l) => l.text.includes("\uFFFD"));
+  card.score("ACP-TRANSPORT-301", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD: ${replaced.text.slice(0, 120)}`));
+  const requests = lines.filter((l) => typeof l.body?.method === "string" && l.body.id !== undefined);
+  const badId = requests.find((l) => l.body?.id === null || (typeof l.body?.id === "number" && !Number.isInteger(l.body.id)));
+  card.score("ACP-JSONRPC-301", requests.length === 0 ? na("the agent sent no request") : badId === undefined ? pass : fail(`the agent sent a request with id ${show(badId.body?.id)}`));
+  const pending = new Set<unknown>();
+  let reused: string | undefined;
+  for (const l of lines) {
+    if (typeof l.body?.method === "string" && l.body.id !== undefined) {
+      if (pending.has(l.body.id)) reused ??= l.text.slice(0, 160);
+      pending.add(l.body.id);
+    }
+  }
+  card.score("ACP-JSONRPC-303", requests.length < 2 ? na(requests.length === 0 ? "the agent sent no request" : "the agent sent one request") : reused === undefined ? pass : fail(`the agent reused a request id: ${reused}`));
+  const lifecycle = lines.find((l) => l.text.startsWith("[") && /"method"\s*:\s*"(initialize|auth\/login|session\/new|session\/resume|session\/prompt)"/.test(l.text));
+  card.score("ACP-JSONRPC-310", lifecycle === undefined ? pass : fail(`the agent batched a lifecycle message: ${lifecycle.text.slice(0, 160)}`));
+  const calls = requests.filter((l) => /^(fs|terminal|elicitation)\//.test(String(l.body?.method)));
+  card.score("ACP-INIT-306", calls.length === 0 ? pass : fail(`check's client advertised no capability, yet the agent sent ${calls[0]!.text.slice(0, 160)}`));
+  const methods = Array.isArray(init.authMethods) ? init.authMethods : [];
+  if (methods.length === 0) card.score("ACP-AUTH-301", na("the agent lists no authMethods"));
+  else {
+    // auth/logout is not called: it would end a real login. An unknown method id shows auth/login exists (anything but -32601).
+    const login = await d.request("auth/login", { methodId: "acp-router-check-no-such-method" });
+    card.score("ACP-AUTH-301", login === undefined ? silent(run, "ACP-AUTH-301") : errorCode(login) === ErrorCode.MethodNotFound ? fail(`the agent lists authMethods, but auth/login was answered ${describeError(login)}`) : pass);
+    card.notes.push("ACP-AUTH-301: auth/logout was not called (it would end a real login); auth/login was");
+  }
+  const extra: string[] = [];
+  for (const l of lines) {
+    const r = l.body?.result as Record<string, unknown> | undefined;
+    if (typeof r === "object" && r !== null && "protocolVersion" in r) for (const k of Object.keys(r)) if (!["protocolVersion", "capabilities", "authMethods", "info", "_meta"].includes(k)) extra.push(`the initialize answer has the field ${JSON.stringify(k)}`);
+    const p = l.body?.method === "session/update" ? (l.body.params as Record<string, unknown> | undefined) : undefined;
+    if (p !== undefined) for (const k of Object.keys(p)) if (!["sessionId", "update", "_meta"].includes(k)) extra.push(`a session/update's params have the field ${JSON.stringify(k)}`);
+  }
+  card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
 }

@@ -11,11 +11,13 @@
  */
 import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
-import { answerOf, deathReason, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
-import { v2Probes, V2_ROWS } from "./probes-v2.ts";
+import { unstableProbes, V1_UNSTABLE_ROWS } from "./probes-unstable.ts";
+import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
-import { createScorecard, fail, notRun, pass, type Scorecard } from "./score.ts";
+import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
 import { fromMonitor } from "./traffic.ts";
 
 /** How long shutdown waits for the agent to exit after its stdin closes: 5 s, then its process group is terminated. */
@@ -57,7 +59,11 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
   const { card } = run;
   const initRows = v2 ? ["ACP-INIT-303", "ACP-INIT-307"] : ["ACP-INIT-001"];
   if (d.death !== undefined && first.answer === undefined) card.all(initRows, fail(`${deathReason(d)}, before answering initialize`));
-  else if (first.late !== undefined) card.all(initRows, fail(first.late));
+  else if (first.late !== undefined && first.answer === undefined) card.all(initRows, fail(first.late));
+  else if (first.late !== undefined) {
+    card.all(initRows, passNoted(first.late));
+    card.notes.push(`late answers (after --timeout ${seconds(d.timeout)}; not violations): initialize ${first.late}`);
+  }
   if (result === undefined || typeof result.protocolVersion !== "number") {
     if (first.answer !== undefined) card.all(initRows, fail(`initialize answered ${show(first.answer)}`));
     await shutdown(run);
@@ -68,10 +74,13 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     const info = result.info as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize answered info ${show(result.info)}`));
     await v2Probes(run, result);
+    await v2TrafficProbes(run, result, options.spawn);
   } else {
     card.score("ACP-INIT-001", pass);
     await wireProbes(run, V1_WIRE);
     await sessionProbes(run, result);
+    await unstableProbes(run, result);
+    await depthProbes(run, result, options.spawn);
   }
   await shutdown(run);
   return finish(run, "check has no probe for this requirement");
@@ -102,14 +111,20 @@ function finish(run: Run, unprobed: string): CheckResult {
   const { d, card } = run;
   fromMonitor(run);
   if (d.death !== undefined) {
-    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS];
+    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS, ...V1_UNSTABLE_ROWS];
     for (const id of probed) if (!card.has(id)) card.score(id, notRun(deathReason(d)));
   }
+  // Late answers are not violations of "must answer": the silence's fail is withdrawn, the latency noted.
+  const latencies: string[] = [];
   for (const w of run.watched) {
     const late = d.answerTo(w.id);
     const u = d.unanswered.find((x) => x.id === w.id);
-    if (late !== undefined && u !== undefined) card.annotate(w.row, `; answered after ${seconds(late.t - u.sent)}`);
+    if (late === undefined || u === undefined) continue;
+    const after = `answered after ${seconds(late.t - u.sent)} (past --timeout ${seconds(d.timeout)})`;
+    card.relieve?.(w.row, w.evidence, w.judge !== undefined && late.body !== undefined ? w.judge(late.body, after) : late.body?.error === undefined ? passNoted(after) : na(`${after} with ${describeError(late.body)}; the probe could not continue`));
+    latencies.push(`${w.row} ${seconds(late.t - u.sent)}`);
   }
+  if (latencies.length > 0) card.notes.push(`late answers (after --timeout ${seconds(d.timeout)}; not violations): ${[...new Set(latencies)].join(", ")}`);
   return { card, unprobed };
 }
 

@@ -3,16 +3,19 @@
  * checklist, each pass, fail, n/a (the probe ran but its precondition did
  * not hold: authentication required, an error answer, a capability not
  * advertised) or not run (no probe exercises it, or the run stopped before
- * it), every non-pass with its reason. Verdicts merge by strength: a fail
+ * it), or not observable (the catalogue says no traffic can decide it, and
+ * why), every non-pass with its reason; a pass may carry a note (the latency
+ * of an answer that came after --timeout). Verdicts merge by strength: a fail
  * beats a pass, a pass beats n/a, n/a beats not run; fail evidence
  * accumulates. A MAY requirement is never failed: what would break it is
  * recorded as a note, since a permission cannot be violated.
  */
 import type { Checklist } from "./checklist.ts";
 
-export type Outcome = "pass" | "fail" | "n/a" | "not run";
+export type Outcome = "pass" | "fail" | "n/a" | "not observable" | "not run";
 
-export type Verdict = { readonly outcome: "pass"; readonly evidence?: undefined } | { readonly outcome: Exclude<Outcome, "pass">; readonly evidence: string };
+/** A pass may carry a note (a late answer's latency); every other outcome says why. */
+export type Verdict = { readonly outcome: "pass"; readonly evidence?: string | undefined } | { readonly outcome: Exclude<Outcome, "pass">; readonly evidence: string };
 
 export interface ScoreRow {
   readonly id: string;
@@ -22,11 +25,13 @@ export interface ScoreRow {
 }
 
 export const pass: Verdict = { outcome: "pass" };
+/** A pass with a note (e.g. "answered after 62.1 s"). */
+export const passNoted = (evidence: string): Verdict => ({ outcome: "pass", evidence });
 export const fail = (evidence: string): Verdict => ({ outcome: "fail", evidence });
 export const na = (evidence: string): Verdict => ({ outcome: "n/a", evidence });
 export const notRun = (evidence: string): Verdict => ({ outcome: "not run", evidence });
 
-const RANK: Readonly<Record<Outcome, number>> = { fail: 3, pass: 2, "n/a": 1, "not run": 0 };
+const RANK: Readonly<Record<Outcome, number>> = { fail: 3, pass: 2, "n/a": 1, "not observable": 0, "not run": 0 };
 
 export interface Scorecard {
   readonly checklist: Checklist;
@@ -38,6 +43,12 @@ export interface Scorecard {
   has(id: string): boolean;
   /** Appends `text` to the evidence of `id` (a late answer, a detail). */
   annotate(id: string, text: string): void;
+  /**
+   * Withdraws the fail `evidence` of `id` (a silence later answered): the
+   * remaining fail evidence stands; with none left, `id` becomes `verdict`.
+   * Optional: a card that wraps another (check --client's v2 card) may omit it.
+   */
+  relieve?(id: string, evidence: string, verdict: Verdict): void;
   /** Lines for the end of the scorecard: the negotiated table, an agent that died, late answers, notes on MAY ids. */
   readonly notes: string[];
   /** The rows: every checklist entry in catalogue order, then ids outside the checklist that got a verdict. */
@@ -66,15 +77,22 @@ export function createScorecard(checklist: Checklist): Scorecard {
       const v = verdicts.get(id);
       if (v !== undefined && v.outcome !== "pass") v.evidence = `${v.evidence ?? ""}${text}`;
     },
+    relieve(id, evidence, verdict) {
+      const v = verdicts.get(id);
+      if (v === undefined || v.outcome !== "fail" || v.evidence === undefined) return;
+      if (v.evidence === evidence) verdicts.set(id, { outcome: verdict.outcome, evidence: verdict.evidence });
+      else if (v.evidence.includes(evidence)) v.evidence = v.evidence.replace(`; ${evidence}`, "").replace(`${evidence}; `, "");
+    },
     rows(unprobed) {
       const out: ScoreRow[] = [];
       const listed = new Set<string>();
       for (const e of checklist.entries) {
         listed.add(e.id);
-        const v = verdicts.get(e.id) ?? { outcome: "not run" as const, evidence: unprobed };
-        out.push({ id: e.id, tier: e.tier, outcome: v.outcome, evidence: v.outcome === "pass" ? undefined : v.evidence });
+        // A requirement the catalogue marks not observable (no traffic can decide it) says why, unless a probe judged it anyway.
+        const v = verdicts.get(e.id) ?? (e.observable === false ? { outcome: "not observable" as const, evidence: e.unobservable ?? "no traffic can decide it" } : { outcome: "not run" as const, evidence: unprobed });
+        out.push({ id: e.id, tier: e.tier, outcome: v.outcome, evidence: v.evidence });
       }
-      for (const [id, v] of verdicts) if (!listed.has(id)) out.push({ id, tier: checklist.tier(id), outcome: v.outcome, evidence: v.outcome === "pass" ? undefined : v.evidence });
+      for (const [id, v] of verdicts) if (!listed.has(id)) out.push({ id, tier: checklist.tier(id), outcome: v.outcome, evidence: v.evidence });
       return out;
     },
   };

@@ -7,7 +7,7 @@ import { methods } from "../../method-table.ts";
 import { RpcError, type AgentContext, type AgentHandler, type SessionNotification } from "../../src/index.ts";
 import { runSteps, type StepContext } from "./run-steps.ts";
 import { createSessions, promptText, setConfig, stepsFor, type MockOptions, type MockSession } from "./sessions.ts";
-import { mockConfigOptions, mockModes, type JsonObject } from "./updates.ts";
+import { booleanConfigAdvertised, mockConfigOptions, mockModes, type JsonObject } from "./updates.ts";
 
 /** The name the mock agent gives in `initialize`. */
 export const MOCK_AGENT_INFO = { name: "acp-router-mock-agent", title: "acp-router mock agent", version: "0.1.0" } as const;
@@ -64,9 +64,9 @@ export function startTurn(
 export function createMockAgentV1(options: MockOptions): AgentHandler {
   const { advertise } = options;
   const sessions = createSessions();
-  const state = (s: MockSession) => ({
+  const state = (s: MockSession, ctx: { readonly clientCapabilities: unknown }) => ({
     ...(advertise.modes ? { modes: { ...mockModes, currentModeId: s.modeId } } : {}),
-    ...(advertise.configOptions ? { configOptions: mockConfigOptions(1, s.model, s.verbose) } : {}),
+    ...(advertise.configOptions ? { configOptions: mockConfigOptions(1, s.model, s.verbose, booleanConfigAdvertised(ctx.clientCapabilities)) } : {}),
   }) as Record<string, never>;
   const refuse = (wire: string, what: string): never => {
     throw RpcError.methodNotFound(wire, `this mock agent was started without ${what}`);
@@ -91,9 +91,9 @@ export function createMockAgentV1(options: MockOptions): AgentHandler {
     // No auth methods are advertised: nothing to check.
     authenticate: () => ({}),
 
-    newSession(params) {
+    newSession(params, ctx) {
       const session = sessions.create(params.cwd);
-      return { sessionId: session.id, ...state(session) };
+      return { sessionId: session.id, ...state(session, ctx) };
     },
 
     async loadSession(params, ctx) {
@@ -101,11 +101,13 @@ export function createMockAgentV1(options: MockOptions): AgentHandler {
       const session = sessions.get(params.sessionId);
       session.cwd = params.cwd;
       for (const update of session.history) await ctx.peer.sessionUpdate({ sessionId: session.id, update } as unknown as SessionNotification);
-      return state(session);
+      return state(session, ctx);
     },
 
     listSessions(params) {
       if (!advertise.list) refuse("session/list", "sessionCapabilities.list");
+      // Every session fits in one page, so no cursor was ever issued: any cursor is invalid (v1 session-list: SHOULD error).
+      if (params.cursor != null) throw RpcError.invalidParams({ cursor: params.cursor, reason: "this agent lists every session in one page and issues no cursor" });
       return { sessions: sessions.list(params.cwd).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })) };
     },
 
@@ -124,11 +126,11 @@ export function createMockAgentV1(options: MockOptions): AgentHandler {
       return {};
     },
 
-    setSessionConfigOption(params) {
+    setSessionConfigOption(params, ctx) {
       if (!advertise.configOptions) refuse("session/set_config_option", "configOptions");
       const session = sessions.get(params.sessionId);
       setConfig(session, params.configId, (params as { value?: unknown }).value);
-      return { configOptions: mockConfigOptions(1, session.model, session.verbose) } as never;
+      return { configOptions: mockConfigOptions(1, session.model, session.verbose, booleanConfigAdvertised(ctx.clientCapabilities)) } as never;
     },
 
     async prompt(params, ctx) {

@@ -20,12 +20,15 @@ const peerMethods = peerMethodsOf(methods);
 export function createMockAgentV2(options: MockOptions): AgentHandler {
   const { advertise } = options;
   const sessions = createSessions();
+  /** Per session, the last turn's end (settles after its idle state_update). */
+  const ended = new Map<string, Promise<void>>();
   const config = (s: MockSession) => (advertise.configOptions ? { configOptions: mockConfigOptions(2, s.model, s.verbose) } : {}) as Record<string, never>;
   const send = (ctx: AgentContext, session: MockSession, update: JsonObject, sessionId = session.id) =>
     ctx.peer.sessionUpdate({ sessionId, update } as unknown as UpdateSessionNotification);
 
   return {
-    initialize: () => ({ protocolVersion: 2, info: { ...MOCK_AGENT_INFO }, capabilities: { session: {} } }),
+    // The same prompt capabilities as the v1 handler: embedded context (resource blocks) is understood.
+    initialize: () => ({ protocolVersion: 2, info: { ...MOCK_AGENT_INFO }, capabilities: { session: { prompt: { embeddedContext: {} } } } }),
 
     newSession(params) {
       const session = sessions.create(params.cwd);
@@ -43,8 +46,13 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
       return config(session);
     },
 
-    closeSession(params) {
+    // Stops the running turn and waits for its idle update (at most 1 s: a turn blocked on a client
+    // request the client never answers ends later), so nothing about the session follows the answer.
+    async closeSession(params) {
       sessions.get(params.sessionId).turn?.abort();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([ended.get(params.sessionId), new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+      clearTimeout(timer);
       sessions.remove(params.sessionId);
       return {};
     },
@@ -78,7 +86,7 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
       if (first?.op === "error") throw new RpcError(first.code, first.message);
       const messageId = `mock-user-${session.id}-${session.prompts}`;
       const sc = startTurn(2, ctx, session, text, `mock-agent-${session.id}-${session.prompts}`, (update, sessionId) => send(ctx, session, update, sessionId), peerMethods, options.log);
-      setImmediate(() => void turnOf(sc, session, { sessionUpdate: "user_message", messageId, content: params.prompt as unknown[] }, steps));
+      ended.set(session.id, new Promise((resolve) => setImmediate(() => void turnOf(sc, session, { sessionUpdate: "user_message", messageId, content: params.prompt as unknown[] }, steps).then(resolve))));
       return { messageId };
     },
   };

@@ -34,8 +34,10 @@ export async function permission(ctx: StepContext): Promise<TurnEnd | undefined>
     return ctx.signal.aborted ? { stopReason: "cancelled" } : undefined;
   }
   const text = outcome?.outcome === "selected" ? `selected ${outcome.optionId ?? "?"}` : String(outcome?.outcome);
-  const status = outcome?.outcome === "selected" && outcome.optionId === "allow" ? "completed" : "failed";
-  await ctx.sendUpdate({ sessionUpdate: "tool_call_update", toolCallId, status });
+  const allowed = outcome?.outcome === "selected" && outcome.optionId === "allow";
+  // Once permitted, the tool runs: reported in_progress before it completes (v1 tool-calls: agents SHOULD).
+  if (allowed) await ctx.sendUpdate({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+  await ctx.sendUpdate({ sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
   await report(ctx, `permission: ${text}`);
   return outcome?.outcome === "cancelled" || ctx.signal.aborted ? { stopReason: "cancelled" } : undefined;
 }

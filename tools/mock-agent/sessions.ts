@@ -99,8 +99,10 @@ export function setConfig(session: MockSession, configId: string, value: unknown
     if (value !== "mock-small" && value !== "mock-large") throw RpcError.invalidParams({ configId, reason: "model is mock-small or mock-large" });
     session.model = value;
   } else if (configId === "verbose") {
-    if (typeof value !== "boolean") throw RpcError.invalidParams({ configId, reason: "verbose is a boolean" });
-    session.verbose = value;
+    // A boolean for clients that advertised boolean options, else the select's "on" / "off".
+    if (value === "on" || value === "off") session.verbose = value === "on";
+    else if (typeof value !== "boolean") throw RpcError.invalidParams({ configId, reason: "verbose is a boolean, or \"on\" / \"off\"" });
+    else session.verbose = value;
   } else {
     throw RpcError.invalidParams({ configId, reason: "unknown config option; this agent has model and verbose" });
   }

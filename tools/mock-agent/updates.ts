@@ -42,15 +42,26 @@ export const mockModes = {
 } as const;
 
 /** The session config options the mock agent advertises for `version`, so `config_option_update` repeats a known set. */
-export function mockConfigOptions(version: SampleVersion, model = "mock-small", verbose = false): JsonObject[] {
+export function mockConfigOptions(version: SampleVersion, model = "mock-small", verbose = false, boolean = true): JsonObject[] {
   const idKey = version === 1 ? "id" : "configId";
   return [
     {
       [idKey]: "model", name: "Model", category: "model", type: "select", currentValue: model,
       options: [{ value: "mock-small", name: "Mock small" }, { value: "mock-large", name: "Mock large" }],
     },
-    { [idKey]: "verbose", name: "Verbose", type: "boolean", currentValue: verbose },
+    // v1 agents MUST NOT offer a boolean option to a client that did not advertise
+    // session.configOptions.boolean: such a client gets `verbose` as a select of "on" and "off".
+    boolean
+      ? { [idKey]: "verbose", name: "Verbose", type: "boolean", currentValue: verbose }
+      : { [idKey]: "verbose", name: "Verbose", type: "select", currentValue: verbose ? "on" : "off", options: [{ value: "off", name: "Off" }, { value: "on", name: "On" }] },
   ];
+}
+
+/** Whether a v1 client advertised boolean config options (`clientCapabilities.session.configOptions.boolean`). */
+export function booleanConfigAdvertised(clientCapabilities: unknown): boolean {
+  const session = (clientCapabilities as { session?: { configOptions?: { boolean?: unknown } | null } | null } | undefined)?.session;
+  const flag = session?.configOptions?.boolean;
+  return flag !== undefined && flag !== null && flag !== false;
 }
 
 const toolKinds = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] as const;
@@ -139,7 +150,7 @@ function session(version: SampleVersion): UpdateSample[] {
   const notices = version === 1 ? ["session", "notices"] : undefined;
   const compaction = version === 1 ? ["session", "compaction"] : undefined;
   return [
-    sample("config_option_update", "", { configOptions: mockConfigOptions(version, "mock-large") }),
+    sample("config_option_update", "", { configOptions: mockConfigOptions(version, "mock-large", false, version === 2) }),
     sample("session_info_update", "", { title: "Mock session", updatedAt: "2026-01-01T00:00:00Z" }),
     sample("usage_update", "", { used: 1200, size: 200000, cost: { amount: 0.01, currency: "USD" } }),
     sample("notice", "", { severity: "info", title: "Mock notice", description: "A notice outside the session history." }, notices),
