@@ -11,8 +11,12 @@ const scripted = (defect?: string) => [process.execPath, `${clients}/scripted-cl
 const score = (command: readonly string[]) => scoreClient(command, { timeoutMs: 3000 });
 const failed = (card: ClientReport) => card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`);
 
-/** The share of rows judged (pass, fail, or n/a with its reason). */
-const judged = (card: ClientReport) => card.rows.filter((r) => r.outcome === "pass" || r.outcome === "fail" || (r.outcome === "n/a" && (r.evidence ?? "") !== "")).length / card.rows.length;
+/** The share of the observable rows judged (pass, fail, or n/a with its reason); rows no traffic can decide are "not observable", with their reason, and left out. */
+const judged = (card: ClientReport) => {
+  const observable = card.rows.filter((r) => r.outcome !== "not observable");
+  expect(card.rows.filter((r) => r.outcome === "not observable").every((r) => (r.evidence ?? "") !== "")).toBe(true);
+  return observable.filter((r) => r.outcome === "pass" || r.outcome === "fail" || (r.outcome === "n/a" && (r.evidence ?? "") !== "")).length / observable.length;
+};
 
 /** Rows every run of a client that answers permissions at once and tolerates every probe passes. */
 const CORE_PASSES = ["ACP-AGENTCAP-101", "ACP-AGENTCAP-103", "ACP-AGENTCAP-111", "ACP-CANCEL-103", "ACP-CANCEL-110", "ACP-CANCEL-205", "ACP-EXT-001", "ACP-EXT-104", "ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-INIT-101", "ACP-INIT-105", "ACP-JSONRPC-001", "ACP-JSONRPC-004", "ACP-JSONRPC-005", "ACP-JSONRPC-104", "ACP-META-102", "ACP-PERM-103", "ACP-PROMPT-105", "ACP-SESSION-103", "ACP-SESSION-108", "ACP-SHUTDOWN-101", "ACP-TRANSPORT-101", "ACP-TRANSPORT-106"];

@@ -13,7 +13,7 @@
  *   method, so the client never has a reason to call them; the client did not
  *   advertise elicitation or terminal;
  * - rows no traffic can decide (what a user interface shows, what a client
- *   does internally): n/a, the reason starting "not observable";
+ *   does internally): not observable, with the reason;
  * - MAY rows: a permission, which no traffic can break: n/a, saying so;
  * - rows a run would have judged but did not reach: "not run" with what was
  *   missing (the client answered no request with an error, the updates run
@@ -21,7 +21,7 @@
  *   of check --client judges.
  */
 import { isAbsolute } from "node:path";
-import { na, notRun, pass, fail, type Scorecard } from "../check/score.ts";
+import { na, notObservable, notRun, pass, fail, type Scorecard } from "../check/score.ts";
 import type { RunResult } from "./run.ts";
 
 /** Rows a black box cannot decide, with why. */
@@ -201,7 +201,7 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
     const elicitation = caps.elicitation !== undefined && caps.elicitation !== null && caps.elicitation !== false;
     for (const id of ELICITATION) {
       if (!elicitation) card.score(id, na("the client did not advertise elicitation"));
-      else if (ELICITATION_UI[id] !== undefined) card.score(id, na(`not observable: ${ELICITATION_UI[id]}`));
+      else if (ELICITATION_UI[id] !== undefined) card.score(id, notObservable(ELICITATION_UI[id]));
     }
     if (caps.terminal !== true) card.score("ACP-TERM-103", na("the client did not advertise terminal"));
   }
@@ -243,7 +243,7 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   const extSent = requests.concat(bodies.filter((b) => typeof b.method === "string" && !("id" in b))).some((b) => String(b.method).startsWith("_"));
   if (!extSent && connected.length > 0) card.all(["ACP-EXT-103", "ACP-EXT-202"], na("the client sent no _ request or notification: it uses no extension to advertise"));
   for (const [id, why] of Object.entries(UNADVERTISED)) if (connected.length > 0) card.score(id, na(why));
-  for (const [id, why] of Object.entries(NOT_OBSERVABLE)) card.score(id, na(`not observable: ${why}`));
+  for (const [id, why] of Object.entries(NOT_OBSERVABLE)) card.score(id, notObservable(why));
   for (const e of card.checklist.entries) {
     if (card.has(e.id)) continue;
     if (e.tier === "MAY") card.score(e.id, na("a MAY grants a permission: no traffic can break it"));

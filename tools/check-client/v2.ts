@@ -14,7 +14,7 @@
 import { isAbsolute } from "node:path";
 import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import type { Checklist } from "../check/checklist.ts";
-import { createScorecard, fail, na, notRun, pass, type Scorecard, type Verdict } from "../check/score.ts";
+import { createScorecard, fail, na, notObservable, notRun, pass, type Scorecard, type Verdict } from "../check/score.ts";
 import { NOT_OBSERVABLE } from "./coverage.ts";
 import { BATCH_ROWS } from "./scenarios.ts";
 import type { RunResult } from "./run.ts";
@@ -135,8 +135,8 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
   card.score("ACP-TRANSPORT-382", pass);
   card.score("ACP-TRANSPORT-304", na("the client runs the agent over stdio, not a custom transport"));
   card.score("ACP-CANCEL-303", na("check's agent sends no $/cancel_request"));
-  card.score("ACP-INIT-383", na(`not observable: ${NOT_OBSERVABLE["ACP-INIT-106"] ?? ""}`));
-  card.score("ACP-CANCEL-381", na(`not observable: ${NOT_OBSERVABLE["ACP-CANCEL-104"] ?? ""}`));
+  card.score("ACP-INIT-383", notObservable(NOT_OBSERVABLE["ACP-INIT-106"] ?? ""));
+  card.score("ACP-CANCEL-381", notObservable(NOT_OBSERVABLE["ACP-CANCEL-104"] ?? ""));
   for (const e of card.checklist.entries) {
     if (card.has(e.id)) continue;
     if (e.tier === "MAY") card.score(e.id, na("a MAY grants a permission: no traffic can break it"));

@@ -30,8 +30,10 @@ export const passNoted = (evidence: string): Verdict => ({ outcome: "pass", evid
 export const fail = (evidence: string): Verdict => ({ outcome: "fail", evidence });
 export const na = (evidence: string): Verdict => ({ outcome: "n/a", evidence });
 export const notRun = (evidence: string): Verdict => ({ outcome: "not run", evidence });
+/** No traffic can decide the requirement (what a user interface shows, what a peer does inside): why. */
+export const notObservable = (evidence: string): Verdict => ({ outcome: "not observable", evidence });
 
-const RANK: Readonly<Record<Outcome, number>> = { fail: 3, pass: 2, "n/a": 1, "not observable": 0, "not run": 0 };
+const RANK: Readonly<Record<Outcome, number>> = { fail: 4, pass: 3, "n/a": 2, "not observable": 1, "not run": 0 };
 
 export interface Scorecard {
   readonly checklist: Checklist;
