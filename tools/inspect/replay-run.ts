@@ -39,6 +39,8 @@ export interface ReplayOptions {
 export async function runReplay(plan: Plan, command: readonly string[], options: ReplayOptions): Promise<ReplayOutcome> {
   const started = performance.now();
   const driver = startDriver(command, { graceMs: options.timeoutMs });
+  // The replay answers the agent's requests from the recording (below); the driver's own answers stay out.
+  driver.answerer = () => undefined;
   if (driver.process.child.pid === undefined) {
     const exit = await driver.process.exited;
     throw new Error(`cannot start ${command.join(" ")}: ${exit.error?.message ?? "spawn failed"}`);
