@@ -1,7 +1,8 @@
 /**
  * Renders docs/real-clients.md from the `check --client` reports of
  * scorecard.ts: a summary table, then per client its command, the rows check
- * judged (rows without a probe are counted, not listed), the notes, how each
+ * judged (rows without a probe, and rows the catalogue marks not observable,
+ * are counted, not listed), the notes, how each
  * of the four client runs ended, and the violations found. Paths of this
  * machine are replaced by `<repo>`, `<install>` and `<scratch>`.
  */
@@ -50,12 +51,12 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
     "",
     `Each run here is offline: check and the client run in a network namespace with loopback alone (\`unshare -n sh -c 'ip link set lo up; exec …'\`), with \`HOME\` an empty temporary folder, and \`--timeout ${timeoutS}\`. Third-party clients are installed outside the repository (\`npm install --no-audit --no-fund pkg@version\` in \`<install>/<name>\`).`,
     "",
-    "| client | pass | fail | n/a | not run | MUST failed | check exit | seconds |",
-    "|---|---:|---:|---:|---:|---|---:|---:|",
+    "| client | pass | fail | n/a | not observable | not run | MUST failed | check exit | seconds |",
+    "|---|---:|---:|---:|---:|---:|---|---:|---:|",
   ];
   for (const r of results) {
-    if (r.report === undefined) lines.push(`| ${r.client.name} | – | – | – | – | no scorecard | ${String(r.exit)} | ${r.seconds} |`);
-    else lines.push(`| ${r.client.name} | ${count(r.report, "pass")} | ${count(r.report, "fail")} | ${count(r.report, "n/a")} | ${count(r.report, "not run")} | ${r.report.passed ? "no" : "**yes**"} | ${String(r.exit)} | ${r.seconds} |`);
+    if (r.report === undefined) lines.push(`| ${r.client.name} | – | – | – | – | – | no scorecard | ${String(r.exit)} | ${r.seconds} |`);
+    else lines.push(`| ${r.client.name} | ${count(r.report, "pass")} | ${count(r.report, "fail")} | ${count(r.report, "n/a")} | ${count(r.report, "not observable")} | ${count(r.report, "not run")} | ${r.report.passed ? "no" : "**yes**"} | ${String(r.exit)} | ${r.seconds} |`);
   }
   lines.push("");
   for (const r of results) {
@@ -67,10 +68,10 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
     const rep = r.report;
     const fails = rep.rows.filter((x) => x.outcome === "fail");
     const noProbe = rep.rows.filter((x) => x.outcome === "not run" && x.evidence === UNPROBED).length;
-    lines.push(`${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not run")} not run (${noProbe} of them: no probe); check exited ${String(r.exit)} after ${r.seconds} s.`, "");
+    lines.push(`${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not observable")} not observable, ${count(rep, "not run")} not run (${noProbe} of them: no probe); check exited ${String(r.exit)} after ${r.seconds} s.`, "");
     lines.push(fails.length === 0 ? "**Violations found: none** on the rows check judged." : `**Violations found:** ${fails.map((f) => `${f.id} (${f.tier}): ${cell(scrub(f.evidence ?? ""))}`).join("; ")}.`, "");
     lines.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
-    for (const row of rep.rows) if (!(row.outcome === "not run" && row.evidence === UNPROBED)) lines.push(`| ${row.outcome} | ${row.id} | ${row.tier} | ${cell(scrub(row.evidence ?? ""))} |`);
+    for (const row of rep.rows) if (!(row.outcome === "not run" && row.evidence === UNPROBED) && row.outcome !== "not observable") lines.push(`| ${row.outcome} | ${row.id} | ${row.tier} | ${cell(scrub(row.evidence ?? ""))} |`);
     lines.push("", "Runs (how the client exited, its last lines):", "");
     for (const run of rep.runs) lines.push(`- ${run.scenario}: ${run.exit}${run.tail.trim() ? `; \`${cell(scrub(run.tail.trim().split("\n").slice(-2).join(" / "))).slice(0, 200)}\`` : ""}`);
     if (rep.notes.length > 0) lines.push("", "Notes:", "", ...rep.notes.map((n) => `- ${cell(scrub(n))}`));
