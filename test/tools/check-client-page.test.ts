@@ -14,15 +14,18 @@ const report: ClientReport = {
     { id: "ACP-FS-102", tier: "MUST", outcome: "fail", evidence: "fs/write_text_file of a new file /tmp/acp-check-client-permission-Ab12Cd/check-client-probe.txt succeeded but the file does not hold the content" },
     { id: "ACP-PERM-103", tier: "MUST", outcome: "pass", evidence: undefined },
     { id: "ACP-LIST-105", tier: "MUST", outcome: "not run", evidence: "check --client has no probe for this requirement" },
+    { id: "ACP-META-103", tier: "MUST NOT", outcome: "not observable", evidence: "what the client does with _meta internally is not on the wire" },
   ],
   runs: [{ scenario: "handshake", exit: "code 0", tail: "done in /Users/someone/x" }],
   negotiated: { offered: [1], answered: 1 },
 };
 
 describe("the real-clients page", () => {
-  it("renders a summary row and a section per client, judged rows only, with machine paths replaced", () => {
+  it("renders a summary row and a section per client, judged rows only (not-observable rows counted), with machine paths replaced", () => {
     const page = renderPage([{ client: CLIENTS[2]!, exit: 1, seconds: 12, report }], 10);
-    expect(page).toContain("| acpx 0.19.1 | 1 | 1 | 0 | 1 | **yes** | 1 | 12 |");
+    expect(page).toContain("| acpx 0.19.1 | 1 | 1 | 0 | 1 | 1 | **yes** | 1 | 12 |");
+    expect(page).toContain("1 pass, 1 fail, 0 n/a, 1 not observable, 1 not run (1 of them: no probe)");
+    expect(page).not.toContain("| not observable | ACP-META-103");
     expect(page).toContain("**Violations found:** ACP-FS-102 (MUST): fs/write_text_file of a new file <scratch>/check-client-probe.txt succeeded");
     expect(page).not.toContain("| not run | ACP-LIST-105");
     expect(page).toContain("- a note naming <path>");

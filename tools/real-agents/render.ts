@@ -2,7 +2,8 @@
  * Renders docs/real-agents.md from the runs of scorecard.ts: per agent its
  * name@version, the command (offline), how the run ended, every row check
  * judged (pass, fail, n/a, or not run for a reason other than "no probe"),
- * the count of requirements check has no probe for, the notes, and the
+ * the count of requirements check has no probe for and of those the
+ * catalogue marks not observable (no traffic can decide them), the notes, and the
  * violations: every fail row, with the evidence (the traffic line when the
  * evidence is one). Then a summary table across agents.
  */
@@ -38,8 +39,9 @@ function agentSection(run: AgentRun, timeout: number): string[] {
     if (run.installError === undefined) out.push(`**check wrote no scorecard** (exit ${String(run.exit)}). Last stderr lines:`, "", "```text", run.stderrTail, "```", "");
     return out;
   }
-  const judged = report.rows.filter((r) => r.evidence !== NO_PROBE);
-  out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not run")} not run (${report.rows.length - judged.length} of them: no probe). Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
+  const judged = report.rows.filter((r) => r.evidence !== NO_PROBE && r.outcome !== "not observable");
+  const noProbe = report.rows.filter((r) => r.evidence === NO_PROBE).length;
+  out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe). Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
   out.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
   for (const r of judged) out.push(`| ${r.outcome === "fail" ? "**fail**" : r.outcome} | ${r.id} | ${r.tier} | ${cell(r.evidence)} |`);
   out.push("");
@@ -60,16 +62,16 @@ export function renderPage(runs: readonly AgentRun[], timeout: number, clientRun
     "",
     `Ten ACP agents from npm, each installed in its own folder (\`npm install --no-audit --no-fund pkg@version\`) outside the repository and scored by \`acp-router check --timeout ${timeout}\` (an agent that needs longer says so in its command). Each run is offline: check and the agent run in a network namespace with loopback alone (\`unshare -n\`), with \`HOME\` an empty temporary folder, so no agent has credentials or reaches its vendor. Most of them therefore answer \`session/new\` or \`session/prompt\` with an error, and the session rows are n/a with that error; they are not failures.`,
     "",
-    "Every scorecard lists every agent-side requirement of the catalogue check used; the table under each agent shows the rows check judged (rows it has no probe for are counted, not listed). A fail row is a violation shown by the traffic quoted in its evidence. After each run `ps` is read for any process still running from the agent's folder.",
+    "Every scorecard lists every agent-side requirement of the catalogue check used; the table under each agent shows the rows check judged (rows it has no probe for, and rows the catalogue marks not observable because no traffic can decide them, are counted, not listed; the catalogue gives each one's reason). A fail row is a violation shown by the traffic quoted in its evidence. After each run `ps` is read for any process still running from the agent's folder.",
     "",
-    "| agent | protocol | pass | fail | n/a | not run | MUST failed | exit | processes left |",
-    "|---|---|---:|---:|---:|---:|---|---:|---:|",
+    "| agent | protocol | pass | fail | n/a | not observable | not run | MUST failed | exit | processes left |",
+    "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
   ];
   for (const run of runs) {
     const r = run.report;
     const name = `${run.agent.pkg}@${run.agent.version}`;
-    if (r === undefined) out.push(`| ${name} | — | — | — | — | — | not run | ${String(run.exit)} | ${run.left.length} |`);
-    else out.push(`| ${name} | v${r.protocol} | ${count(r, "pass")} | ${count(r, "fail")} | ${count(r, "n/a")} | ${count(r, "not run")} | ${r.passed ? "no" : "**yes**"} | ${String(run.exit)} | ${run.left.length} |`);
+    if (r === undefined) out.push(`| ${name} | — | — | — | — | — | — | not run | ${String(run.exit)} | ${run.left.length} |`);
+    else out.push(`| ${name} | v${r.protocol} | ${count(r, "pass")} | ${count(r, "fail")} | ${count(r, "n/a")} | ${count(r, "not observable")} | ${count(r, "not run")} | ${r.passed ? "no" : "**yes**"} | ${String(run.exit)} | ${run.left.length} |`);
   }
   out.push("");
   for (const run of runs) out.push(...agentSection(run, timeout));
