@@ -7,6 +7,7 @@
  * stdin, waits a grace period, then signals the whole group (SIGTERM, then
  * SIGKILL), so an agent behind `sh -c`, `npx` or a launcher leaves nothing running.
  */
+import { ErrorCode } from "../../src/error-code.ts";
 import { createFramer } from "../../src/transport/framer.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
@@ -149,7 +150,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
 
   const driver: Driver = {
     monitor, lines, timeout, unanswered, requests, sent: methods, process: proc, probe: "initialize",
-    answerer: (method) => ({ error: { code: -32601, message: `Method not found: check's client does not offer ${method}` } }),
+    answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),
     now,
     get death() {
       return death;

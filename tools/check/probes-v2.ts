@@ -167,7 +167,7 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
     try {
       const answer = await other.request("initialize", { protocolVersion: 0, info: { name: "acp-router-check", version: "0.1.0" }, capabilities: {} });
       const data = (answer?.error as { data?: { requested?: unknown; supported?: unknown } } | undefined)?.data;
-      card.score("ACP-INIT-304", answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(other.timeout)}`) : errorCode(answer) === -32022 && data?.requested === 0 && data.supported !== undefined ? pass : fail(`initialize with protocolVersion 0 (below every version) was answered ${show(answer)}, not -32022 with data {requested, supported}`));
+      card.score("ACP-INIT-304", answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(other.timeout)}`) : errorCode(answer) === v2.errorCodes.UnsupportedProtocolVersion && data?.requested === 0 && data.supported !== undefined ? pass : fail(`initialize with protocolVersion 0 (below every version) was answered ${show(answer)}, not -32022 with data {requested, supported}`));
     } finally {
       await other.close();
     }
