@@ -10,23 +10,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runMcpClient } from "../../examples/mcp-client.ts";
 import { toolsServer } from "../../examples/mcp-tools.ts";
+import { mcpTourTranscript } from "./tour.ts";
 
-const tour = (declared: string, refusal: string) => [
-  declared,
-  "> tools",
-  "  agent: tools: echo, count, wait",
-  '> call echo {"text":"hello over ACP"}',
-  "  agent: result: hello over ACP",
-  '> call count {"n":3}',
-  "  agent: progress 1/3 step 1",
-  "  agent: progress 2/3 step 2",
-  "  agent: progress 3/3 step 3",
-  "  agent: result: counted to 3",
-  "> call nope {}",
-  "  agent: MCP error -32602: Tool nope not found",
-  "> ask nobody",
-  `  agent: refused: ${refusal}`,
-];
+const tour = mcpTourTranscript;
 
 describe("examples/mcp-client.ts with examples/agent-mcp.ts", () => {
   it("runs the tour over MCP-over-ACP", async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { connectClient, type ClientHandler, type SessionNotification } from "../../src/index.ts";
 import { spawnAgent } from "../../src/transport/stdio.ts";
 import { runMcpClient } from "../../examples/mcp-client.ts";
+import { mcpTourTranscript } from "../mcp/tour.ts";
 import { startSdkClient } from "../peers/sdk-client.ts";
 import { runProcess } from "../support/process.ts";
 import { scratch } from "../tools/support.ts";
@@ -151,22 +152,7 @@ describe("acp-router conduct: the SDK client → our proxy → the SDK agent", (
 
 describe("acp-router conduct: MCP-over-ACP for an agent without mcpCapabilities.acp", () => {
   const refusal = "agentCapabilities.mcpCapabilities.acp was not advertised by the agent; not sent";
-  const tour = [
-    "declared: acp tools",
-    "> tools",
-    "  agent: tools: echo, count, wait",
-    '> call echo {"text":"hello over ACP"}',
-    "  agent: result: hello over ACP",
-    '> call count {"n":3}',
-    "  agent: progress 1/3 step 1",
-    "  agent: progress 2/3 step 2",
-    "  agent: progress 3/3 step 3",
-    "  agent: result: counted to 3",
-    "> call nope {}",
-    "  agent: MCP error -32602: Tool nope not found",
-    "> ask nobody",
-    `  agent: refused: ${refusal}`,
-  ];
+  const tour = mcpTourTranscript("declared: acp tools", refusal);
 
   it.each([
     ["through a proxy", [exampleProxy("--name", "P", "--no-context")]],
