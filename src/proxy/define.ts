@@ -125,13 +125,12 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
   const fromPredecessorSide = arrivalOrder();
   toAgent.request = fromSuccessorSide.answersAfter(toAgent.request);
   toClient.request = fromPredecessorSide.answersAfter(toClient.request);
-  const inOrder = fromSuccessorSide.inOrder;
 
   const handler: Record<string, unknown> = {};
   // Every method the predecessor may send: forward unless hooked.
   for (const row of protocol.rows.agent) {
     if (row.callback === undefined || ownRow(row.wire)) continue;
-    handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient, fromPredecessorSide.inOrder);
+    handler[row.callback] = predecessorCall(row, fromClient[row.callback], toAgent, toClient, fromPredecessorSide);
   }
   handler.initializeProxy = async (params: unknown, ctx: Ctx) => {
     const hook = fromClient.initialize;
@@ -140,19 +139,17 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     return hook === undefined ? forward(params) : hook(params, context);
   };
   handler.extMethod = (wire: string, params: unknown, ctx: Ctx) => {
-    let answer: unknown;
-    return fromPredecessorSide.inOrder(() => void (answer = toAgent.request(wire, params, { signal: hopSignal(ctx.signal) }))).then(() => answer);
+    return fromPredecessorSide.start(() => toAgent.request(wire, params, { signal: hopSignal(ctx.signal) }));
   };
   handler.extNotification = (wire: string, params: unknown) => void fromPredecessorSide.inOrder(() => toAgent.notify(wire, params)).catch(() => {});
   // What the successor sends, delivered by the conductor inside proxy/successor.
   // A request waits its turn to start (its answer comes when the predecessor answers); a notification
   // returns at once, so the connection hands the next one over without waiting (the order is kept here).
   handler.fromSuccessor = (params: ProxySuccessorRequest, ctx: Ctx) => {
-    let answer: Promise<unknown> | undefined;
-    return inOrder(() => void (answer = successorCall(params, "request", fromAgent, toAgent, toClient, ctx))).then(() => answer);
+    return fromSuccessorSide.start(() => successorCall(params, "request", fromAgent, toAgent, toClient, ctx));
   };
   handler.fromSuccessorNotification = (params: ProxySuccessorNotification, ctx: Ctx) => {
-    void inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
+    void fromSuccessorSide.inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
   };
   return {
     handler: handler as unknown as AgentHandler,
@@ -163,13 +160,13 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
 }
 
 /** The handler method for one predecessor row: the hook if any, else forward unchanged. */
-function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAgent: ProxySender, toClient: ProxySender, inOrder: Ordered["inOrder"]) {
+function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAgent: ProxySender, toClient: ProxySender, order: Ordered) {
   const wire = row.wire;
   if (row.kind === "notification") {
     // Returns at once, so the connection hands the next message over without waiting; the order is kept here.
     return (params: unknown, ctx: Ctx) => {
       const forward = async (p: unknown) => void (await toAgent.notify(wire, p));
-      void inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
+      void order.inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
     };
   }
   const turn = wire === "session/prompt";
@@ -189,8 +186,7 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
       return toAgent.request(wire, p, { signal: hopSignal(ctx.signal) });
     };
     // Starts in arrival order with the notifications around it; its answer comes when the successor answers.
-    let answer: unknown;
-    return inOrder(() => void (answer = hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).then(() => answer);
+    return order.start(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId })));
   };
 }
 
@@ -213,17 +209,24 @@ async function successorCall(envelope: ProxySuccessorRequest, kind: "request" | 
 interface Ordered {
   /** Runs `step` after the steps queued before it settled. */
   inOrder<T>(step: () => T | Promise<T>): Promise<T>;
+  /** Starts `call` after the steps queued before it settled, without holding the next ones until it settles; resolves with its outcome. */
+  start<T>(call: () => T | Promise<T>): Promise<T>;
   /** `request` whose answers resolve only after the steps queued before the answer came. */
   answersAfter(request: ProxySender["request"]): ProxySender["request"];
 }
 
 function arrivalOrder(): Ordered {
   let tail: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(step: () => T | Promise<T>): Promise<T> => {
+    const done = tail.then(step);
+    tail = done.catch(() => {});
+    return done;
+  };
   return {
-    inOrder(step) {
-      const done = tail.then(step);
-      tail = done.catch(() => {});
-      return done;
+    inOrder,
+    start<T>(call: () => T | Promise<T>): Promise<T> {
+      let outcome: T | Promise<T> | undefined;
+      return inOrder(() => void (outcome = call())).then(() => outcome as T | Promise<T>);
     },
     answersAfter: (request) => async (method, params, options) => {
       const answer = await request(method, params, options);
