@@ -4,11 +4,14 @@ import { describe, expect, it } from "vitest";
 import { createMonitor, type Monitor } from "../../tools/inspect/monitor.ts";
 import type { Sender } from "../../tools/inspect/rules.ts";
 import { buildSummary, formatSummary } from "../../tools/inspect/summary.ts";
-import { ALL_TABLES, describeTable, tableFor, widerTableFor } from "../../tools/inspect/tables.ts";
+import { ALL_TABLES, BUILT_IN, describeTable, widerTableFor } from "../../tools/inspect/tables.ts";
 import { notification, request } from "../support/messages.ts";
 import { protocol as v1Protocol } from "../../src/index.ts";
 import { protocol as unstableProtocol } from "../../src/unstable/index.ts";
 import { protocol as v2Protocol } from "../../src/v2/index.ts";
+
+/** The built-in table for a negotiated protocolVersion. */
+const tableFor = BUILT_IN.forVersion;
 
 type Line = readonly [Sender, unknown];
 const S = "sess-1";

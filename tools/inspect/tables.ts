@@ -85,16 +85,8 @@ function tableSet(byVersion: readonly Table[], initial: Table): Tables {
 /** The built-in tables: v1 stable before negotiation (the version every agent serves), v1 and v2 by version. */
 export const BUILT_IN: Tables = tableSet([V1, V2], V1);
 
-/** The table used before negotiation and for versions without a table: v1 stable. */
-export const DEFAULT_TABLE: Table = BUILT_IN.initial;
-
 /** Every built-in table, for tests and listings. */
 export const ALL_TABLES: readonly Table[] = [V1, V1_UNSTABLE, V2];
-
-/** The built-in table for a negotiated `protocolVersion`, or undefined when none is generated for it. */
-export function tableFor(protocolVersion: unknown): Table | undefined {
-  return BUILT_IN.forVersion(protocolVersion);
-}
 
 /**
  * The built-in tables with a user's generated table in place of the one of
