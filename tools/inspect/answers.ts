@@ -1,7 +1,7 @@
 /** Rules checked when an answer is seen: pairing by id, exactly one answer, error objects, result schema, and what an answer changes. */
 import type { RequestId } from "../../src/context.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
-import { idKey, settle, type Call } from "./calls.ts";
+import { settle, type Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, Observed } from "./monitor-state.ts";
 import { sessionOf } from "./requests.ts";
@@ -15,21 +15,20 @@ export function onAnswer(state: MonitorState, from: Sender, m: Record<string, un
   const caller = peerOf(from);
   const book = state.calls[caller];
   const id = m.id as RequestId;
-  const key = idKey(id);
-  const call = book.pending.get(key);
+  const call = book.pending.get(id);
   if (call === undefined) {
-    const before = book.answered.get(key);
-    if (before?.cancelled) report("cancel-answered-twice", `${from} answered ${before.method} #${JSON.stringify(id)} again; it had been cancelled with $/cancel_request and already answered`);
-    else if (before) report("answered-twice", `${from} answered ${before.method} #${JSON.stringify(id)} a second time`);
+    const before = book.answered.get(id);
+    if (before !== undefined && book.cancelledAnswered.has(id)) report("cancel-answered-twice", `${from} answered ${before} #${JSON.stringify(id)} again; it had been cancelled with $/cancel_request and already answered`);
+    else if (before !== undefined) report("answered-twice", `${from} answered ${before} #${JSON.stringify(id)} a second time`);
     else report("unknown-response-id", `${from} answered id ${JSON.stringify(id)}, which names no pending request of the ${caller}`);
     return undefined;
   }
-  settle(book, key, call);
+  settle(book, id, call);
   const error = m.error !== undefined ? checkErrorObject(m.error, call, report) : undefined;
   if (error === undefined) onResult(state, call, m.result, report);
   else onError(state, call, error, report);
   const s = call.method === "session/prompt" && call.sessionId !== undefined ? state.sessions.get(call.sessionId) : undefined;
-  if (s !== undefined) onPromptAnswered(s, key, call, error === undefined ? m.result ?? {} : undefined);
+  if (s !== undefined) onPromptAnswered(s, id, call, error === undefined ? m.result ?? {} : undefined);
   if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.method !== "session/fork" && call.sessionId !== undefined) {
     const s = sessionOf(state, call.sessionId);
     s.loading = Math.max(0, s.loading - 1);
@@ -135,8 +134,8 @@ export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<s
   if (hasResult && hasError) {
     report("envelope", `${from} answered id ${JSON.stringify(m.id)} with both result and error`, from, "ACP-JSONRPC-002");
     if (isRequestId(m.id)) {
-      const call = book.pending.get(idKey(m.id));
-      if (call) settle(book, idKey(m.id), call);
+      const call = book.pending.get(m.id);
+      if (call) settle(book, m.id, call);
       return call ? { method: call.method, ms: t - call.t, error: undefined } : undefined;
     }
     return undefined;

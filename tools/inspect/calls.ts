@@ -35,16 +35,19 @@ export interface Call {
 /** Answered ids remembered per sender, to recognise second answers; the oldest are forgotten past this many. */
 export const ANSWERED_MEMORY = 100_000;
 
-/** `1` and `"1"` are different ids. */
+/** `1` and `"1"` are different ids: a string key for tables keyed by text (replay's answer keys). The monitor's own maps use the id itself, which a `Map` already tells apart. */
 export function idKey(id: RequestId): string {
   return typeof id === "string" ? `s${id}` : `n${id}`;
 }
 
 /** The calls one side sent, pending and answered. */
 export interface CallBook {
-  readonly pending: Map<string, Call>;
-  /** Answered ids → whether the call had been cancelled with `$/cancel_request`. */
-  readonly answered: Map<string, { readonly method: string; readonly cancelled: boolean }>;
+  /** Requests waiting for their answer, by id (`1` and `"1"` are different keys of a `Map`). */
+  readonly pending: Map<RequestId, Call>;
+  /** Answered ids → the method they answered (no object per entry: up to {@link ANSWERED_MEMORY} of them stay for long). */
+  readonly answered: Map<RequestId, string>;
+  /** The answered ids whose call had been cancelled with `$/cancel_request` (a subset of `answered`'s keys). */
+  readonly cancelledAnswered: Set<RequestId>;
   /** Lines this side sent that the peer can only reject with id null (unparsable, unidentifiable). */
   nullOwed: number;
   /**
@@ -54,12 +57,12 @@ export interface CallBook {
    */
   numericUnusable: number[];
   /** The keys of `answered` in the order they were added, a ring of {@link ANSWERED_MEMORY} slots (`next` is the oldest once it is full). */
-  readonly order: string[];
+  readonly order: RequestId[];
   next: number;
 }
 
 export function createCallBook(): CallBook {
-  return { pending: new Map(), answered: new Map(), nullOwed: 0, numericUnusable: [], order: [], next: 0 };
+  return { pending: new Map(), answered: new Map(), cancelledAnswered: new Set(), nullOwed: 0, numericUnusable: [], order: [], next: 0 };
 }
 
 /**
@@ -67,15 +70,19 @@ export function createCallBook(): CallBook {
  * oldest one added is forgotten. The ring of keys makes that O(1): asking a
  * Map for its first key walks over the slots its deletions left at the front.
  */
-export function settle(book: CallBook, key: string, call: Call): void {
+export function settle(book: CallBook, key: RequestId, call: Call): void {
   book.pending.delete(key);
   if (!book.answered.has(key)) {
     if (book.order.length < ANSWERED_MEMORY) book.order.push(key);
     else {
-      book.answered.delete(book.order[book.next] as string);
+      const oldest = book.order[book.next] as RequestId;
+      book.answered.delete(oldest);
+      book.cancelledAnswered.delete(oldest);
       book.order[book.next] = key;
       book.next = (book.next + 1) % ANSWERED_MEMORY;
     }
   }
-  book.answered.set(key, { method: call.method, cancelled: call.cancelledByRequest });
+  book.answered.set(key, call.method);
+  if (call.cancelledByRequest) book.cancelledAnswered.add(key);
+  else if (book.cancelledAnswered.size > 0) book.cancelledAnswered.delete(key);
 }

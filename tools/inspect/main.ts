@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { runProxy } from "./proxy.ts";
-import { TableLoadError } from "./tables.ts";
+import { TableLoadError } from "./table-error.ts";
 
 export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] [--exit-grace MS] [--table DIR] -- <agent command…>
        acp-router inspect report <trace.ndjson> -o <report.html>

@@ -1,3 +1,4 @@
+import type { RequestId } from "../../src/context.ts";
 /** The state the monitor's checkers share (monitor.ts owns it; requests.ts, answers.ts and turns.ts read and change it). */
 import type { CallBook } from "./calls.ts";
 import type { Sender, Violation } from "./rules.ts";
@@ -22,8 +23,8 @@ export interface Observed {
 
 /** Per-session state the rules need. */
 export interface SessionState {
-  /** Key of the session/prompt in flight (sent, not yet answered), if any. */
-  prompt: string | undefined;
+  /** Id of the session/prompt in flight (sent, not yet answered), if any. */
+  prompt: RequestId | undefined;
   /** A turn has ended (v1: its answer; v2: its idle state_update) and no new one started. */
   turnEnded: boolean;
   lastTurnCancelled: boolean;

@@ -8,7 +8,7 @@
  * reports.
  */
 import { classify, isResponseShaped } from "../../src/jsonrpc/classify.ts";
-import { parseLine } from "../../src/jsonrpc/parse.ts";
+import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../../src/jsonrpc/parse.ts";
 import { createCallBook, type Call, type CallBook } from "./calls.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
 import { onAnswer, onMalformedAnswer } from "./answers.ts";
@@ -23,8 +23,12 @@ export type { MonitorState, Observed, SessionState };
 
 
 export interface Monitor {
-  /** Observes one line (without its newline) written by `from` at `t` ms. */
-  observe(from: Sender, line: string, t: number): Observed;
+  /**
+   * Observes one line (without its newline) written by `from` at `t` ms.
+   * `shallow`: the framer counted at most {@link DEFAULT_MAX_DEPTH} opening
+   * brackets in it (its `bracketLimit`), so the depth bound needs no scan.
+   */
+  observe(from: Sender, line: string, t: number, shallow?: boolean): Observed;
   /** A line longer than the framer's limit was skipped. */
   oversized(from: Sender, length: number, t: number): void;
   /** End of both streams: reports what was left undone. */
@@ -69,28 +73,31 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
     all.push(v);
   };
 
-  const observe = (from: Sender, line: string, t: number): Observed => {
+  const observe = (from: Sender, line: string, t: number, shallow = false): Observed => {
     index++;
     found = NONE;
     current = from;
     now = t;
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
+    const value = parseValue(line, DEFAULT_MAX_DEPTH, shallow);
+    if (value instanceof ParseFailure) {
       state.calls[from].nullOwed++;
       state.stats.nonJson++;
       const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
-      report("non-json", `${from} wrote a line that is not JSON (${parsed.reason}): ${JSON.stringify(shown)}`, from, from === "agent" ? "ACP-TRANSPORT-001" : "ACP-TRANSPORT-101");
+      report("non-json", `${from} wrote a line that is not JSON (${value.reason}): ${JSON.stringify(shown)}`, from, from === "agent" ? "ACP-TRANSPORT-001" : "ACP-TRANSPORT-101");
       return { index, t, from, kind: "non_json", method: undefined, id: undefined, answers: undefined, violations: found };
     }
-    if (Array.isArray(parsed.value)) {
-      for (const item of parsed.value) one(from, item, t, report);
+    if (Array.isArray(value)) {
+      for (const item of value) one(from, item, t, report);
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }
-    const o = one(from, parsed.value, t, report);
-    return { index, t, from, kind: o.kind, method: o.method, id: o.id, answers: o.answers, mcp: o.mcp, violations: found };
+    // `found` is read after `one`: the violations it reported are in it.
+    const o = one(from, value, t, report);
+    o.violations = found;
+    return o;
   };
 
-  const one = (from: Sender, body: unknown, t: number, report: Found) => {
+  /** One message (a batch's item, or the whole line): its checks, its counts, and what the trace and recording show of it. */
+  const one = (from: Sender, body: unknown, t: number, report: Found): { -readonly [K in keyof Observed]: Observed[K] } => {
     const kind = classify(body);
     const m = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const method = typeof m.method === "string" ? m.method : undefined;
@@ -119,7 +126,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         }
     }
     state.stats.count(from, kind, method ?? answers?.method, answers);
-    return { kind, method, id: m.id, answers, mcp: mcp.observe(from, kind, m, answers?.method, report) };
+    return { index, t, from, kind, method, id: m.id, answers, mcp: mcp.observe(from, kind, m, answers?.method, report), violations: NONE };
   };
 
   return {

@@ -6,6 +6,7 @@
  * proxy's own thread; either way it sees the forwarded chunks after they
  * were written on, with the time they arrived.
  */
+import { DEFAULT_MAX_DEPTH } from "../../src/jsonrpc/parse.ts";
 import { createFramer } from "../../src/transport/framer.ts";
 import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
 import { createMonitor, type Monitor } from "./monitor.ts";
@@ -56,13 +57,14 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
   record?.write(startLine(options.command, new Date(options.startedAt)));
   const framer = (from: Sender, time: () => number) =>
     createFramer({
-      line(text) {
-        const o = monitor.observe(from, text, time());
+      line(text, shallow) {
+        const o = monitor.observe(from, text, time(), shallow);
         if (log) log.write(traceLines(o, text, log.tty));
         if (record) record.write(recordLines(o, text));
       },
       oversized: (length) => monitor.oversized(from, length, time()),
-    });
+      // The framer counts each line's opening brackets, so the monitor's depth bound scans only lines with many.
+    }, undefined, DEFAULT_MAX_DEPTH);
   const analysis = createAnalysisQueue(framer, maxBytes, undefined, released);
   return {
     push: analysis.push,

@@ -15,8 +15,7 @@ import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { exitStatus, startProcess } from "../../src/transport/process.ts";
 import { startAnalysisThread } from "./analysis-thread.ts";
-import { createObserver } from "./observer.ts";
-import { BUILT_IN, loadTables } from "./tables.ts";
+import type { Observer } from "./observer.ts";
 
 export interface ProxyOptions {
   readonly command: readonly string[];
@@ -70,9 +69,12 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   const started = performance.now();
   const now = () => performance.now() - started;
   // A table that does not load ends inspect here, before the agent starts (TableLoadError: its message is one line).
-  const tables = options.table === undefined ? BUILT_IN : await loadTables(options.table);
+  // The tables (every generated protocol) and the observer load only where they run: in this
+  // thread for `--table` or `inlineAnalysis`; else only the analysis thread loads them, while
+  // this one starts the agent.
+  const tables = options.table === undefined ? undefined : await (await import("./tables.ts")).loadTables(options.table);
   const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now(), table: options.table };
-  const analysis = options.inlineAnalysis ? createObserver(observed, undefined, undefined, tables) : startAnalysisThread(observed);
+  const analysis: Observer = options.inlineAnalysis ? (await import("./observer.ts")).createObserver(observed, undefined, undefined, tables) : startAnalysisThread(observed);
   const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs ?? Infinity });
   const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };
   /** Notes for the summary from this side (a signal, how the agent ended), in order. */

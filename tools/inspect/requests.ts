@@ -3,7 +3,7 @@ import type { RequestId } from "../../src/context.ts";
 import { gate } from "../../src/connection/gate.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { isExtensionWire } from "../../src/row.ts";
-import { idKey, type Call } from "./calls.ts";
+import type { Call } from "./calls.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor-state.ts";
 import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from "./rules.ts";
@@ -55,7 +55,7 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
   const id = m.id as RequestId;
   const handler = peerOf(from);
   const book = state.calls[from];
-  const key = idKey(id);
+  const key = id;
   const table = tableOf(state, from, "request", method, m.params, index);
   const row = table.router.inboundRow(handler, "request", method);
   const unknownMethod = row === undefined && !isExtensionWire(method);
@@ -105,7 +105,7 @@ export function onNotification(state: MonitorState, from: Sender, m: Record<stri
   const params = (m.params ?? {}) as Record<string, unknown>;
   if (method === "$/cancel_request" && isRequestId(params.requestId)) {
     // The caller cancels its own request.
-    const call = state.calls[from].pending.get(idKey(params.requestId));
+    const call = state.calls[from].pending.get(params.requestId);
     if (call) call.cancelledByRequest = true;
   } else if (method === "session/cancel" && from === "client") {
     const sessionId = sessionIdOf(params);

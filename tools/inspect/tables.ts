@@ -27,6 +27,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Protocol } from "../../src/protocol.ts";
+import { TableLoadError } from "./table-error.ts";
 import type { Row } from "../../src/row.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { protocol as v1Unstable } from "../../src/unstable/generated/protocol.ts";
@@ -100,8 +101,7 @@ export function withTable(protocol: Protocol): Tables {
   return tableSet([own, ...others], own.version === V1.version ? own : V1);
 }
 
-/** A failure to load `--table`: its message is the one line the CLI prints. */
-export class TableLoadError extends Error {}
+export { TableLoadError };
 
 /**
  * Loads the `protocol` value of a folder written by `acp-router codegen`

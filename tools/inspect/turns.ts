@@ -15,6 +15,7 @@
  *   after idle are allowed: the v2 prompt-lifecycle page lets background
  *   activity go on while the agent reports idle.
  */
+import type { RequestId } from "../../src/context.ts";
 import type { Call } from "./calls.ts";
 import type { Found } from "./checks.ts";
 import type { MonitorState, SessionState } from "./monitor-state.ts";
@@ -32,7 +33,7 @@ const V2_CANCELLED_CONTENT: ReadonlySet<string> = new Set([...V2_CONTENT, "tool_
 const USER_MESSAGE: ReadonlySet<string> = new Set(["user_message", "user_message_chunk"]);
 
 /** A session/prompt request was sent for `s`: a turn starts (v2: or joins the running work). */
-export function onPromptSent(s: SessionState, key: string): void {
+export function onPromptSent(s: SessionState, key: RequestId): void {
   s.prompt = key;
   s.turnEnded = false;
 }
@@ -43,7 +44,7 @@ export function onSessionCancel(s: SessionState): void {
 }
 
 /** A session/prompt was answered: `result` is its result, undefined for an error. v1 ends the turn; v2 accepts the prompt into the running work. */
-export function onPromptAnswered(s: SessionState, key: string, call: Call, result: unknown): void {
+export function onPromptAnswered(s: SessionState, key: RequestId, call: Call, result: unknown): void {
   if (s.prompt === key) s.prompt = undefined;
   if (call.table.turnEnd === undefined) {
     s.turnEnded = true;
