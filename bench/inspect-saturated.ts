@@ -4,12 +4,17 @@
  * (lib/ref-agent.ts: two one-line updates, then the answer) and keeps one
  * `"hello"` prompt in flight per session, so the driver, the agent and the
  * process between them all want the two cores. The process between them is
- * a bare byte relay (lib/relay.ts) or `inspect` (its analysis thread
- * included), in the same rounds, alternating. Prints prompts/s, the
- * same-round ratio inspect/relay (issue 31's target ≥ 0.9×), and the CPU
+ * a bare byte relay (lib/relay.ts), `inspect` (its analysis thread
+ * included), or the parse floor (lib/parse-relay.ts: a relay that also
+ * `JSON.parse`s every line on a thread at the analysis thread's priority,
+ * and does nothing else), in the same rounds, in rotating order. The three
+ * processes stay up across the rounds, so this is the steady state, past
+ * inspect's start. Prints prompts/s, the same-round ratios to the relay
+ * (issue 31's target for inspect ≥ 0.9×; the parse floor's ratio is the most
+ * any inspector that parses what it forwards could reach here), and the CPU
  * time the process between spends per message it forwards (utime + stime
  * of all its threads, from /proc; four messages cross it per prompt: the
- * prompt, two updates, the answer), inspect's beside the relay's.
+ * prompt, two updates, the answer), each peer's.
  *
  *   node --expose-gc --import tsx bench/inspect-saturated.ts [--quick] [--prompts=20000]
  */
@@ -33,7 +38,8 @@ const summaryFile = join(tmpdir(), `acp-inspect-saturated-${process.pid}.json`);
 const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE_DIR] : [];
 const inspect = [process.execPath, ...profile, "--import", "tsx", "--input-type=module", "-e", `import { inspectMain } from ${JSON.stringify(inspectMain)}; process.exit(await inspectMain(process.argv.slice(1)));`, "--", "--summary", summaryFile, "--", ...agent];
 const relay = [...tsxNode("./lib/relay.ts"), ...agent];
-const [RELAY, INSPECT] = ["relay", "ours (inspect)"] as const;
+const parseRelay = [...tsxNode("./lib/parse-relay.ts"), ...agent];
+const [RELAY, INSPECT, PARSE] = ["relay", "ours (inspect)", "parse floor (relay + JSON.parse on a thread)"] as const;
 const TICKS = 100; // USER_HZ on Linux
 
 /** CPU seconds of one /proc stat file (utime + stime). */
@@ -99,10 +105,10 @@ async function open(command: readonly string[]) {
 const rec = new Recorder();
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const loadBefore = existsSync("/proc/loadavg") ? load() : undefined;
-const between = { [RELAY]: await open(relay), [INSPECT]: await open(inspect) };
+const between = { [RELAY]: await open(relay), [INSPECT]: await open(inspect), [PARSE]: await open(parseRelay) };
 for (const peer of Object.values(between)) await peer.run(SESSIONS * 2); // warm-up
-const cpuPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [] };
-const mainPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [] };
+const cpuPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [], [PARSE]: [] };
+const mainPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [], [PARSE]: [] };
 let prompts = SESSIONS * 2;
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of rotate(Object.keys(between), round)) {
@@ -125,6 +131,6 @@ rmSync(summaryFile, { force: true });
 rec.verify("inspect analysed every message, no violation", summary.messages.client === 1 + SESSIONS + prompts && summary.messages.agent === 1 + SESSIONS + 3 * prompts && summary.violations.length === 0);
 addRoundRatios(rec, CASE, RELAY);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-rec.notes.push(`CPU time of the process between driver and agent, per message it forwards (all threads, median of ${ROUNDS} rounds): relay ${median(cpuPerMessage[RELAY] ?? []).toFixed(2)} µs, inspect ${median(cpuPerMessage[INSPECT] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[INSPECT] ?? []).toFixed(2)} µs, the rest its analysis thread and Node's helper threads)`);
+rec.notes.push(`CPU time of the process between driver and agent, per message it forwards (all threads, median of ${ROUNDS} rounds): relay ${median(cpuPerMessage[RELAY] ?? []).toFixed(2)} µs, inspect ${median(cpuPerMessage[INSPECT] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[INSPECT] ?? []).toFixed(2)} µs, the rest its analysis thread and Node's helper threads), parse floor ${median(cpuPerMessage[PARSE] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[PARSE] ?? []).toFixed(2)} µs)`);
 if (loadBefore !== undefined) rec.notes.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${load()} on ${availableParallelism()} CPUs`);
 emit(rec.result({ figure: "inspect-saturated", title: "An agent behind inspect or a relay, saturated: 256 sessions of small prompts (prompts/s)", unit: "prompts/s", better: "higher", rounds: ROUNDS }));

@@ -32,6 +32,14 @@ export const BACKLOG = 1;
 export const FINISH_WAIT_MS = 30_000;
 
 /**
+ * How much lower the analysis thread's priority is than the proxy's: 10 nice
+ * levels, so the thread forwarding bytes wins the CPU whenever both want it
+ * (about ten to one) while the analysis takes all the time forwarding
+ * leaves (analysis-worker.ts sets it, on Linux).
+ */
+export const ANALYSIS_NICE_INCREMENT = 10;
+
+/**
  * The worker's young generation: up to 64 MiB (V8's default is a few MiB).
  * Every message parsed is garbage soon after; a larger nursery means fewer
  * scavenges, and with them less time in V8's helper threads, for memory a

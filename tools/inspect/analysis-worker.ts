@@ -8,16 +8,9 @@
 import { readlinkSync, writeSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { BACKLOG, DONE, FAILED, FINISHED, type AnalysisMessage, type AnalysisWorkerData } from "./analysis-thread.ts";
+import { ANALYSIS_NICE_INCREMENT, BACKLOG, DONE, FAILED, FINISHED, type AnalysisMessage, type AnalysisWorkerData } from "./analysis-thread.ts";
 import { createObserver } from "./observer.ts";
 import { BUILT_IN, loadTables } from "./tables.ts";
-
-/**
- * How much lower this thread's priority is than the proxy's: 10 nice levels,
- * so the thread forwarding bytes wins the CPU whenever both want it (about
- * ten to one) while the analysis takes all the time forwarding leaves.
- */
-export const ANALYSIS_NICE_INCREMENT = 10;
 
 /** Lowers this thread's priority alone (Linux: setpriority on the thread's id); elsewhere, or when refused, it stays as it is. */
 function yieldToForwarding(): void {
