@@ -29,14 +29,26 @@ export class ParseFailure {
  * in the line (the framer does, on the whole chunk), so the depth check is skipped.
  */
 export function parseValue(line: string, maxDepth = DEFAULT_MAX_DEPTH, shallow = false): unknown {
-  // Nesting cannot exceed the number of opening brackets: only lines with many
-  // of them (counted with native indexOf) pay for the full scan.
-  if (!shallow && line.length > maxDepth && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return new ParseFailure(`nesting deeper than ${maxDepth} levels`);
+  // A value that parses nests at most half its length deep (each level opens and closes a
+  // bracket), and never deeper than its count of opening brackets: only long lines with many
+  // of them (counted with native indexOf) pay for the full scan. A short line that is not JSON
+  // fails in JSON.parse, which does not recurse.
+  if (!shallow && !withinDepth(line.length, maxDepth) && !fewBrackets(line, maxDepth) && exceedsDepth(line, maxDepth)) return new ParseFailure(`nesting deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(line);
   } catch (error) {
     return new ParseFailure(error instanceof Error ? error.message : "invalid JSON");
   }
+}
+
+/**
+ * True when a line of `length` characters that parses cannot nest deeper
+ * than `maxDepth`: each level takes an opening and a closing bracket, so a
+ * value nests at most `length / 2` deep. The framer skips counting brackets
+ * on such lines too.
+ */
+export function withinDepth(length: number, maxDepth: number): boolean {
+  return length <= 2 * maxDepth + 1;
 }
 
 /** True when `text` has at most `limit` opening brackets (`{` and `[`) in all. */

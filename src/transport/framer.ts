@@ -5,11 +5,15 @@
  * matter, multi-byte characters split across chunks included.
  */
 
+import { withinDepth } from "../jsonrpc/parse.ts";
+
 export interface FrameSink {
   /**
    * One complete line, without its line ending. Never blank. `shallow` is
-   * true when the framer counted at most its `bracketLimit` opening brackets
-   * (`{`, `[`) in the line, so the line cannot nest deeper than that.
+   * true when the line, should it parse, cannot nest deeper than the
+   * framer's `bracketLimit`: it is short enough (`withinDepth` in
+   * jsonrpc/parse.ts), or the framer counted at most that many opening
+   * brackets (`{`, `[`) in it.
    */
   line(text: string, shallow: boolean): void;
   /** A line longer than the limit was skipped; `length` is how much of it was seen. */
@@ -115,7 +119,7 @@ export function createFramer(sink: FrameSink, maxMessageBytes = DEFAULT_MAX_MESS
         const whole = pending + text.slice(start, nl);
         pending = "";
         emit(whole, false);
-      } else emit(text.slice(start, nl), bracketLimit > 0 && fewBracketsIn(text, start, nl));
+      } else emit(text.slice(start, nl), bracketLimit > 0 && (withinDepth(nl - start, bracketLimit) || fewBracketsIn(text, start, nl)));
       start = nl + 1;
     }
     splitting = "";

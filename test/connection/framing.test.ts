@@ -2,6 +2,7 @@
 // oversized line is answered -32700 and skipped without being buffered.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { exceedsDepth, withinDepth } from "../../src/jsonrpc/parse.ts";
 import { createFramer } from "../../src/transport/framer.ts";
 import { turn } from "../support/async.ts";
 import { testAgent } from "../support/handlers.ts";
@@ -79,7 +80,7 @@ describe("createFramer", () => {
     );
   });
 
-  it("marks a line shallow only when it has at most bracketLimit opening brackets, for any split", () => {
+  it("marks a line shallow only when it is at most 2 × bracketLimit + 1 long or has at most bracketLimit opening brackets, for any split", () => {
     const limit = 3;
     const bracketed = fc.array(fc.constantFrom("{", "[", "}", "]", "a", '"', " ", "é"), { minLength: 1, maxLength: 12 }).map((cs) => cs.join("")).filter((s) => s.trim() !== "");
     fc.assert(
@@ -99,9 +100,10 @@ describe("createFramer", () => {
           framer.push(bytes.subarray(at));
           framer.end();
           expect(seen.map((e) => e.line)).toEqual(lines);
-          for (const { line, shallow } of seen) if (shallow) expect(line.replace(/[^{[]/g, "").length).toBeLessThanOrEqual(limit);
-          // Without cuts every line is counted.
-          if (cuts.length === 0) for (const { line, shallow } of seen) expect(shallow).toBe(line.replace(/[^{[]/g, "").length <= limit);
+          const bounded = (line: string) => line.length <= 2 * limit + 1 || line.replace(/[^{[]/g, "").length <= limit;
+          for (const { line, shallow } of seen) if (shallow) expect(bounded(line)).toBe(true);
+          // Without cuts every line is judged.
+          if (cuts.length === 0) for (const { line, shallow } of seen) expect(shallow).toBe(bounded(line));
         },
       ),
       { numRuns: 300 },
@@ -148,5 +150,22 @@ describe("an agent connection receiving a 40 MiB line", () => {
     expect(whileSkipping).toBeLessThan(20 * MiB);
     expect(after).toBeLessThan(20 * MiB);
     expect(d.diagnostics.map((x) => x.kind)).toEqual(["oversized_line"]);
+  });
+});
+
+describe("the depth bound's length shortcut", () => {
+  /** How deep a parsed value nests (a scalar is 0, `[]` is 1). */
+  const depthOf = (value: unknown): number => (typeof value === "object" && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+
+  it("holds for every JSON value: a line that parses nests at most half its length deep, so a short line is never too deep", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 12 }), (value) => {
+        const line = JSON.stringify(value);
+        expect(2 * depthOf(JSON.parse(line))).toBeLessThanOrEqual(line.length);
+        // The shortcut and the scan agree on every line the shortcut lets through.
+        for (const maxDepth of [1, 2, 4, 8]) if (withinDepth(line.length, maxDepth)) expect(exceedsDepth(line, maxDepth)).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
