@@ -9,7 +9,8 @@
  * `JSON.parse`s every line on a thread at the analysis thread's priority,
  * and does nothing else), in the same rounds, in rotating order. The three
  * processes stay up across the rounds, so this is the steady state, past
- * inspect's start. Prints prompts/s, the same-round ratios to the relay
+ * inspect's start, and before each round every process between waits until
+ * it is idle, so no peer's put-off work runs in another's round. Prints prompts/s, the same-round ratios to the relay
  * (issue 31's target for inspect ≥ 0.9×; the parse floor's ratio is the most
  * any inspector that parses what it forwards could reach here), and the CPU
  * time the process between spends per message it forwards (utime + stime
@@ -51,6 +52,24 @@ function statSeconds(file: string): number {
 /** CPU seconds of process `pid` so far: all threads, and its main thread alone (the one forwarding bytes). */
 function cpuSeconds(pid: number): { all: number; main: number } {
   return { all: statSeconds(`/proc/${pid}/stat`), main: statSeconds(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/**
+ * Waits until none of `pids` used CPU for 100 ms (at most 10 s), so work a
+ * process put off during its round (inspect's analysis thread runs at a
+ * lower priority and may lag behind) is done, and counted, before the next
+ * peer's round starts rather than during it.
+ */
+async function settle(pids: readonly number[]): Promise<void> {
+  const total = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid).all, 0);
+  const until = Date.now() + 10_000;
+  let before = total();
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = total();
+    if (now === before) return;
+    before = now;
+  }
 }
 
 /** One process between the driver and the agent: sessions opened, prompts driven on demand. */
@@ -107,15 +126,19 @@ const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).
 const loadBefore = existsSync("/proc/loadavg") ? load() : undefined;
 const between = { [RELAY]: await open(relay), [INSPECT]: await open(inspect), [PARSE]: await open(parseRelay) };
 for (const peer of Object.values(between)) await peer.run(SESSIONS * 2); // warm-up
+const pids = Object.values(between).map((peer) => peer.pid);
 const cpuPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [], [PARSE]: [] };
 const mainPerMessage: Record<string, number[]> = { [RELAY]: [], [INSPECT]: [], [PARSE]: [] };
 let prompts = SESSIONS * 2;
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of rotate(Object.keys(between), round)) {
     const peer = between[name as keyof typeof between];
+    await settle(pids);
     (globalThis as { gc?: () => void }).gc?.();
     const cpu = cpuSeconds(peer.pid);
     const s = await peer.run(PROMPTS);
+    // CPU per message counts what the process did for this round, put-off work included.
+    await settle([peer.pid]);
     const after = cpuSeconds(peer.pid);
     cpuPerMessage[name]?.push(((after.all - cpu.all) / (PROMPTS * MESSAGES_PER_PROMPT)) * 1e6);
     mainPerMessage[name]?.push(((after.main - cpu.main) / (PROMPTS * MESSAGES_PER_PROMPT)) * 1e6);
