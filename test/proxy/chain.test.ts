@@ -50,9 +50,19 @@ describe("acp-router conduct: our client → proxy A → proxy B → the example
     const [through, direct] = [await tour(chain), await tour(exampleAgent())];
     expect(through.code).toBe(0);
     expect(through.stdout).toContain("Tour done: 8 steps ran; skipped: 5, 9, 10, 11.");
-    // Session ids are random UUIDs; everything else is the same, replayed history included.
-    const uuids = (out: string) => out.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<session id>");
-    expect(uuids(through.stdout)).toBe(uuids(direct.stdout));
+    // Session ids are random UUIDs, and how far the slow count gets before its cancel (sent after
+    // 1 s) depends on timing, as does the length of the history replayed with it; everything else
+    // is the same, and the history replayed beside the count too.
+    const counted = (out: string) => out.slice(out.indexOf("Counting slowly:"), out.indexOf("[stop: cancelled]")).replace(/^.*sending session\/cancel.*$/m, "").match(/\d+/g)?.length ?? 0;
+    const replayed = (out: string) => Number(/the agent replayed (\d+) updates/.exec(out)?.[1]);
+    const same = (out: string) =>
+      out
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<session id>")
+        .replace(/Counting slowly:[\s\S]*?\[stop: cancelled\]/, "Counting slowly: <n> [stop: cancelled]")
+        .replace(/the agent replayed \d+ updates/, "the agent replayed <n> updates");
+    expect(same(through.stdout)).toBe(same(direct.stdout));
+    expect(counted(through.stdout)).toBeGreaterThan(2);
+    expect(replayed(through.stdout) - counted(through.stdout)).toBe(replayed(direct.stdout) - counted(direct.stdout));
     // The proxies saw the tour's tool calls on their way back (logged on stderr, never stdout).
     expect(through.stderr).toMatch(/A: tool call read-1: Read /);
     expect(through.stderr).toMatch(/B: tool call read-1: Read /);
