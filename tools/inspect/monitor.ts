@@ -25,8 +25,9 @@ export type { MonitorState, Observed, SessionState };
 export interface Monitor {
   /**
    * Observes one line (without its newline) written by `from` at `t` ms.
-   * `shallow`: the framer counted at most {@link DEFAULT_MAX_DEPTH} opening
-   * brackets in it (its `bracketLimit`), so the depth bound needs no scan.
+   * `shallow`: the framer (its `bracketLimit` {@link DEFAULT_MAX_DEPTH}) found
+   * the line short enough, or counted few enough opening brackets in it, that
+   * it cannot nest deeper, so the depth bound needs no scan.
    */
   observe(from: Sender, line: string, t: number, shallow?: boolean): Observed;
   /** A line longer than the framer's limit was skipped. */

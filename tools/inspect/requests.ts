@@ -55,12 +55,11 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
   const id = m.id as RequestId;
   const handler = peerOf(from);
   const book = state.calls[from];
-  const key = id;
   const table = tableOf(state, from, "request", method, m.params, index);
   const row = table.router.inboundRow(handler, "request", method);
   const unknownMethod = row === undefined && !isExtensionWire(method);
   if (unknownMethod) report("unknown-method", `${from} sent request ${method}, which the ${handler} does not handle in the ${table.name} table and is not an _ extension`);
-  if (book.pending.has(key)) report("duplicate-request-id", `${from} sent ${method} with id ${JSON.stringify(id)} while ${book.pending.get(key)?.method} with that id is still pending`);
+  if (book.pending.has(id)) report("duplicate-request-id", `${from} sent ${method} with id ${JSON.stringify(id)} while ${book.pending.get(id)?.method} with that id is still pending`);
 
   const opens = opensConnection(state, from, method);
   if (!state.initialized && !opens && from === "client") {
@@ -81,14 +80,14 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
     const s = state.sessions.get(sessionId);
     if (method === "session/prompt" && s !== undefined) {
       permissionsLeftAfterCancel(state, sessionId, report);
-      onPromptSent(s, key);
+      onPromptSent(s, id);
     }
   }
   const call: Call = {
     id, method, from, t, index, row, table, sessionId, unknownMethod,
     envelopeInvalid: !envelopeOk, cancelledByRequest: false, cancelledBySession: false, reported: false,
   };
-  book.pending.set(key, call);
+  book.pending.set(id, call);
 }
 
 export function onNotification(state: MonitorState, from: Sender, m: Record<string, unknown>, envelopeOk: boolean, index: number, report: Found): void {
