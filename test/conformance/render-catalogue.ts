@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 /** One normative statement of the spec (docs/conformance-catalogue.json). */
 export interface CatalogueEntry {
   readonly id: string;
-  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY";
+  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY" | "none";
   readonly statement: string;
   /** `docs/protocol/<v1|v2>/<file>.mdx:<line>` (the page's spec version) or `schema.json#/<pointer>` (the page's schema), several joined by "; ". */
   readonly citation: string;
@@ -47,7 +47,8 @@ export interface Binding extends TestName {
 
 export const SPEC_REPO = "agentclientprotocol/agent-client-protocol";
 export const SPEC_COMMIT = "b7f0005493b98de32fabee3e9540e2b64da68535";
-export const TIERS = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"] as const;
+/** The RFC 2119 tiers, and "none" for an entry whose cited text has no keyword (declarative, inferred, a diagram): a note, never a violation. */
+export const TIERS = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "none"] as const;
 
 /** A section of a page: the entries whose id area is one of `areas`, in catalogue order. */
 export interface Section {

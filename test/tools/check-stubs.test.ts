@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { V1_CHECKLIST } from "../../tools/check/checklist.ts";
 import type { CheckReport } from "../../tools/check/main.ts";
+import { NO_KEYWORD } from "../../tools/check/score.ts";
 import { fixture, repoRoot, runCommand, scratch, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
@@ -50,11 +51,13 @@ describe("check against scripted stub agents", () => {
     for (const id of ["ACP-SESSION-001", "ACP-PROMPT-001", "ACP-CANCEL-001", "ACP-CANCEL-105"]) expect(row(id)?.outcome, id).toBe("pass");
   }, 60_000);
 
-  it("auth required with the methods only in the error's data: named from there, and ACP-AUTH-005 (a SHOULD) fails on session/new", async () => {
-    const { code, row, failed } = await check([], mode("auth-data"));
-    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-AUTH-005"] });
+  it("auth required with the methods only in the error's data: named from there; ACP-AUTH-005 (an inference, no keyword) is a note, not a fail", async () => {
+    const { code, card, row, failed } = await check([], mode("auth-data"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
     expect(row("ACP-SESSION-001")?.evidence).toBe("authentication required (methods: oauth (agent)); --auth METHOD_ID authenticates first");
-    expect(row("ACP-AUTH-005")?.evidence).toBe('session/new was answered error -32000 "Authentication required" but initialize listed no authMethods (the error\'s data lists oauth (agent))');
+    const seen = 'session/new was answered error -32000 "Authentication required" but initialize listed no authMethods (the error\'s data lists oauth (agent))';
+    expect(row("ACP-AUTH-005")).toEqual({ id: "ACP-AUTH-005", tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: ${seen}` });
+    expect(card.notes).toContain(`ACP-AUTH-005 (no normative keyword) noted: ${seen}`);
   }, 60_000);
 
   it("--auth with an env_var method: authenticates when the variable is set, says which one is missing otherwise", async () => {
@@ -123,11 +126,11 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-INFO-INVALIDREQ-001")?.evidence).toContain('{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered)');
   }, 60_000);
 
-  it("an agent lingering behind sh -c after stdin closes: SHOULD fail, and no process of its group is left", async () => {
+  it("an agent lingering behind sh -c after stdin closes: noted (the lifecycle diagram has no keyword), and no process of its group is left", async () => {
     const file = join(scratch(), "pid");
-    const { code, row } = await check([], ["sh", "-c", `"${process.execPath}" "${stub}" stubborn "${file}"; true`]);
-    expect(code).toBe(0);
-    expect(row("ACP-SHUTDOWN-001")).toMatchObject({ outcome: "fail", evidence: "did not exit within 5 s of stdin closing; terminated (signalled as a process group)" });
+    const { code, row, failed } = await check([], ["sh", "-c", `"${process.execPath}" "${stub}" stubborn "${file}"; true`]);
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    expect(row("ACP-SHUTDOWN-001")).toMatchObject({ tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: did not exit within 5 s of stdin closing; terminated (signalled as a process group)` });
     const [pid, pgid] = readFileSync(file, "utf8").trim().split(" ");
     // Live (not zombie) processes of the agent's group; SIGKILL is delivered asynchronously, so look for up to 2 s.
     const left = () => execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" }).split("\n").map((l) => l.trim().split(/\s+/)).filter(([p, g, stat]) => (g === pgid || p === pid) && !stat?.startsWith("Z"));

@@ -8,7 +8,11 @@
  * of an answer that came after --timeout). Verdicts merge by strength: a fail
  * beats a pass, a pass beats n/a, n/a beats not run; fail evidence
  * accumulates. A MAY requirement is never failed: what would break it is
- * recorded as a note, since a permission cannot be violated.
+ * recorded as a note, since a permission cannot be violated. Nor is a row
+ * of tier "none" (its cited text has no MUST, SHOULD or MAY: a
+ * declaration, an inference, a lifecycle diagram's step): what would break
+ * it is noted, and the row shows n/a with that note. Only a fail of a MUST
+ * or MUST NOT row makes `check` exit 1.
  */
 import type { Checklist } from "./checklist.ts";
 
@@ -32,6 +36,9 @@ export const na = (evidence: string): Verdict => ({ outcome: "n/a", evidence });
 export const notRun = (evidence: string): Verdict => ({ outcome: "not run", evidence });
 /** No traffic can decide the requirement (what a user interface shows, what a peer does inside): why. */
 export const notObservable = (evidence: string): Verdict => ({ outcome: "not observable", evidence });
+
+/** The reason a row of tier "none" shows instead of a fail. */
+export const NO_KEYWORD = "the cited text has no normative keyword, so what breaks it is a note, never a violation";
 
 const RANK: Readonly<Record<Outcome, number>> = { fail: 4, pass: 3, "n/a": 2, "not observable": 1, "not run": 0 };
 
@@ -66,6 +73,11 @@ export function createScorecard(checklist: Checklist): Scorecard {
       if (v.outcome === "fail" && checklist.tier(id) === "MAY") {
         notes.push(`${id} (MAY) cannot be violated; noted: ${v.evidence}`);
         return;
+      }
+      // A row whose cited text has no normative keyword (tier "none": a declaration, an inference, a diagram's step) is a note, never a fail.
+      if (v.outcome === "fail" && checklist.tier(id) === "none") {
+        notes.push(`${id} (no normative keyword) noted: ${v.evidence}`);
+        v = na(`${NO_KEYWORD}; noted: ${v.evidence}`);
       }
       const prev = verdicts.get(id);
       if (prev === undefined || RANK[v.outcome] > RANK[prev.outcome]) verdicts.set(id, { outcome: v.outcome, evidence: v.evidence });

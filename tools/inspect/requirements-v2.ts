@@ -5,9 +5,9 @@
  * they drift from the catalogue.
  */
 
-/** One catalogue entry: its RFC 2119 tier, its first citation and its statement. */
+/** One catalogue entry: its RFC 2119 tier ("none" when the cited text has no keyword: a note, never a violation), its first citation and its statement. */
 export interface Requirement {
-  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY";
+  readonly tier: "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY" | "none";
   readonly citation: string;
   readonly statement: string;
 }
@@ -28,11 +28,11 @@ export const V2_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-JSONRPC-306": { tier: "SHOULD", citation: "docs/protocol/v2/transports.mdx:62; docs/protocol/v2/transports.mdx:64", statement: "The receiver answers a batch with one array holding the responses, after all of its requests have been processed; a response exists for each request." },
   "ACP-JSONRPC-307": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:66", statement: "The receiver never replies to a notification, including a notification within a batch." },
   "ACP-JSONRPC-308": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:71", statement: "When a batch has no response to send (all notifications), the receiver returns no empty array; it returns nothing." },
-  "ACP-JSONRPC-309": { tier: "MUST", citation: "docs/protocol/v2/transports.mdx:73", statement: "(Declarative.) Invalid entries of a non-empty batch get their own -32600 response with id null, and do not make the whole batch fail." },
+  "ACP-JSONRPC-309": { tier: "none", citation: "docs/protocol/v2/transports.mdx:73", statement: "(Declarative.) Invalid entries of a non-empty batch get their own -32600 response with id null, and do not make the whole batch fail." },
   "ACP-PROMPT-301": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:109", statement: "The agent answers session/prompt once it has accepted the prompt; completion is reported by state_update notifications, not by the response." },
   "ACP-PROMPT-302": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:332", statement: "When the agent is ready for a new prompt it reports idle with a state_update, with the stop reason when the transition ends foreground work." },
   "ACP-PROMPT-303": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:119; schema.json#/$defs/PromptResponse", statement: "After accepting a prompt, the agent reports where the user message was inserted: a user_message or user_message_chunk update carrying the messageId of the session/prompt answer." },
-  "ACP-SESSION-301": { tier: "MUST", citation: "schema.json#/$defs/SessionCapabilities; docs/protocol/v2/initialization.mdx:104", statement: "(Declarative.) Supplying capabilities.session {} advertises the baseline session methods (session/new, list, resume, close, prompt, cancel, update); omitted, they are unsupported." },
+  "ACP-SESSION-301": { tier: "none", citation: "schema.json#/$defs/SessionCapabilities; docs/protocol/v2/initialization.mdx:104", statement: "(Declarative.) Supplying capabilities.session {} advertises the baseline session methods (session/new, list, resume, close, prompt, cancel, update); omitted, they are unsupported." },
   "ACP-TRANSPORT-302": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:25; docs/protocol/v2/transports.mdx:23", statement: "stdio messages (requests, notifications, responses or batch arrays) are delimited by \\n and never contain an embedded newline." },
   "ACP-TRANSPORT-303": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:27", statement: "The agent writes nothing to its stdout except valid ACP messages." },
 };
