@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { V1_CHECKLIST } from "../../tools/check/checklist.ts";
 import type { CheckReport } from "../../tools/check/main.ts";
+import { INVALID_REQUEST } from "../../tools/check/probes-wire.ts";
 import { NO_KEYWORD } from "../../tools/check/score.ts";
 import { fixture, repoRoot, runCommand, scratch, tsNode } from "./support.ts";
 
@@ -120,11 +121,27 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-INFO-PARSE-001")?.outcome).toBe("pass");
   }, 60_000);
 
-  it("an id-only message left unanswered is a SHOULD fail of ACP-INFO-INVALIDREQ-001, and nothing else", async () => {
-    const { code, row, failed } = await check([], mode("silent-id-only"));
-    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-INFO-INVALIDREQ-001"] });
-    expect(row("ACP-INFO-INVALIDREQ-001")?.evidence).toContain('{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered)');
+  it("an id-only message left unanswered is noted, never charged: it is response-shaped, and JSON-RPC asks no answer to it", async () => {
+    const { code, card, row, failed } = await check([], mode("silent-id-only"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    expect(row("ACP-INFO-INVALIDREQ-001")?.outcome).toBe("pass");
+    expect(card.notes).toContain('an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was not answered');
   }, 60_000);
+
+  it("an invalid Request object left unanswered is a SHOULD fail of ACP-INFO-INVALIDREQ-001 quoting what check sent, and nothing else", async () => {
+    const { code, row, failed } = await check([], mode("silent-invalid"));
+    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-INFO-INVALIDREQ-001"] });
+    expect(row("ACP-INFO-INVALIDREQ-001")?.evidence).toBe(`check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object); no answer came, and the request check sent after it was answered`);
+  }, 60_000);
+
+  it("an int64 id beyond 2^53 answered with the rounded id fails ACP-JSONRPC-001 (a MUST: exit 1); the default stub's refusal with id null passes", async () => {
+    const { code, row, failed } = await check([], mode("round-big-id"));
+    expect({ code, failed }).toEqual({ code: 1, failed: ["ACP-JSONRPC-001"] });
+    expect(row("ACP-JSONRPC-001")?.evidence).toContain("the agent answered with id 9007199254740992");
+    const refused = await check([], mode(""));
+    expect(refused.row("ACP-JSONRPC-001")?.outcome).toBe("pass");
+    expect(refused.card.notes).toContain("ACP-JSONRPC-001: a request with id 9007199254740993 (2^53+1) was refused with -32600 and id null");
+  }, 90_000);
 
   it("an agent lingering behind sh -c after stdin closes: noted (the lifecycle diagram has no keyword), and no process of its group is left", async () => {
     const file = join(scratch(), "pid");

@@ -1,18 +1,23 @@
 /**
  * The probes of `check` that need no session, so they run whatever the
- * agent's authentication says: an unparsable line, an id-only message, a
- * request id with a fractional part (1.5: refused -32600 or served, either
- * is noted, never failed) and ids around 2^53 (2^53-1 must come back digit
- * for digit), an unknown method, a custom `_` request, two
+ * agent's authentication says: an unparsable line, JSON-RPC 2.0's own
+ * example of an invalid Request object (-32600, id null), ids a receiver
+ * may serve or refuse (an id-only message, which is response-shaped and
+ * needs no answer, and id 1.5: both only noted), ids around 2^53 (2^53-1
+ * must come back digit for digit; 2^53+1, an int64 the schema allows, must
+ * come back the same or be refused with id null, never altered: see
+ * tools/inspect/ids.ts), an unknown method, a custom `_` request, two
  * unrecognised notifications (an answer to either is a violation, read from
  * the traffic), array params, a request split across writes ending in CRLF,
- * and whether the connection still serves after all of them. The ids each
- * probe scores come from the protocol's catalogue (`WireIds`); a probe whose
- * requirement the catalogue lacks still runs for its evidence on other rows.
+ * and whether the connection still serves after all of them. Each probe
+ * sends exactly what its row is about. The ids each probe scores come from
+ * the protocol's catalogue (`WireIds`); a probe whose requirement the
+ * catalogue lacks still runs for its evidence on other rows.
  */
 import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
+import { BIG_ID, judgeIdEcho } from "../inspect/ids.ts";
 
 /** Catalogue ids for the wire probes; undefined when the catalogue has none. */
 export interface WireIds {
@@ -41,8 +46,8 @@ export const V2_WIRE: WireIds = {
 /** The ids a set of wire probes scores. */
 export const wireRows = (ids: WireIds): string[] => Object.values(ids).filter((v): v is string => v !== undefined);
 
-/** 2^53 + 1: an int64 request id a double cannot hold; an answer that alters it is noted (outside RFC 8259 §6's interoperable range). */
-const BIG_ID = "9007199254740993";
+/** JSON-RPC 2.0 §7's example of an invalid Request object ("rpc call with invalid Request object"): answered -32600 with id null. */
+export const INVALID_REQUEST = '{"jsonrpc":"2.0","method":1,"params":"bar"}';
 /** 2^53 - 1: the largest integer every JSON parser holds exactly (RFC 8259 §6); the answer must repeat these digits. */
 const SAFE_ID = "9007199254740991";
 
@@ -63,21 +68,29 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     else on(run, ids.parse, sentinel === undefined ? silent(run, ids.parse ?? "", d.lastRequestId, "no -32700 answer, and no answer to the next request,") : fail(`a line that is not JSON got no -32700 answer (the request sent after it was answered)`));
   });
 
-  await step(run, "id-only message", own(ids.invalid), async () => {
-    const { found, sentinel } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+  await step(run, "invalid request", own(ids.invalid), async () => {
+    // JSON-RPC 2.0 §7's own example of an invalid Request object: valid JSON, a method that is not a string, no id.
+    const { found, sentinel } = await withSentinel(run, () => d.write(`${INVALID_REQUEST}\n`), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
     const answer = found[0];
-    if (answer !== undefined) on(run, ids.invalid, errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`{"jsonrpc":"2.0","id":77} was answered ${show(answer.body)}`));
-    else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, "no answer to {\"jsonrpc\":\"2.0\",\"id\":77} nor to the next request") : fail(`{"jsonrpc":"2.0","id":77} got no answer (the request sent after it was answered); it is not a response (no result, no error), so it is an invalid request`));
+    const sent = `check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object)`;
+    if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${answer.text.slice(0, 200)}, not -32600 with id null`));
+    else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, `${sent}; no answer to it nor to the next request`) : fail(`${sent}; no answer came, and the request check sent after it was answered`));
   });
 
-  await step(run, "fractional id", own(ids.invalid), async () => {
+  await step(run, "id-only message", [], async () => {
+    // {"jsonrpc":"2.0","id":77} has no method, no result and no error: the shape of a stray response, which JSON-RPC asks nobody to
+    // answer (a server replies to requests; this is none). Whatever the agent does with it is noted, never scored.
+    const { found } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || l.body?.id === null));
+    run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${found[0].text.slice(0, 160)}`}`);
+  });
+
+  await step(run, "fractional id", [], async () => {
     const line = '{"jsonrpc":"2.0","id":1.5,"method":"_acp-router.check/fractional_id","params":{}}\n';
     const { found } = await withSentinel(run, () => d.write(line), (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     const answer = found[0];
     // JSON-RPC allows any number as an id; the schema's RequestId prose says fractional parts SHOULD NOT be used (by the sender),
-    // not that a receiver must refuse them. Serving id 1.5 is noted, never failed, as for 2^53+1.
-    if (answer?.body?.id === 1.5) run.card.notes.push(`${ids.invalid ?? "ACP-JSONRPC-102"}: a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was served as a request: ${answer.text.slice(0, 160)}`);
-    else if (answer !== undefined) on(run, ids.invalid, pass);
+    // not that a receiver must refuse them. Served or refused, it is noted, never scored: neither is evidence of any row.
+    if (answer !== undefined) run.card.notes.push(`a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was ${answer.body?.id === 1.5 ? "served as a request" : "refused with id null"}: ${answer.text.slice(0, 160)}`);
   });
 
   await step(run, "unknown method", own(ids.unknownMethod), async () => {
@@ -89,16 +102,18 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   await step(run, "custom request", [ids.extAnswered, ids.idEcho], async () => {
     const ext = await d.request("_acp-router.check/no_such_method", {});
     run.card.score(ids.extAnswered, ext !== undefined ? pass : silent(run, ids.extAnswered));
-    // An agent may refuse an id it cannot hold (-32600, id null). 2^53+1 is beyond the interoperable range of JSON numbers (RFC 8259 §6;
-    // acp-router itself answers it -32600 with id null), so an altered big id is noted, never failed: that is no evidence of the rule.
-    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Number(rawId(l.text)) === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    // An int64 id a double cannot hold (tools/inspect/ids.ts has the policy): the same digits back, or a refusal with id null, pass;
+    // an answer with another id (the rounded 2^53) is a violation of the MUST that a response repeats the request's id.
+    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((typeof l.body?.id === "number" && l.body.id === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
     if (big !== undefined) run.judged.add(big.index);
     if (big === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, BIG_ID, `no answer to a request with id ${BIG_ID}`));
-    else if (big.body?.id === null || rawId(big.text) === BIG_ID) run.card.score(ids.idEcho, pass);
     else {
-      const note = `beyond the interoperable range of RFC 8259 §6: a request with id ${BIG_ID} (2^53+1) was answered with id ${String(rawId(big.text))}`;
-      run.card.score(ids.idEcho, na(note));
-      run.card.notes.push(`${ids.idEcho}: ${note}`);
+      const echo = judgeIdEcho(BIG_ID, big.text, big.body ?? {});
+      if (echo.kind === "altered") run.card.score(ids.idEcho, fail(`check sent {"jsonrpc":"2.0","id":${BIG_ID},"method":"_acp-router.check/big_id","params":{}} (an int64 id, as the schema's RequestId allows); the agent answered with id ${echo.answered}: ${big.text.slice(0, 160)}. A response repeats the request's id exactly; an id the agent cannot hold is refused with -32600 and id null`));
+      else {
+        run.card.score(ids.idEcho, pass);
+        run.card.notes.push(`${ids.idEcho}: a request with id ${BIG_ID} (2^53+1) was ${echo.kind === "exact" ? "answered with the same digits" : "refused with -32600 and id null"}`);
+      }
     }
     // The largest safe integer must come back digit for digit: an altered id here is a violation.
     const safe = await d.requestRaw(SAFE_ID, "_acp-router.check/safe_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Math.abs(Number(rawId(l.text)) - Number(SAFE_ID)) < 16) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
