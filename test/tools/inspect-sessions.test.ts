@@ -28,11 +28,17 @@ const handshake = (agentCapabilities: object = {}): Line[] => [
 ];
 
 describe("inspect's monitor", () => {
-  it.each([["1.5", "1.5"], ["2^53+1", "9007199254740993"]])("notes, and does not charge, an agent answering a request whose id is %s with that id", (_name, id) => {
+  it.each([["1.5", "1.5", ["request-id ACP-JSONRPC-103 client"]], ["2^53+1", "9007199254740993", []]])("notes, and does not charge, an agent answering a request whose id is %s with that id", (_name, id, client) => {
     const { found, notes } = run([...handshake(), ["client", `{"jsonrpc":"2.0","id":${id},"method":"_x/probe","params":{}}`], ["agent", `{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`]]);
-    // The client's id is its own SHOULD NOT; the agent is not charged.
-    expect(found).toEqual(["request-id ACP-JSONRPC-103 client"]);
-    expect(notes.some((n) => n.startsWith(`agent answered the request whose id was ${JSON.stringify(JSON.parse(id))}`))).toBe(true);
+    // A fractional id is the client's own SHOULD NOT; 2^53+1 is a valid int64 id (the schema's RequestId). The agent is not charged.
+    expect(found).toEqual(client);
+    expect(notes.some((n) => n.startsWith(`agent answered the request whose id was ${id}`))).toBe(true);
+  });
+
+  it("charges an agent answering a request whose id is 2^53+1 with the rounded id 2^53 (ACP-JSONRPC-001), and not one refusing it with id null", () => {
+    const ask = ["client", '{"jsonrpc":"2.0","id":9007199254740993,"method":"_x/probe","params":{}}'] as const;
+    expect(run([...handshake(), ask, ["agent", '{"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601,"message":"Method not found"}}']]).found).toEqual(["id-altered ACP-JSONRPC-001 agent"]);
+    expect(run([...handshake(), ask, ["agent", '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request"}}']]).found).toEqual([]);
   });
 
   it("still charges an answer with an id that names no request", () => {

@@ -2,6 +2,7 @@
 import type { RequestId } from "../../src/context.ts";
 import { isRequestId } from "../../src/jsonrpc/classify.ts";
 import { settle, type Call } from "./calls.ts";
+import { judgeIdEcho } from "./ids.ts";
 import { checkSchema, type Found } from "./checks.ts";
 import type { MonitorState, Observed } from "./monitor-state.ts";
 import { sessionOf } from "./requests.ts";
@@ -124,9 +125,10 @@ function onError(state: MonitorState, call: Call, code: number, report: Found): 
  * A response-shaped body that is not a well-formed answer: both result and
  * error, or an id that is not a request id. An error with id null answers a
  * line the peer wrote that had no usable id; if there is none, the answer
- * broke the rejection-id rule for a request whose id was usable.
+ * broke the rejection-id rule for a request whose id was usable. `line` is
+ * the whole line (absent for a batch item), to read an id's digits.
  */
-export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<string, unknown>, t: number, report: Found): Answer {
+export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<string, unknown>, t: number, report: Found, line?: string): Answer {
   const caller = peerOf(from);
   const book = state.calls[caller];
   const hasResult = Object.prototype.hasOwnProperty.call(m, "result");
@@ -154,12 +156,19 @@ export function onMalformedAnswer(state: MonitorState, from: Sender, m: Record<s
     report("unknown-response-id", `${from} sent an error with id null, but the ${caller} wrote no line without a usable id`);
     return undefined;
   }
-  const echoed = typeof m.id === "number" ? book.numericUnusable.indexOf(m.id) : -1;
+  const echoed = typeof m.id === "number" ? book.numericUnusable.findIndex((u) => u.value === m.id) : -1;
   if (echoed !== -1) {
-    // The peer treated a number JSON-RPC allows as an id: a choice, not a breach (RequestId's prose: SHOULD NOT, for the sender).
+    const sent = book.numericUnusable[echoed]!;
     book.numericUnusable.splice(echoed, 1);
     if (book.nullOwed > 0) book.nullOwed--;
-    state.notes.push(`${from} answered the request whose id was ${JSON.stringify(m.id)} (not a string or a safe integer) echoing that id; JSON-RPC allows numbers there, so this is noted, not charged`);
+    // The same double, other digits: 2^53+1 answered as 2^53 (ids.ts has the policy).
+    const echo = sent.raw !== undefined && line !== undefined ? judgeIdEcho(sent.raw, line, m) : undefined;
+    if (echo?.kind === "altered") {
+      report("id-altered", `${from} answered the request whose id was ${sent.raw!} with id ${echo.answered}; a response repeats the request's id exactly (an id the ${from} cannot hold is refused with -32600 and id null)`, from);
+      return undefined;
+    }
+    // The peer treated a number JSON-RPC allows as an id: a choice, not a breach (RequestId's prose: SHOULD NOT, for the sender).
+    state.notes.push(`${from} answered the request whose id was ${sent.raw ?? JSON.stringify(m.id)} (not a string or a safe integer) echoing that id; JSON-RPC allows numbers there, so this is noted, not charged`);
     return undefined;
   }
   if (m.id === null) report("rejection-id", `${from} sent a result with id null`, from, "ACP-JSONRPC-001");

@@ -51,11 +51,14 @@ export interface CallBook {
   /** Lines this side sent that the peer can only reject with id null (unparsable, unidentifiable). */
   nullOwed: number;
   /**
-   * Numeric ids of requests that had no usable id (a fraction such as 1.5, an
-   * integer beyond 2^53): JSON-RPC allows any number, and the schema only says
-   * fractions SHOULD NOT be used, so a peer that answers one echoing it is noted, not charged.
+   * Numeric ids of requests the router cannot use (a fraction such as 1.5, an
+   * integer beyond 2^53), with their digits as written when the line was
+   * whole: JSON-RPC allows any number, the schema types numeric ids as int64
+   * and only says fractions SHOULD NOT be used, so a peer that echoes one is
+   * noted, not charged; one that answers the same double with other digits
+   * (2^53+1 answered 2^53) altered the id (tools/inspect/ids.ts).
    */
-  numericUnusable: number[];
+  numericUnusable: { readonly value: number; readonly raw: string | undefined }[];
   /** The keys of `answered` in the order they were added, a ring of {@link ANSWERED_MEMORY} slots (`next` is the oldest once it is full). */
   readonly order: RequestId[];
   next: number;

@@ -10,6 +10,7 @@
 import { classify, isResponseShaped } from "../../src/jsonrpc/classify.ts";
 import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../../src/jsonrpc/parse.ts";
 import { createCallBook, type Call, type CallBook } from "./calls.ts";
+import { rawNumericId } from "./ids.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
 import { onAnswer, onMalformedAnswer } from "./answers.ts";
 import { onNotification, onRequest } from "./requests.ts";
@@ -92,13 +93,13 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }
     // `found` is read after `one`: the violations it reported are in it.
-    const o = one(from, value, t, report);
+    const o = one(from, value, t, report, line);
     o.violations = found;
     return o;
   };
 
   /** One message (a batch's item, or the whole line): its checks, its counts, and what the trace and recording show of it. */
-  const one = (from: Sender, body: unknown, t: number, report: Found): { -readonly [K in keyof Observed]: Observed[K] } => {
+  const one = (from: Sender, body: unknown, t: number, report: Found, line?: string): { -readonly [K in keyof Observed]: Observed[K] } => {
     const kind = classify(body);
     const m = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const method = typeof m.method === "string" ? m.method : undefined;
@@ -110,8 +111,9 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         break;
       case "unidentified_request":
         state.calls[from].nullOwed++;
-        if (typeof m.id === "number") state.calls[from].numericUnusable.push(m.id);
-        report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
+        if (typeof m.id === "number") state.calls[from].numericUnusable.push({ value: m.id, raw: line === undefined ? undefined : rawNumericId(line, m.id) });
+        // An integer beyond 2^53 is a valid int64 id (the schema's RequestId): nothing to report about the sender.
+        if (!Number.isInteger(m.id)) report("request-id", `${from} sent request ${method} with id ${JSON.stringify(m.id)}, which is not a string or an integer`, from, m.id === null || typeof m.id === "number" ? "ACP-JSONRPC-103" : "ACP-JSONRPC-102");
         break;
       case "notification":
         onNotification(state, from, m, envelopeOk, index, report);
@@ -120,7 +122,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
         answers = onAnswer(state, from, m, t, report);
         break;
       default:
-        if (isResponseShaped(body)) answers = onMalformedAnswer(state, from, m, t, report);
+        if (isResponseShaped(body)) answers = onMalformedAnswer(state, from, m, t, report, line);
         else {
           state.calls[from].nullOwed++;
           report("envelope", `${from} sent ${describe(body)}, which is neither a request, a notification nor a response`);

@@ -30,6 +30,7 @@ export const RULES = {
   "rejection-id": { title: "an error answer breaks the rejection-id rule (echo a usable id, else null)", requirement: "ACP-INFO-INVALIDREQ-001" },
   "error-object": { title: "an error object lacks an integer code or a string message", requirement: "ACP-ERROR-101" },
   "unknown-response-id": { title: "an answer names no request the peer sent", requirement: "ACP-JSONRPC-001" },
+  "id-altered": { title: "an answer carries another id than its request's (an int64 id beyond 2^53 rounded)", requirement: "ACP-JSONRPC-001" },
   "answered-twice": { title: "a request is answered more than once", requirement: "ACP-JSONRPC-001" },
   "cancel-answered-twice": { title: "a request cancelled with $/cancel_request is answered more than once", requirement: "ACP-CANCEL-105" },
   "cancel-unanswered": { title: "a request cancelled with $/cancel_request is never answered", requirement: "ACP-CANCEL-105" },

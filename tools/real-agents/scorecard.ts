@@ -48,14 +48,14 @@ function leftovers(folder: string): { pid: number; cmd: string }[] {
 }
 
 /** Runs check on one agent offline; resolves with its report (or why there is none). */
-async function runOne(dir: string, agent: RealAgent, timeout: number): Promise<AgentRun> {
+async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1): Promise<AgentRun> {
   const folder = join(dir, folderOf(agent));
   const [bin, ...args] = agent.command as [string, ...string[]];
-  const base: Omit<AgentRun, "report" | "exit" | "seconds" | "stderrTail" | "left"> = { agent, installError: undefined };
+  const base: Omit<AgentRun, "report" | "exit" | "seconds" | "stderrTail" | "left"> = { agent, installError: undefined, ...(asked === undefined ? {} : { asked }) };
   if (!existsSync(join(folder, bin))) return { ...base, installError: `${bin} is missing after npm install`, report: undefined, exit: null, seconds: 0, stderrTail: "", left: [] };
   const home = mkdtempSync(join(tmpdir(), "real-agent-home-"));
   const cwd = mkdtempSync(join(tmpdir(), "real-agent-cwd-"));
-  const check = [process.execPath, "--import", "tsx", join(repo, "bin/acp-router.ts"), "check", "--json", "--timeout", String(agent.timeout ?? timeout), "--cwd", cwd, "--", join(folder, bin), ...args];
+  const check = [process.execPath, "--import", "tsx", join(repo, "bin/acp-router.ts"), "check", "--json", "--timeout", String(agent.timeout ?? timeout), "--cwd", cwd, ...(asked === undefined ? [] : ["--protocol", String(asked)]), "--", join(folder, bin), ...args];
   const quoted = check.map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(" ");
   const started = performance.now();
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: tmpdir(), TERM: "dumb", NO_COLOR: "1" };
@@ -127,15 +127,21 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   for (const agent of AGENTS) {
     if (values.only !== undefined && !values.only.includes(agent.name)) {
-      const kept = previous.find((r) => r.agent.name === agent.name);
-      if (kept) runs.push(kept);
+      runs.push(...previous.filter((r) => r.agent.name === agent.name));
       continue;
     }
     const installError = values.install ? install(root, agent) : undefined;
     process.stderr.write(`real-agents: ${agent.name}@${agent.version}${installError ? ` (install failed: ${installError})` : ""}…\n`);
     const run = await runOne(root, agent, timeout);
     runs.push(installError !== undefined && run.report === undefined ? { ...run, installError } : run);
-    process.stderr.write(`real-agents: ${agent.name}: exit ${String(run.exit)} in ${run.seconds.toFixed(0)} s, ${run.left.length} process(es) left\n`);
+    process.stderr.write(`real-agents: ${agent.name}: protocol ${String(run.report?.protocol)}, exit ${String(run.exit)} in ${run.seconds.toFixed(0)} s, ${run.left.length} process(es) left\n`);
+    // An agent that negotiated v2 is scored on v1 too (check --protocol 1), where it speaks both.
+    if (run.report?.protocol === 2) {
+      const v1 = await runOne(root, agent, timeout, 1);
+      runs.push(v1);
+      process.stderr.write(`real-agents: ${agent.name} --protocol 1: protocol ${String(v1.report?.protocol)}, exit ${String(v1.exit)} in ${v1.seconds.toFixed(0)} s, ${v1.left.length} process(es) left\n`);
+    }
+    writeFileSync(data, `${JSON.stringify([...runs, ...previous.filter((r) => !runs.some((x) => x.agent.name === r.agent.name))], null, 1)}\n`);
   }
   writeFileSync(data, `${JSON.stringify(runs, null, 1)}\n`);
   writeFileSync(out, renderPage(runs, timeout, previousClient));
