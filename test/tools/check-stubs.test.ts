@@ -155,6 +155,23 @@ describe("check against scripted stub agents", () => {
     expect(left()).toEqual([]);
   }, 60_000);
 
+  it("a turn left pending when stdin closes: answered -32800 passes ACP-CANCEL-109; an agent exiting without an answer fails it (a SHOULD), quoting what check sent", async () => {
+    const good = await check([], mode(""));
+    expect(good.row("ACP-CANCEL-109")?.outcome).toBe("pass");
+    const { code, row, failed } = await check([], mode("exit-mid-turn"));
+    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-CANCEL-109"] });
+    expect(row("ACP-CANCEL-109")?.evidence).toMatch(/^check sent session\/prompt "acp-router-check-shutdown-turn" \(a session\/update showed it running: .*\) and closed the agent's stdin with it unanswered; the agent exited \(code 0\) without answering it\. /);
+  }, 90_000);
+
+  it("a declared stdio MCP server: started by the agent passes ACP-MCP-104 (noting what it received); never started after a completed turn fails it", async () => {
+    const good = await check([], mode(""));
+    expect(good.row("ACP-MCP-104")?.outcome).toBe("pass");
+    expect(good.card.notes).toContain("ACP-MCP-104: the declared stdio MCP server was started; it received initialize");
+    const { code, row, failed } = await check([], mode("ignore-mcp"));
+    expect({ code, failed }).toEqual({ code: 0, failed: ["ACP-MCP-104"] });
+    expect(row("ACP-MCP-104")?.evidence).toMatch(/^check sent session\/new with mcpServers \[\{"name":"acp-router-check".*yet the server's command was never started/);
+  }, 90_000);
+
   it("--help prints the usage on stdout and exits 0", async () => {
     const run = await runCommand(tsNode(fixture("run-check.ts"), "--help"));
     expect(run.code).toBe(0);

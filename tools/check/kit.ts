@@ -24,6 +24,8 @@ export interface Run {
   readonly options: RunOptions;
   /** Monitor indices of agent lines a probe judged itself (answers to its hostile lines): the monitor's rules are not applied to them again. */
   readonly judged: Set<number>;
+  /** A session whose text prompt was answered with a result (set by the session probes): shutdown leaves a turn of it pending. */
+  turnSession?: string | undefined;
   /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
   readonly watched: { readonly row: string; readonly id: number | string; readonly evidence: string; readonly judge?: ((late: Record<string, unknown>, after: string) => Verdict) | undefined }[];
 }

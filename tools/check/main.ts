@@ -16,7 +16,8 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows, type Expectation } from "./ci.ts";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
-import { EXIT_GRACE_MS, runCheck } from "./probes.ts";
+import { runCheck } from "./probes.ts";
+import { EXIT_GRACE_MS } from "./probes-shutdown.ts";
 import type { CheckReport, ScoreRow } from "./score.ts";
 
 export type { CheckReport, ScoreRow } from "./score.ts";

@@ -90,6 +90,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
   });
   if (!prompting && refused !== undefined) await compareCancelled(run, sid, refused);
   if (!prompting) return card.all(CANCEL_ROWS, na("no turn to cancel: the text prompt was not answered with a result"));
+  run.turnSession = sid;
 
   await step(run, "session/cancel", ["ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-101", "ACP-CANCEL-102"], async () => {
     const turn = await runningTurn(run, sid);

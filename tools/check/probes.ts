@@ -18,10 +18,9 @@ import { unstableProbes, V1_UNSTABLE_ROWS } from "./probes-unstable.ts";
 import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
+import { shutdown } from "./probes-shutdown.ts";
+import { mcpProbe } from "./probes-mcp.ts";
 import { fromMonitor } from "./traffic.ts";
-
-/** How long shutdown waits for the agent to exit after its stdin closes: 5 s, then its process group is terminated. */
-export const EXIT_GRACE_MS = 5000;
 
 const CLIENT_INFO = { name: "acp-router-check", version: "0.1.0" };
 
@@ -79,31 +78,12 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     card.score("ACP-INIT-001", pass);
     await wireProbes(run, V1_WIRE);
     await sessionProbes(run, result);
+    await mcpProbe(run);
     await unstableProbes(run, result);
     await depthProbes(run, result, options.spawn);
   }
   await shutdown(run);
   return finish(run, "check has no probe for this requirement");
-}
-
-async function shutdown(run: Run): Promise<void> {
-  const { d, card } = run;
-  const row = run.card.checklist.version === 2 ? undefined : "ACP-SHUTDOWN-001";
-  if (d.death !== undefined) {
-    if (row) card.score(row, notRun(`${deathReason(d)}, before check closed its stdin`));
-    card.notes.push(`${deathReason(d)} at ${seconds(d.death.t)}${d.death.probe === "shutdown" ? "" : "; the probes after it did not run"}`);
-    await d.close();
-    return;
-  }
-  d.probe = "shutdown";
-  const end = await d.close();
-  if (end.exited) {
-    if (row) card.score(row, pass);
-  } else {
-    const note = end.note ?? `did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; terminated`;
-    if (row) card.score(row, fail(`${note} (signalled as a process group)`));
-    card.notes.push(`the agent ${note}; its process group was ended, so nothing it started is left running`);
-  }
 }
 
 /** Adds the monitor's findings and the late answers; `unprobed` is the reason shown on rows nothing scored. */

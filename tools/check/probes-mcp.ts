@@ -1,0 +1,68 @@
+/**
+ * ACP-MCP-104, "Agents SHOULD connect to all MCP servers specified by the
+ * Client", judged where the wire and the file system can show it: check
+ * opens one more session whose `mcpServers` lists a stdio MCP server (every
+ * agent supports stdio servers) whose command is Node running a small MCP
+ * server that records, in a marker file, that it was started and the
+ * methods it received, and sends one prompt in that session. Pass when the
+ * marker shows the server was started (by the session/new answer, the
+ * prompt's answer, or 2 s after it); fail when the prompt was answered with
+ * a result and the server was never started; n/a when no turn ran (the
+ * session or the prompt was answered with an error: an agent may connect
+ * lazily). Runs only when the session probes found a working prompt.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeError, seconds, show, silent, step, type Run } from "./kit.ts";
+import { fail, na, pass } from "./score.ts";
+
+const ROW = "ACP-MCP-104";
+/** The environment variable naming the marker file, passed in the server's `env` as the schema's McpServerStdio allows. */
+const MARKER_ENV = "ACP_ROUTER_CHECK_MCP_MARKER";
+
+/** A minimal MCP stdio server (newline-delimited JSON-RPC): records its start and each method, answers initialize, tools/list and ping. */
+export const MARKER_SERVER = `const fs = require("fs"); const file = process.env.${MARKER_ENV}; fs.appendFileSync(file, "started\\n");
+const rl = require("readline").createInterface({ input: process.stdin });
+rl.on("line", (l) => { let m; try { m = JSON.parse(l); } catch { return; } if (typeof m.method === "string") fs.appendFileSync(file, m.method + "\\n"); if (m.id === undefined || m.id === null) return;
+  const r = m.method === "initialize" ? { protocolVersion: (m.params && m.params.protocolVersion) || "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "acp-router-check", version: "0.1.0" } } : m.method === "tools/list" ? { tools: [] } : m.method === "ping" ? {} : undefined;
+  process.stdout.write(JSON.stringify(r === undefined ? { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } } : { jsonrpc: "2.0", id: m.id, result: r }) + "\\n"); });
+rl.on("close", () => process.exit(0));`;
+
+/** Reads the marker: the lines the server wrote (started, then each method it received), or undefined when it never started. */
+function readMarker(file: string): string[] | undefined {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : undefined;
+}
+
+export async function mcpProbe(run: Run): Promise<void> {
+  const { d, card } = run;
+  if (run.turnSession === undefined) return card.score(ROW, na("no prompt was answered with a result, so no turn could show whether the agent connects to a declared MCP server"));
+  await step(run, "mcp servers", [ROW], async () => {
+    const dir = mkdtempSync(join(tmpdir(), "acp-router-check-mcp-"));
+    const marker = join(dir, "started");
+    try {
+      const server = { name: "acp-router-check", command: process.execPath, args: ["-e", MARKER_SERVER], env: [{ name: MARKER_ENV, value: marker }] };
+      const sent = `check sent session/new with mcpServers [{"name":"acp-router-check","command":<node>,"args":["-e",<a minimal MCP server>],"env":[{"name":"${MARKER_ENV}",…}]}]`;
+      const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [server] });
+      if (created === undefined) return card.score(ROW, silent(run, ROW));
+      const sessionId = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof sessionId !== "string") return card.score(ROW, na(`${sent}; it was answered ${created.error !== undefined ? describeError(created) : show(created)}`));
+      const answer = await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
+      let seen = readMarker(marker);
+      if (seen === undefined) {
+        await new Promise((r) => setTimeout(r, 2000));
+        seen = readMarker(marker);
+      }
+      if (seen !== undefined) {
+        card.score(ROW, pass);
+        card.notes.push(`${ROW}: the declared stdio MCP server was started; it received ${seen.length > 1 ? seen.slice(1).join(", ") : "no message"}`);
+        return;
+      }
+      if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
+      if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
+      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)} and the prompt in that session was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent 2 s after). Agents should connect to all MCP servers the client specifies`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
