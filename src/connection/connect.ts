@@ -125,7 +125,8 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     head = 0;
     if (ended) finish(ended.error);
   };
-  const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error);
+  // A clean end of the peer's stream answers the requests still running as cancelled before closing (internal cancellation).
+  const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error, error === undefined);
 
   const framer = createFramer(
     {

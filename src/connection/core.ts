@@ -110,9 +110,15 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     this.outbound.cancelSession(sessionId, cause);
   }
 
-  /** Closes once: rejects pending calls, aborts inbound signals, releases timers and listeners. */
-  close(reason: string, error?: Error): void {
+  /**
+   * Closes once: rejects pending calls, aborts inbound signals, releases
+   * timers and listeners. `endOfInput`: the peer closed its stream cleanly,
+   * so the requests still running are answered as cancelled first
+   * (`onCancel` or -32800), as ACP's internal cancellation asks.
+   */
+  close(reason: string, error?: Error, endOfInput = false): void {
     if (this.info) return;
+    if (endOfInput) this.inbound.answerCancelledAtEnd();
     const info: CloseInfo = { reason, error };
     this.info = info;
     const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);

@@ -150,6 +150,20 @@ export class Inbound<Peer> implements CallHost<Peer> {
     }
   }
 
+  /**
+   * The peer ended its input (end of stream, not a failure): a request still
+   * running is cancelled internally, and ACP asks the same answer as for
+   * `$/cancel_request` (cancellation.mdx, "Internal Cancellation": SHOULD):
+   * its row's `onCancel` result, else -32800. Written now, while the
+   * connection can still write, before {@link close}.
+   */
+  answerCancelledAtEnd(): void {
+    for (const call of [...this.inFlight.values()]) {
+      call.cancel("connection_closed");
+      fail(this, call, RpcError.requestCancelled());
+    }
+  }
+
   /** Close: every call in flight is over and its signal aborted; lanes dropped. */
   close(): void {
     for (const call of this.inFlight.values()) {

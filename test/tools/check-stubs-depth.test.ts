@@ -55,6 +55,7 @@ describe("check's depth probes against a scripted stub agent", () => {
     ["archive-keeps-running", ["ACP-SESSION-403"], /^a running turn whose session was archived was answered \{"jsonrpc":"2\.0","id":\d+,"result":\{"stopReason":"end_turn"\}\}, not stopReason "cancelled"$/],
     // The same lines break inspect's ordering rule (updates after an answer) or the schema: the monitor's row fails too.
     ["load-answer-first", ["ACP-LOAD-002", "ACP-PROMPT-001"], /^check sent session\/load for a session with one answered prompt; after the session\/load answer .* came a conversation update: /],
+    ["bad-traceparent", ["ACP-META-101"], /^in the agent's _meta, traceparent "session-1" is not version-traceid-parentid-flags in lowercase hex; the key is reserved for W3C trace context: \{"jsonrpc":"2\.0","id":\d+,"result":\{"sessionId":/],
     ["custom-root-field", ["ACP-SCHEMA-002"], /^custom fields at the root of spec types, which no published ACP schema defines \(custom data goes in _meta\): a session\/new answer has the field "flavour"$/],
     ["plan-unprioritised", ["ACP-PLAN-103", "ACP-JSONRPC-101"], /^a plan update without the complete entries \(content, priority, status each\): /],
   ])("%s: caught on %j only", async (mode, rows, evidence) => {

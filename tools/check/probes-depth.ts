@@ -34,6 +34,7 @@ import { answerOf, describeError, errorCode, isResponse, seconds, show, silent, 
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
+import { traceContextUses } from "./trace-context.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -82,7 +83,7 @@ const SESSION_ROWS = ["ACP-META-001", "ACP-META-102", "ACP-MCP-101", "ACP-MCP-10
 const GATE_ROWS = ["ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-CLIENTCAP-003", "ACP-FS-101", "ACP-TERM-101", "ACP-INIT-107", "ACP-CLIENTCAP-101", "ACP-CLIENTCAP-102", "ACP-ELICIT-102"];
 const CAPS_ROWS = ["ACP-SESSION-104", "ACP-SESSION-105", "ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
   "ACP-SESSION-107", "ACP-ELICIT-116", "ACP-ELICIT-117", "ACP-ELICIT-119", "ACP-ELICIT-122", "ACP-ELICIT-123"];
-const TRAFFIC_ROWS = ["ACP-EXT-103", "ACP-EXT-202", "ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
+const TRAFFIC_ROWS = ["ACP-META-101", "ACP-EXT-103", "ACP-EXT-202", "ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
 /** Every row this file scores. */
 export const V1_DEPTH_ROWS = [...MAY_ROWS, ...INIT_ROWS, ...SESSION_ROWS, ...GATE_ROWS, ...CAPS_ROWS, ...TRAFFIC_ROWS];
 
@@ -573,6 +574,10 @@ function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], twoRuns: 
   const caps = isObj(init.agentCapabilities) ? init.agentCapabilities : {};
   const advertised = isObj(caps._meta) && Object.keys(caps._meta).length > 0;
   card.all(["ACP-EXT-103", "ACP-EXT-202"], served.length === 0 ? na("the agent served none of check's custom `_` requests: no extension seen") : advertised ? pass : fail("the agent served a custom `_` request with a result, but advertises nothing under agentCapabilities._meta"));
+  // ACP-META-101, the part on the wire: the reserved _meta keys, wherever the agent writes them, hold W3C trace context.
+  const traces = lines.flatMap((l) => traceContextUses(l.body).map((u) => ({ ...u, l })));
+  const badTrace = traces.find((u) => u.problem !== undefined);
+  card.score("ACP-META-101", traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${badTrace.l.text.slice(0, 200)}`));
   const props = properties();
   if (props === null) return card.score("ACP-SCHEMA-002", na("the v1 schema (@agentclientprotocol/sdk) is not installed: no list of fields to compare with"));
   const extra: string[] = [];
