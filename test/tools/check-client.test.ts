@@ -104,6 +104,14 @@ describe("acp-router check --client", () => {
     expect({ negotiated: card.negotiated, notes: card.notes }).toEqual({ negotiated: { offered: [1], answered: 1 }, notes: ["negotiated protocol version: 1 (the client offered 1; check's agent answers the offered version when it speaks it: 1 or 2)", `ACP-JSONRPC-001: the request ${BIG_LINE} was refused with id null (allowed for an id the client cannot hold): {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: an id beyond the safe integer range"}}`] });
   }, 30_000);
 
+  it("[ACP-JSONRPC-001] judges the answer to the request with id 2^53+1 once, by its digits: echoes-big-id (the same digits, which JSON.parse reads as 2^53) passes and is not charged as an answer naming no request; rounds-big-id fails with that one evidence", async () => {
+    const echo = await score(scripted("echoes-big-id"));
+    expect({ passed: echo.passed, failed: failed(echo), row: row(echo, "ACP-JSONRPC-001")?.outcome }).toEqual({ passed: true, failed: [], row: "pass" });
+    expect(echo.notes.filter((n) => n.startsWith("ACP-JSONRPC-001"))).toEqual([]);
+    const rounded = await score(scripted("rounds-big-id"));
+    expect(row(rounded, "ACP-JSONRPC-001")?.evidence).toBe(`check's agent sent ${BIG_LINE} and the client answered with id 9007199254740992, not 9007199254740993: {"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601,"message":"Method not found: _acp-router.check/big_id"}} (the schema types a request id as int64; a receiver that cannot hold it may refuse the request with id null)`);
+  }, 60_000);
+
   it("passes the scripted client with terminals (terminal), which answers the terminal/wait_for_exit still pending at its shutdown -32800, and catches drops-pending, which never answers it, on ACP-CANCEL-109 alone", async () => {
     const good = await score(scripted("terminal"));
     expect({ passed: good.passed, failed: failed(good), cancel: row(good, "ACP-CANCEL-109")?.outcome, clientcap: row(good, "ACP-CLIENTCAP-103")?.outcome }).toEqual({ passed: true, failed: [], cancel: "pass", clientcap: "pass" });

@@ -3,7 +3,8 @@
  * {@link Peer}. It answers `initialize` with the version the client offers
  * when check speaks it (v2 for 2 or newer, else v1; see {@link answerVersion}),
  * v1 with no
- * optional capability (so every gated agent method is off limits),
+ * optional capability (so every gated agent method is off limits, outside
+ * the offers run),
  * `authenticate` with `{}`, `session/new` with a fresh session id, and runs
  * the scenario's turn on the first `session/prompt` (later prompts get one
  * message chunk and `end_turn`). In the `version` scenario it answers

@@ -75,7 +75,7 @@ const UNADVERTISED: Readonly<Record<string, string>> = {
   "ACP-PATH-102": "the client sent no line numbers (v1 clients send none on their own)",
 };
 
-/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed here). */
+/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed, but session/list in the offers run). */
 const CHECK_BEFORE = ["ACP-AGENTCAP-102", "ACP-AGENTCAP-104", "ACP-AGENTCAP-106", "ACP-AGENTCAP-110", "ACP-AGENTCAP-112", "ACP-INIT-107"];
 
 /** Why a row a scenario judges is still open, when no run reached its judging point. */

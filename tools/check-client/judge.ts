@@ -6,7 +6,9 @@
  * closes the agent's stdin, then waits for the agent's exit), the answers to
  * the agent's requests (ids echoed exactly, one answer each, result or error,
  * integer error codes) and what inspect's monitor found in the client's
- * traffic (gated methods called, lines that are not JSON, schema breaches).
+ * traffic (gated methods called, lines that are not JSON, schema breaches);
+ * the offers run (session/list paging and auth method types) and the cancel
+ * run's request left pending through the client's shutdown (ACP-CANCEL-109).
  */
 import { fail, na, pass, passNoted, type Scorecard } from "../check/score.ts";
 import { isAbsolute } from "node:path";

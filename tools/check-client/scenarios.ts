@@ -129,7 +129,9 @@ async function bigIdProbe(ctx: TurnContext): Promise<void> {
     return;
   }
   const echo = judgeIdEcho(BIG_ID, answer.text, answer.body);
-  if (echo.kind === "altered") card.score("ACP-JSONRPC-001", fail(`check's agent sent ${sent} and the client answered with id ${echo.answered}, not ${BIG_ID}: ${answer.text.slice(0, 200)} (the schema types a request id as int64; a receiver that cannot hold it may refuse the request with id null)`));
+  // A refusal is an error; a result with id null answers nothing the agent can match.
+  if (echo.kind === "refused" && !("error" in answer.body)) card.score("ACP-JSONRPC-001", fail(`check's agent sent ${sent} and the client answered with a result and id null: ${answer.text.slice(0, 200)}`));
+  else if (echo.kind === "altered") card.score("ACP-JSONRPC-001", fail(`check's agent sent ${sent} and the client answered with id ${echo.answered}, not ${BIG_ID}: ${answer.text.slice(0, 200)} (the schema types a request id as int64; a receiver that cannot hold it may refuse the request with id null)`));
   else {
     card.score("ACP-JSONRPC-001", pass);
     if (echo.kind === "refused") card.notes.push(`ACP-JSONRPC-001: the request ${sent} was refused with id null (allowed for an id the client cannot hold): ${answer.text.slice(0, 160)}`);
