@@ -181,11 +181,15 @@ describe("acp-router check --client", () => {
 });
 
 describe("acp-router check --client on the command line", () => {
-  it("prints the JSON scorecard with the command and exits 1 when a MUST row failed; usage errors exit 2", async () => {
+  it("prints the JSON scorecard with the command and exits 1 when a MUST row failed, 0 when only a row without a normative keyword broke; usage errors exit 2", async () => {
     const run = await runCommand(acpRouter("check", "--client", "--json", "--timeout", "3", "--", ...scripted("calls-gated")), "", 60_000);
     const card = JSON.parse(run.stdout.toString("utf8")) as ClientReport & { command: string[] };
     expect({ code: run.code, command: card.command, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), runs: card.runs.map((r) => r.scenario) }).toEqual({ code: 1, command: scripted("calls-gated"), failed: ["ACP-AGENTCAP-111"], runs: ["handshake", "updates", "permission", "cancel", "offers", "version"] });
+    // A row of tier none never sets the exit status: ignores-permission breaks ACP-PERM-103 (inferred, no keyword), noted, exit 0.
+    const noted = await runCommand(acpRouter("check", "--client", "--json", "--timeout", "3", "--", ...scripted("ignores-permission")), "", 60_000);
+    const notedCard = JSON.parse(noted.stdout.toString("utf8")) as ClientReport;
+    expect({ code: noted.code, failed: notedCard.rows.filter((r) => r.outcome === "fail").map((r) => r.id), perm: notedCard.rows.find((r) => r.id === "ACP-PERM-103")?.outcome }).toEqual({ code: 0, failed: [], perm: "n/a" });
     const usage = await runCommand(acpRouter("check", "--client"), "", 20_000);
     expect({ code: usage.code, stderr: usage.stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining("no client command after --") as string });
-  }, 60_000);
+  }, 90_000);
 });
