@@ -3,12 +3,19 @@
  * {@link Peer}. It answers `initialize` with the version the client offers
  * when check speaks it (v2 for 2 or newer, else v1; see {@link answerVersion}),
  * v1 with no
- * optional capability (so every gated agent method is off limits),
+ * optional capability (so every gated agent method is off limits, outside
+ * the offers run),
  * `authenticate` with `{}`, `session/new` with a fresh session id, and runs
  * the scenario's turn on the first `session/prompt` (later prompts get one
  * message chunk and `end_turn`). In the `version` scenario it answers
  * `initialize` with {@link FUTURE_VERSION} instead, and otherwise goes on
- * as usual, so a client that ignores the version finishes its turn. Every other request gets -32601. It records
+ * as usual, so a client that ignores the version finishes its turn. In the
+ * `offers` scenario (v1 only) it offers what the other runs keep closed, to
+ * see what the client does with it: `sessionCapabilities.list`, answered with
+ * a first page whose `nextCursor` is {@link LIST_CURSOR} and a last page
+ * without one, and {@link authMethodsFor} (a method without `type`, and a
+ * terminal method when the client advertised `auth.terminal`).
+ * Every other request gets -32601. It records
  * what the handshake rows are judged on: the initialize params, the order of
  * the client's first calls, the prompt content, the session/cancel lines.
  */
@@ -34,6 +41,29 @@ export const INITIALIZE_RESULT = {
   authMethods: [],
   agentInfo: { name: "acp-router check --client", version: "0.1.0" },
 };
+
+/**
+ * The `nextCursor` of the offers run's first session/list page: an opaque
+ * token built to tempt a parser (base64 with padding, a percent escape, a
+ * query string, a fragment, quotes, a backslash, non-ASCII, a trailing space).
+ * A client that pages sends it back byte for byte, or it broke ACP-LIST-106.
+ */
+export const LIST_CURSOR = 'check:eyJwYWdlIjoyfQ==+/%2Fnext?page=2&sort=desc#frag "q" \\ é ';
+
+/** The auth method without `type` the offers run offers (read as type agent: a client may pass it to authenticate). */
+export const AGENT_AUTH_METHOD = { id: "check-agent-login", name: "Log in (acp-router check)", description: "An auth method without a type: the agent handles it in authenticate." };
+/** The terminal auth method the offers run offers to a client that advertised `auth.terminal` (never to authenticate). */
+export const TERMINAL_AUTH_METHOD = { type: "terminal", id: "check-terminal-login", name: "Log in in a terminal (acp-router check)", args: ["--acp-router-check-login"] };
+
+/**
+ * The authMethods of the offers run's initialize answer: the method without
+ * a type, and the terminal method only when the client advertised
+ * `clientCapabilities.auth.terminal` (an agent MUST offer one only then).
+ */
+export function authMethodsFor(clientCapabilities: unknown): Record<string, unknown>[] {
+  const terminal = (clientCapabilities as { auth?: { terminal?: unknown } } | undefined)?.auth?.terminal === true;
+  return terminal ? [AGENT_AUTH_METHOD, TERMINAL_AUTH_METHOD] : [AGENT_AUTH_METHOD];
+}
 
 /**
  * The protocolVersion of the version probe's initialize answer: 65535, the
@@ -67,6 +97,12 @@ export interface Handshake {
   readonly cancels: ClientLine[];
   /** When the scenario's turn was answered, in ms. */
   turnEndedAt: number | undefined;
+  /** The authMethods check's agent offered (the offers run; empty elsewhere). */
+  authOffered: readonly Record<string, unknown>[];
+  /** authenticate requests. */
+  readonly authenticates: ClientLine[];
+  /** session/list requests while sessionCapabilities.list was advertised (the offers run), with the page each was answered. */
+  readonly lists: { readonly line: ClientLine; readonly answered: "first" | "last" | "refused" }[];
 }
 
 /** What a scenario's turn gets: the session, the client's capabilities, the peer. */
@@ -95,7 +131,7 @@ type Turn = (start: TurnStart) => Promise<"end_turn" | "cancelled">;
 
 /** Installs the agent on `peer`; `turn` runs for the first prompt. */
 export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake {
-  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, offered: [], answered: undefined, version: 1, wentOn: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined };
+  const hs: Handshake = { init: undefined, initAnsweredAt: undefined, offered: [], answered: undefined, version: 1, wentOn: undefined, first: undefined, order: [], sessions: [], promptTypes: [], cancels: [], turnEndedAt: undefined, authOffered: [], authenticates: [], lists: [] };
   let userMessages = 0;
   let turns = 0;
   const answer = (id: unknown, result: unknown) => peer.send({ jsonrpc: "2.0", id, result });
@@ -117,10 +153,14 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
         hs.offered.push(params.protocolVersion);
         hs.answered = answerVersion(scenario, params.protocolVersion);
         hs.version = hs.answered === 2 ? 2 : 1;
-        answer(id, hs.answered === 2 ? INITIALIZE_RESULT_V2 : { ...INITIALIZE_RESULT, protocolVersion: hs.answered });
+        if (scenario === "offers" && hs.answered === 1) {
+          hs.authOffered = authMethodsFor(params.clientCapabilities);
+          answer(id, { ...INITIALIZE_RESULT, agentCapabilities: { ...INITIALIZE_RESULT.agentCapabilities, sessionCapabilities: { list: {} } }, authMethods: hs.authOffered });
+        } else answer(id, hs.answered === 2 ? INITIALIZE_RESULT_V2 : { ...INITIALIZE_RESULT, protocolVersion: hs.answered });
         hs.initAnsweredAt ??= peer.now();
         return;
       case "authenticate":
+        hs.authenticates.push(line);
         answer(id, {});
         return;
       case "session/new": {
@@ -169,6 +209,21 @@ export function startAgent(peer: Peer, scenario: string, turn: Turn): Handshake 
       // v2's baseline session surface (capabilities.session): answered, never -32601.
       case "session/list":
         if (hs.version === 2) return answer(id, { sessions: [] });
+        if (scenario === "offers" && hs.answered === 1) {
+          // Two pages: this run's sessions with LIST_CURSOR, then an older one and no nextCursor (the end).
+          const cwd = typeof params.cwd === "string" ? params.cwd : hs.sessions.find((s) => typeof s.cwd === "string")?.cwd;
+          const listed = (sessionId: string, title: string) => ({ sessionId, ...(typeof cwd === "string" ? { cwd } : { cwd: "/" }), title });
+          if (params.cursor === undefined || params.cursor === null) {
+            hs.lists.push({ line, answered: "first" });
+            return answer(id, { sessions: hs.sessions.map((s) => listed(s.sessionId, "This session")), nextCursor: LIST_CURSOR });
+          }
+          if (params.cursor === LIST_CURSOR) {
+            hs.lists.push({ line, answered: "last" });
+            return answer(id, { sessions: [listed("check-offers-older-1", "An older session")] });
+          }
+          hs.lists.push({ line, answered: "refused" });
+          return refuse(id, ErrorCode.InvalidParams, "Invalid params: unknown cursor");
+        }
         refuse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
         return;
       case "session/close":

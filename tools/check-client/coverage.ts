@@ -9,8 +9,9 @@
  *   check's agent advertised nothing (additionalDirectories, HTTP / SSE MCP
  *   servers, the gated methods);
  * - rows whose precondition never held, n/a with the reason: check's agent
- *   advertises no session/load, resume, close, list, delete, logout or auth
- *   method, so the client never has a reason to call them; the client did not
+ *   advertises no session/load, resume, close, delete or logout, so the client
+ *   never has a reason to call them (session/list and auth methods are offered
+ *   in the offers run only, judged in judge.ts); the client did not
  *   advertise elicitation or terminal;
  * - rows no traffic can decide (what a user interface shows, what a client
  *   does internally): not observable, with the reason;
@@ -28,12 +29,10 @@ import type { RunResult } from "./run.ts";
 export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
   "ACP-PROMPT-104": "how the client renders text (Markdown or not) never reaches the agent",
   "ACP-CANCEL-104": "how the client marks its unfinished tool calls after session/cancel is its own display state; nothing goes on the wire",
-  "ACP-CANCEL-109": "a request the client cancels internally is its own; check's agent never sees it",
   "ACP-PLAN-104": "how the client keeps its plan is display state; nothing goes on the wire",
   "ACP-TERM-106": "what the client shows for a released terminal is display state",
   "ACP-META-101": "whether the client keeps trace-context keys of _meta for its own tracing is internal",
   "ACP-LIST-104": "whether the client merges listed directories is internal",
-  "ACP-LIST-106": "whether the client parses or persists a cursor is internal (only a modified cursor sent back would show, and check's agent lists nothing)",
   "ACP-CONFIG-105": "whether the client uses config options instead of modes is its interface",
   "ACP-CONFIG-106": "the order the client displays options in is its interface",
   "ACP-CONFIG-107": "where the client renders model options is its interface",
@@ -43,7 +42,6 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
   "ACP-CONFIG-113": "whether the client falls back to modes is its interface",
   "ACP-TRANSPORT-105": "documentation of a custom transport is not traffic",
   "ACP-ERROR-102": "a definition of the predefined codes, not a behaviour",
-  "ACP-AUTH-103": "how the client reads an auth method without a type is internal, and check's agent offers none",
   "ACP-INIT-106": "one combination of capabilities (none advertised) is exercised; every combination cannot be",
 };
 
@@ -70,19 +68,14 @@ const UNADVERTISED: Readonly<Record<string, string>> = {
   "ACP-LOAD-101": "check's agent does not advertise loadSession, so the client has no session/load to send",
   "ACP-RESUME-101": "check's agent does not advertise sessionCapabilities.resume, so the client has no session/resume to send",
   "ACP-CLOSE-101": "check's agent does not advertise sessionCapabilities.close, so the client has no session/close to send",
-  "ACP-LIST-101": "check's agent does not advertise sessionCapabilities.list, so the client has no session/list to send",
-  "ACP-LIST-102": "check's agent does not advertise sessionCapabilities.list, so the client has no session/list to send",
-  "ACP-LIST-105": "check's agent does not advertise sessionCapabilities.list: there is no listing to page through",
   "ACP-DELETE-101": "check's agent does not advertise sessionCapabilities.delete, so the client has no session/delete to send",
-  "ACP-AUTH-101": "check's agent offers no auth method, so none is a terminal method",
-  "ACP-AUTH-102": "check's agent offers no auth method, so none is a terminal method",
   "ACP-AUTH-106": "check's agent does not advertise logout",
   "ACP-CANCEL-105": "check's agent sends no $/cancel_request",
   "ACP-TRANSPORT-104": "the client runs the agent over stdio, not a custom transport",
   "ACP-PATH-102": "the client sent no line numbers (v1 clients send none on their own)",
 };
 
-/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed here). */
+/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed, but session/list in the offers run). */
 const CHECK_BEFORE = ["ACP-AGENTCAP-102", "ACP-AGENTCAP-104", "ACP-AGENTCAP-106", "ACP-AGENTCAP-110", "ACP-AGENTCAP-112", "ACP-INIT-107"];
 
 /** Why a row a scenario judges is still open, when no run reached its judging point. */
@@ -141,6 +134,14 @@ export const NOT_REACHED: Readonly<Record<string, string>> = {
   "ACP-CANCEL-103": "the cancel run did not reach its turn",
   "ACP-CANCEL-110": "the cancel run did not reach its turn",
   "ACP-CANCEL-205": "the cancel run did not reach its turn",
+  "ACP-CANCEL-109": "the cancel run did not reach its turn",
+  "ACP-AUTH-101": "the offers run did not get past initialize",
+  "ACP-AUTH-102": "the offers run did not get past initialize",
+  "ACP-AUTH-103": "the offers run did not get past initialize",
+  "ACP-LIST-101": "the offers run did not get past initialize",
+  "ACP-LIST-102": "the offers run did not get past initialize",
+  "ACP-LIST-105": "the offers run did not get past initialize",
+  "ACP-LIST-106": "the offers run did not get past initialize",
   "ACP-EXT-103": "the client sent no _ request or notification",
   "ACP-EXT-202": "the client sent no _ request or notification",
   "ACP-AGENTCAP-102": "no run got as far as a session",

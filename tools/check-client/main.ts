@@ -1,7 +1,7 @@
 /**
  * `acp-router check --client [options] -- <client command containing {agent}>`:
  * black-box conformance of an ACP client. The client is run once per
- * scenario (handshake, updates, permission, cancel, version: scenarios.ts), each time
+ * scenario (handshake, updates, permission, cancel, offers for a v1 client, version: scenarios.ts), each time
  * with `{agent}` replaced by a command that connects its stdio to a scripted
  * v1 agent living in the check process (bridge.mjs, over 127.0.0.1), and
  * `{prompt}` by the prompt text and `{cwd}` by a fresh temporary folder of
@@ -24,7 +24,7 @@ import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun, type Scorecard } from "../check/score.ts";
 import { judgeCoverageV2, judgeVersionDown, v2Scorecard } from "./v2.ts";
 import { judgeCoverage } from "./coverage.ts";
-import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
+import { judgeGates, judgeHandshake, judgeInternalCancel, judgeOffers, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
 
@@ -94,6 +94,8 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   if (!command.some((w) => w.includes("{agent}"))) card.notes.push("the client command has no {agent}: the client cannot reach check's agent");
   const scenarios: ScenarioName[] = [...SCENARIOS];
   for (const scenario of scenarios) {
+    // The offers run probes v1 rows (session/list paging, auth method types) that the v2 catalogue does not have.
+    if (scenario === "offers" && v2 !== undefined) continue;
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
     const cwd = options.freshDir ? scratch : (options.cwd ?? process.cwd());
     // check's own folder for the run: removed when the run is over (the client under test has exited).
@@ -116,6 +118,8 @@ export async function scoreClient(command: readonly string[], options: ClientChe
     if (scenario === "version") judgeVersion(card, run);
     else if (scenario === "version-down") judgeVersionDown(card, run);
     else judgeTraffic(card, run);
+    if (scenario === "offers") judgeOffers(card, run);
+    if (scenario === "cancel") judgeInternalCancel(card, run);
     if (run.exit.error) break;
   }
   const first = runs[0]?.handshake;

@@ -51,13 +51,23 @@ export interface Peer {
   sendLine(text: string): void;
   /** Sends a request with a fresh id and resolves with the client's answer, or undefined after `ms` or when the connection is gone. */
   request(method: string, params: unknown, ms: number): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Writes a request line whose id is written as `digits` (a number JSON.parse may not hold, such as 2^53+1) and
+   * resolves with the first answer that may be its own: an id that parses to the same double, the same digits as a
+   * string, or id null; undefined after `ms` or when the connection is gone. The answer's index goes to {@link judged}.
+   */
+  requestRaw(digits: string, method: string, params: unknown, ms: number): Promise<ClientLine | undefined>;
+  /** Requests written raw by {@link requestRaw}: their line, and the answer that probe judged. */
+  readonly raw: { readonly digits: string; readonly method: string; readonly line: string }[];
+  /** Indexes of client lines a probe judged itself (the answers to raw requests): the traffic rows leave them alone. */
+  readonly judged: Set<number>;
   notify(method: string, params: unknown): void;
   /** Resolves with the first client line at or after `from` matching `test`, or undefined after `ms` or when the connection is gone. */
   waitFor(test: (line: ClientLine) => boolean, ms: number, from?: number): Promise<ClientLine | undefined>;
   /** Resolves after `ms`, early when the connection is gone. */
   pause(ms: number): Promise<void>;
-  /** Ids of the requests the agent sent, in order, with their method. */
-  readonly sent: { readonly id: number | string; readonly method: string }[];
+  /** Ids of the requests the agent sent, in order, with their method and the line as written. */
+  readonly sent: { readonly id: number | string; readonly method: string; readonly line: string; readonly t: number }[];
   /** Resolves once the bridge connected, or after `ms` with false. */
   connection(ms: number): Promise<boolean>;
   /** Called on every client request or notification (the scenario's agent). */
@@ -84,7 +94,9 @@ export async function startPeer(): Promise<Peer> {
   const wake = () => {
     for (const w of waiters) w();
   };
-  const sent: { id: number | string; method: string }[] = [];
+  const sent: { id: number | string; method: string; line: string; t: number }[] = [];
+  const raw: { digits: string; method: string; line: string }[] = [];
+  const judged = new Set<number>();
   let socket: Socket | undefined;
   let eofAt: number | undefined;
   let agentExitAt: number | undefined;
@@ -158,7 +170,7 @@ export async function startPeer(): Promise<Peer> {
     });
 
   const peer: Peer = {
-    port, monitor, lines, now, sent,
+    port, monitor, lines, now, sent, raw, judged,
     get connected() {
       return socket !== undefined;
     },
@@ -183,10 +195,20 @@ export async function startPeer(): Promise<Peer> {
     },
     request(method, params, ms) {
       const id = freshId();
-      sent.push({ id, method });
+      const line = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+      sent.push({ id, method, line, t: now() });
       const from = lines.length;
-      peer.send({ jsonrpc: "2.0", id, method, params });
+      peer.sendLine(line);
       return waitFor((l) => l.body !== undefined && l.body.method === undefined && l.body.id === id, ms, from).then((l) => l?.body);
+    },
+    async requestRaw(digits, method, params, ms) {
+      const line = `{"jsonrpc":"2.0","id":${digits},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
+      raw.push({ digits, method, line });
+      const from = lines.length;
+      peer.sendLine(line);
+      const answer = await waitFor((l) => l.body !== undefined && l.body.method === undefined && ("result" in l.body || "error" in l.body) && (l.body.id === null || l.body.id === digits || (typeof l.body.id === "number" && l.body.id === Number(digits))), ms, from);
+      if (answer !== undefined) judged.add(answer.index);
+      return answer;
     },
     notify(method, params) {
       peer.send({ jsonrpc: "2.0", method, params });

@@ -93,9 +93,50 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
   else card.score("ACP-CLIENTCAP-103", problems.length === 0 ? pass : fail(problems.join("; ")));
 }
 
+/**
+ * The command check's agent runs in the client's terminal for ACP-CANCEL-109:
+ * this Node, holding on until the process that started it is gone (the client,
+ * which ends its terminals as it shuts down, or forgets them), and at most
+ * `boundMs` (longer than a run's bound), so it never outlives a check. It
+ * ignores SIGINT: the user's Ctrl-C reaches the client's whole process group,
+ * its terminal commands too, and this one must outlast the cancel.
+ */
+export const holdCommand = (boundMs: number): { command: string; args: string[] } => ({
+  command: process.execPath,
+  args: ["-e", `process.on("SIGINT",()=>{});const p=process.ppid;setInterval(()=>{try{process.kill(p,0)}catch{process.exit(0)}},250);setTimeout(()=>process.exit(0),${Math.round(boundMs)})`],
+});
+
+/**
+ * ACP-CANCEL-109 on the client ("a request cancelled internally (timeout,
+ * shutdown, resource limits) should also be answered -32800"): for a v1 client
+ * that advertised terminal, check's agent starts a command that runs until
+ * the client ends it and sends terminal/wait_for_exit for it before the
+ * SIGINT, then never kills the terminal and ends the turn `cancelled` with
+ * that request still pending; the client then shuts down as usual. The
+ * request is the client's to end, and judgeInternalCancel (judge.ts) reads
+ * what became of it. Decision, from the row's own list of causes (shutdown is
+ * one): a client that closes the connection or exits with the request never
+ * answered has cancelled it by shutdown without the -32800, so the SHOULD
+ * fails; -32800 passes; another error fails; an exit status (the client killed
+ * the command and reported it) is a completed request, n/a; a client still
+ * holding the request when check ends the run at its bound cancelled nothing
+ * itself, n/a.
+ */
+async function holdTerminal(ctx: TurnContext, start: TurnStart): Promise<void> {
+  const { peer, card, timeoutMs } = ctx;
+  if (start.version !== 1) return;
+  if (start.capabilities.terminal !== true) return void card.score("ACP-CANCEL-109", na("the client did not advertise terminal: check's agent has no request of its own that stays pending until the client ends it"));
+  const created = await peer.request("terminal/create", { sessionId: start.sessionId, ...holdCommand(timeoutMs * 6 + 20_000), outputByteLimit: 1024 }, timeoutMs);
+  const terminalId = (created?.result as { terminalId?: unknown } | undefined)?.terminalId;
+  if (typeof terminalId !== "string") return void card.score("ACP-CANCEL-109", na(`terminal/create of a command that waits was answered ${created === undefined ? "nothing" : show(created)}: no request was left pending`));
+  // Left pending on purpose: its answer (or none) is judged after the run.
+  void peer.request("terminal/wait_for_exit", { sessionId: start.sessionId, terminalId }, timeoutMs * 6 + 20_000);
+}
+
 export async function cancelTurn(ctx: TurnContext, start: TurnStart): Promise<"end_turn" | "cancelled"> {
   const { peer, card, timeoutMs } = ctx;
   update(ctx, start.sessionId, toolCall(start, "check-cancel-1", "A long task", "execute", "in_progress"));
+  await holdTerminal(ctx, start);
   let permission: Promise<Record<string, unknown> | undefined> | undefined;
   let answeredFirst: Record<string, unknown> | undefined;
   let interrupted = false;

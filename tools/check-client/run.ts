@@ -56,7 +56,7 @@ export interface RunResult {
   readonly tail: string;
 }
 
-const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, version: handshakeTurn, "version-down": handshakeTurn } as const;
+const TURNS = { handshake: handshakeTurn, updates: updatesTurn, permission: permissionTurn, cancel: cancelTurn, offers: handshakeTurn, version: handshakeTurn, "version-down": handshakeTurn } as const;
 
 /** Runs the client once for `scenario`. */
 export async function runScenario(command: readonly string[], scenario: ScenarioName, card: Scorecard, shared: Shared, options: RunOptions): Promise<RunResult> {
