@@ -125,8 +125,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     head = 0;
     if (ended) finish(ended.error);
   };
-  // A clean end of the peer's stream answers the requests still running as cancelled before closing (internal cancellation).
-  const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error, error === undefined);
+  const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error);
 
   const framer = createFramer(
     {

@@ -112,13 +112,14 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
 
   /**
    * Closes once: rejects pending calls, aborts inbound signals, releases
-   * timers and listeners. `endOfInput`: the peer closed its stream cleanly,
-   * so the requests still running are answered as cancelled first
-   * (`onCancel` or -32800), as ACP's internal cancellation asks.
+   * timers and listeners. A clean close (no `error`: `close()` called, or
+   * the peer ended its stream) first answers the peer's requests still
+   * running as cancelled (`onCancel` or -32800), as ACP's internal
+   * cancellation asks; a failed transport gets no more writes.
    */
-  close(reason: string, error?: Error, endOfInput = false): void {
+  close(reason: string, error?: Error): void {
     if (this.info) return;
-    if (endOfInput) this.inbound.answerCancelledAtEnd();
+    if (error === undefined) this.inbound.answerCancelledAtEnd();
     const info: CloseInfo = { reason, error };
     this.info = info;
     const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);

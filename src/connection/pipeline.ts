@@ -151,11 +151,11 @@ export class Inbound<Peer> implements CallHost<Peer> {
   }
 
   /**
-   * The peer ended its input (end of stream, not a failure): a request still
-   * running is cancelled internally, and ACP asks the same answer as for
-   * `$/cancel_request` (cancellation.mdx, "Internal Cancellation": SHOULD):
-   * its row's `onCancel` result, else -32800. Written now, while the
-   * connection can still write, before {@link close}.
+   * A clean close (the peer ended its input, or this side closed): a request
+   * still running is cancelled internally, and ACP asks the same answer as
+   * for `$/cancel_request` (cancellation.mdx, "Internal Cancellation":
+   * SHOULD): its row's `onCancel` result, else -32800. Written now, while
+   * the connection can still write, before {@link close}.
    */
   answerCancelledAtEnd(): void {
     for (const call of [...this.inFlight.values()]) {

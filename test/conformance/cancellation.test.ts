@@ -408,6 +408,24 @@ describe("$/cancel_request", () => {
     );
   });
 
+  it("[ACP-CANCEL-109] answers the requests still running when the peer ends its input: the prompt with its cancelled result, another handler -32800", async () => {
+    const d = rawAgent(
+      testAgent({
+        prompt: (_p, ctx) => rejectOnAbort(ctx.signal),
+        setSessionConfigOption: (_p, ctx) => rejectOnAbort(ctx.signal, () => new Error("config write interrupted")),
+      }).handler,
+    );
+    await d.initialize();
+    d.send(request("turn", "session/prompt", params.prompt("s")));
+    d.send(request("cfg", "session/set_config_option", { sessionId: "s", configId: "c", value: "v" }));
+    await d.sync();
+    d.end();
+    expect([await d.next(), await d.next()]).toEqual([
+      { jsonrpc: "2.0", id: "turn", result: { stopReason: "cancelled" } },
+      { jsonrpc: "2.0", id: "cfg", error: { code: -32800, message: "Request cancelled" } },
+    ]);
+  });
+
   it("[ACP-CANCEL-109] answers -32800 when a handler cancels on its own with RpcError.requestCancelled()", async () => {
     const d = rawAgent(
       testAgent({

@@ -107,14 +107,15 @@ describe("the cause of a cancellation", () => {
     expect(causes(reasons)).toEqual(["session_close"]);
   });
 
-  it('is "connection_closed" when the connection closes, and the caller\'s pending call rejects with ConnectionClosedError', async () => {
+  it('is "connection_closed" when the connection closes; the closing side answers the caller\'s pending call -32800 first, and a call left pending on the other side rejects with ConnectionClosedError', async () => {
     const reasons: unknown[] = [];
     const agent = testAgent({ extMethod: (_m, _p, ctx) => recordAbort(reasons)(ctx) });
     const pair = await initializedPair(agent.handler, testClient().handler);
     const call = outcome(pair.client.request("_slow", {}));
     await until(() => agent.calls.includes("extMethod:_slow"), "handler started");
     pair.agent.close("test over");
-    expect((await call).error).toBeInstanceOf(ConnectionClosedError);
+    expect(((await call).error as RpcError).code).toBe(-32800);
+    expect(await outcome(pair.client.request("_after", {})).then((o) => o.error)).toBeInstanceOf(ConnectionClosedError);
     await until(() => reasons.length === 1, "handler aborted");
     expect(causes(reasons)).toEqual(["connection_closed"]);
   });

@@ -34,6 +34,14 @@ describe("check's scorecard", () => {
     expect(card.notes).toEqual(["R-NONE (no normative keyword) noted: did not exit within 5 s"]);
   });
 
+  it("keeps showing what broke a row of tier none when another probe later passes it", () => {
+    const card = createScorecard(checklist);
+    card.score("R-NONE", pass);
+    card.score("R-NONE", fail("answered twice"));
+    card.score("R-NONE", pass);
+    expect(outcome(card, "R-NONE")).toEqual({ id: "R-NONE", tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: answered twice` });
+  });
+
   it("never fails a MAY row: the would-be evidence is a note", () => {
     const card = createScorecard(checklist);
     card.score("R-MAY", fail("did it"));

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeError, seconds, show, silent, step, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
+import { ErrorCode } from "../../src/errors.ts";
 
 const ROW = "ACP-MCP-104";
 /** The environment variable naming the marker file, passed in the server's `env` as the schema's McpServerStdio allows. */
@@ -26,7 +27,7 @@ export const MARKER_SERVER = `const fs = require("fs"); const file = process.env
 const rl = require("readline").createInterface({ input: process.stdin });
 rl.on("line", (l) => { let m; try { m = JSON.parse(l); } catch { return; } if (typeof m.method === "string") fs.appendFileSync(file, m.method + "\\n"); if (m.id === undefined || m.id === null) return;
   const r = m.method === "initialize" ? { protocolVersion: (m.params && m.params.protocolVersion) || "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "acp-router-check", version: "0.1.0" } } : m.method === "tools/list" ? { tools: [] } : m.method === "ping" ? {} : undefined;
-  process.stdout.write(JSON.stringify(r === undefined ? { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } } : { jsonrpc: "2.0", id: m.id, result: r }) + "\\n"); });
+  process.stdout.write(JSON.stringify(r === undefined ? { jsonrpc: "2.0", id: m.id, error: { code: ${ErrorCode.MethodNotFound}, message: "Method not found" } } : { jsonrpc: "2.0", id: m.id, result: r }) + "\\n"); });
 rl.on("close", () => process.exit(0));`;
 
 /** Reads the marker: the lines the server wrote (started, then each method it received), or undefined when it never started. */

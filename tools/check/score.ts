@@ -66,6 +66,8 @@ export interface Scorecard {
 
 export function createScorecard(checklist: Checklist): Scorecard {
   const verdicts = new Map<string, { outcome: Outcome; evidence: string | undefined }>();
+  /** Rows of tier "none" something broke, with the accumulated note shown as their n/a. */
+  const noted = new Map<string, string>();
   const notes: string[] = [];
   const card: Scorecard = {
     checklist, notes,
@@ -77,8 +79,13 @@ export function createScorecard(checklist: Checklist): Scorecard {
       // A row whose cited text has no normative keyword (tier "none": a declaration, an inference, a diagram's step) is a note, never a fail.
       if (v.outcome === "fail" && checklist.tier(id) === "none") {
         notes.push(`${id} (no normative keyword) noted: ${v.evidence}`);
-        v = na(`${NO_KEYWORD}; noted: ${v.evidence}`);
+        const prior = noted.get(id);
+        noted.set(id, prior === undefined ? `${NO_KEYWORD}; noted: ${v.evidence}` : `${prior}; ${v.evidence}`);
+        verdicts.set(id, { outcome: "n/a", evidence: noted.get(id) });
+        return;
       }
+      // What broke a row of tier "none" stays shown: another probe's pass does not hide it.
+      if (noted.has(id)) return;
       const prev = verdicts.get(id);
       if (prev === undefined || RANK[v.outcome] > RANK[prev.outcome]) verdicts.set(id, { outcome: v.outcome, evidence: v.evidence });
       else if (v.outcome === "fail" && prev.outcome === "fail" && prev.evidence !== v.evidence && !(prev.evidence ?? "").includes(v.evidence)) prev.evidence = `${prev.evidence}; ${v.evidence}`;

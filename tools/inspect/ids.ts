@@ -37,10 +37,11 @@ export type IdEcho = { readonly kind: "exact" } | { readonly kind: "refused" } |
  * Judges the answer line `text` (parsed as `body`) to a request sent with
  * the numeric id written `sent`: `exact` when the answer repeats those
  * digits (as a number; `9.007199254740993e15` counts as the same integer),
- * `refused` for an error with id null, `altered` otherwise.
+ * `refused` for an error with id null, `altered` otherwise (a result with
+ * id null included).
  */
-export function judgeIdEcho(sent: string, text: string, body: { readonly id?: unknown }): IdEcho {
-  if (body.id === null) return { kind: "refused" };
+export function judgeIdEcho(sent: string, text: string, body: { readonly id?: unknown; readonly error?: unknown }): IdEcho {
+  if (body.id === null) return body.error !== undefined ? { kind: "refused" } : { kind: "altered", answered: "null" };
   if (typeof body.id !== "number") return { kind: "altered", answered: JSON.stringify(body.id) };
   const raw = rawNumericId(text, body.id) ?? String(body.id);
   return sameInteger(raw, sent) ? { kind: "exact" } : { kind: "altered", answered: raw };
