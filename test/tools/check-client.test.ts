@@ -125,6 +125,7 @@ describe("acp-router check --client", () => {
     ["ignores-version", ["ACP-INIT-105"], false, /^initialize was answered with protocolVersion 65535, and the client went on with session\/new \d+ ms later instead of closing the connection$/],
     ["rounds-big-id", ["ACP-JSONRPC-001"], true, `check's agent sent ${BIG_LINE} and the client answered with id 9007199254740992, not 9007199254740993: {"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601`],
     ["auth-terminal", ["ACP-AUTH-101", "ACP-AUTH-102"], true, /^check's agent answered initialize with authMethods \[.*"type":"terminal","id":"check-terminal-login".*\], and the client sent \{"jsonrpc":"2\.0","id":2,"method":"authenticate","params":\{"methodId":"check-terminal-login"\}\}: a terminal method is run outside ACP, never passed to authenticate$/],
+    ["writes-existing-only", ["ACP-FS-102"], true, /^check's agent sent fs\/write_text_file \{"path":".*",…\} for a file that did not exist and the client answered error -32603 "Internal error"; the same request for a file that existed was served \(.*\), so the client does not create a missing file$/],
     ["alters-cursor", ["ACP-LIST-106"], true, `with nextCursor ${JSON.stringify(LIST_CURSOR)}, and the client sent cursor ${JSON.stringify(LIST_CURSOR.trim())}: `],
   ] as const)("catches the scripted client %s on %s alone", async (defect, ids, must, evidence: RegExp | string) => {
     const card = await score(scripted(defect));

@@ -5,7 +5,7 @@
  * SIGINT to the client's process group, after which the client must send
  * session/cancel and answer a still-pending permission request `cancelled`.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, seconds, show } from "../check/kit.ts";
@@ -75,7 +75,21 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
       const a = await ask("fs/write_text_file", { path, content });
       if (existed) card.score("ACP-FS-102", na(`the probe file ${path} existed before the probe`));
       else if (a?.result !== undefined) card.score("ACP-FS-102", existsSync(path) && readFileSync(path, "utf8") === content ? pass : fail(`fs/write_text_file of a new file ${path} succeeded but the file does not hold the content`));
-      else card.score("ACP-FS-102", na(`fs/write_text_file of a new file was answered ${a === undefined ? "nothing" : describeError(a)}`));
+      else if (a === undefined) card.score("ACP-FS-102", na("fs/write_text_file of a new file was answered nothing"));
+      else {
+        // The same write to a file that exists tells a client that cannot create files from one whose writes fail altogether.
+        const existing = `${path}.existing`;
+        writeFileSync(existing, "before\n");
+        try {
+          const b = await ask("fs/write_text_file", { path: existing, content });
+          const wrote = b?.result !== undefined && readFileSync(existing, "utf8") === content;
+          card.score("ACP-FS-102", wrote
+            ? fail(`check's agent sent fs/write_text_file {"path":${JSON.stringify(path)},…} for a file that did not exist and the client answered ${describeError(a)}; the same request for a file that existed was served (${show(b)}), so the client does not create a missing file`)
+            : na(`fs/write_text_file of a new file was answered ${describeError(a)}, and of an existing file ${b === undefined ? "nothing" : b.error !== undefined ? describeError(b) : "with a result that left the file unchanged"}: the client's writes fail altogether, so file creation cannot be judged`));
+        } finally {
+          rmSync(existing, { force: true });
+        }
+      }
     } else card.score("ACP-FS-102", na("the client did not advertise fs.writeTextFile"));
     if (fs.readTextFile === true) await ask("fs/read_text_file", { path });
   } finally {
