@@ -1,4 +1,5 @@
 // `acp-router check -- <agent>`: the scorecard of the example agent (v2 and v1), the SDK agent and a broken agent.
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { V1_CHECKLIST, V2_CHECKLIST } from "../../tools/check/checklist.ts";
@@ -47,6 +48,16 @@ describe("acp-router check --json -- <agent>", () => {
     for (const id of ["ACP-INFO-INVALIDREQ-001", "ACP-INFO-PARSE-001", "ACP-SHUTDOWN-001"]) expect(card.rows.find((r) => r.id === id)?.outcome, id).toBe("pass");
     expect(card.notes.some((n) => n.startsWith("a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was served as a request"))).toBe(true);
     expect(card.rows.find((r) => r.id === "ACP-LIST-103")).toEqual({ id: "ACP-LIST-103", tier: "MUST", outcome: "n/a", evidence: "agentCapabilities.sessionCapabilities.list was not advertised by the agent" });
+  }, 100_000);
+
+  it("scores the SDK v2 agent: a batch refused whole with one -32600 fails ACP-JSONRPC-306 (no array of responses) quoting the batch, and is no empty array (ACP-JSONRPC-308 passes, the refusal noted); 2^53+1 answered as 2^53 fails ACP-JSONRPC-302", async () => {
+    const { card, failed } = await check(tsNode(fileURLToPath(new URL("../peers/sdk-v2-agent.ts", import.meta.url))));
+    expect(card.protocol).toBe(2);
+    const ids = failed.map((f) => f.split(" ")[0]);
+    expect(ids).toEqual(expect.arrayContaining(["ACP-JSONRPC-302", "ACP-JSONRPC-306"]));
+    expect(failed.find((f) => f.startsWith("ACP-JSONRPC-306"))).toContain('check sent [{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]; the agent answered {"jsonrpc":"2.0","id":null,"error":{"code":-32600,');
+    expect(card.rows.find((r) => r.id === "ACP-JSONRPC-308")?.outcome).toBe("pass");
+    expect(card.notes.some((n) => n.startsWith("ACP-JSONRPC-308: a batch of notifications only") && n.endsWith("not the empty array the row forbids, so noted"))).toBe(true);
   }, 100_000);
 
   it("fails an agent that logs on stdout, with the line as evidence, and exits 1", async () => {

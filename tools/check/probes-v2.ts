@@ -46,11 +46,16 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]\n`;
     const at = d.lines.length;
     d.write(two);
-    const both = await d.waitFor((l) => array(l) !== undefined || answerOf(5001)(l) || answerOf(5002)(l), d.timeout, at);
+    // Any answer counts as the batch's answer: an array, an answer to either request, or one error with id null (a batch refused whole).
+    const both = await d.waitFor((l) => array(l) !== undefined || answerOf(5001)(l) || answerOf(5002)(l) || (l.body?.id === null && l.body.method === undefined), d.timeout, at);
     const items = both === undefined ? undefined : array(both);
-    card.score("ACP-JSONRPC-306", both === undefined ? silent(run, "ACP-JSONRPC-306", 5001, "a batch of two requests got no answer") : items?.length === 2 ? pass : fail(`a batch of two requests was answered ${both.text.slice(0, 160)}, not one array of two responses`));
-    const quiet = await withSentinel(run, () => d.write('[{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]\n'), (l) => array(l) !== undefined || (l.body?.method === undefined && (l.body?.id === null || l.body?.id === undefined)));
-    card.score("ACP-JSONRPC-308", quiet.found.length === 0 ? pass : fail(`a batch of notifications only was answered ${quiet.found[0]!.text.slice(0, 160)}`));
+    card.score("ACP-JSONRPC-306", both === undefined ? silent(run, "ACP-JSONRPC-306", 5001, "a batch of two requests got no answer") : items?.length === 2 ? pass : fail(`check sent ${two.trim()}; the agent answered ${both.text.slice(0, 160)}, not one array of the two responses. The receiver SHOULD respond with an array containing the corresponding Response objects`));
+    const notes = '[{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]';
+    const quiet = await withSentinel(run, () => d.write(`${notes}\n`), (l) => array(l) !== undefined || (l.body?.method === undefined && (l.body?.id === null || l.body?.id === undefined)));
+    // The row forbids the empty array; another answer to the whole batch (a refusal of batches) is not that, and is noted.
+    const got = quiet.found[0];
+    if (got !== undefined && array(got)?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of notifications only (${notes}) was answered ${got.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
+    card.score("ACP-JSONRPC-308", got === undefined || array(got)?.length !== 0 ? pass : fail(`check sent ${notes} (notifications only); the agent answered with an empty array: ${got.text.slice(0, 160)}`));
     const mixed = d.lines.length;
     d.write(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]\n`);
     const answer = await d.waitFor((l) => array(l) !== undefined || answerOf(5003)(l), d.timeout, mixed);
