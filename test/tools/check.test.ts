@@ -41,7 +41,7 @@ describe("acp-router check --json -- <agent>", () => {
     const { code, card, failed } = await check(tsNode(sdkAgent));
     expect(card.protocol).toBe(1);
     expect({ code, passed: card.passed }).toEqual({ code: 1, passed: false });
-    expect(failed.map((f) => f.split(" ")[0])).toEqual(["ACP-JSONRPC-001", "ACP-INIT-107", "ACP-CANCEL-109", "ACP-FS-101", "ACP-MCP-104", "ACP-CLIENTCAP-001"]);
+    expect(failed.map((f) => f.split(" ")[0])).toEqual(["ACP-JSONRPC-001", "ACP-INIT-107", "ACP-CANCEL-109", "ACP-FS-101", "ACP-CLIENTCAP-001", "ACP-MCP-104"]);
     expect(failed[0]).toContain('check sent {"jsonrpc":"2.0","id":9007199254740993,"method":"_acp-router.check/big_id","params":{}} (an int64 id, as the schema\'s RequestId allows); the agent answered with id 9007199254740992');
     // The SDK peer reads a file it is asked to even when check's client withheld fs: the capability-gate rows catch it.
     expect(failed[1]).toContain("check's client advertised no client capability, yet the agent sent");
