@@ -5,6 +5,7 @@
 // ACP-CANCEL-001.
 import { describe, expect, it } from "vitest";
 import { createMonitor } from "../../tools/inspect/monitor.ts";
+import { buildSummary, formatSummary } from "../../tools/inspect/summary.ts";
 import type { Sender } from "../../tools/inspect/rules.ts";
 import { notification, request } from "../support/messages.ts";
 
@@ -26,6 +27,23 @@ const handshake = (agentCapabilities: object = {}): Line[] => [
   ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
   ["agent", result(1, { sessionId: "s1" })],
 ];
+
+describe("inspect's summary", () => {
+  it("lists a finding on a row without a normative keyword (ACP-AUTH-005, an inference) as a note, not a violation", () => {
+    const monitor = createMonitor();
+    const lines: Line[] = [
+      ["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: {} })],
+      ["agent", result(0, { protocolVersion: 1, agentCapabilities: {}, authMethods: [] })],
+      ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
+      ["agent", { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "Authentication required" } }],
+    ];
+    lines.forEach(([from, body], i) => monitor.observe(from, JSON.stringify(body), i));
+    monitor.end(lines.length);
+    const s = buildSummary(monitor.state, monitor.violations, ["agent"], 0);
+    expect({ violations: s.violations, noted: s.noted.map((v) => `${v.rule} ${v.requirement} ${v.tier}`) }).toEqual({ violations: [], noted: ["auth-order ACP-AUTH-005 none"] });
+    expect(formatSummary(s)).toContain("violations: none\nnoted, not a violation (ACP-AUTH-005 is a row without a normative keyword): auth-order by the agent, 1×: ");
+  });
+});
 
 describe("inspect's monitor", () => {
   it.each([["1.5", "1.5", ["request-id ACP-JSONRPC-103 client"]], ["2^53+1", "9007199254740993", []]])("notes, and does not charge, an agent answering a request whose id is %s with that id", (_name, id, client) => {

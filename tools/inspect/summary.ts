@@ -37,12 +37,18 @@ export interface Summary {
   readonly messages: { readonly client: number; readonly agent: number };
   readonly methods: readonly MethodRow[];
   readonly violations: readonly ViolationRow[];
+  /**
+   * Findings on rows that cannot be violated: a MAY (a permission) or tier
+   * `none` (the cited text has no normative keyword: a declaration, an
+   * inference, a diagram's step). Shown as notes, never as violations.
+   */
+  readonly noted: readonly ViolationRow[];
   readonly unanswered: readonly string[];
   readonly notes: readonly string[];
   readonly exitCode: number;
 }
 
-/** Builds the summary; violations are grouped by rule and requirement, in order of first occurrence. */
+/** Builds the summary; violations are grouped by rule and requirement, in order of first occurrence; findings on MAY rows and rows of tier none are `noted`, not violations. */
 export function buildSummary(state: MonitorState, violations: readonly Violation[], command: readonly string[], exitCode: number): Summary {
   const methods: MethodRow[] = [];
   for (const [method, c] of state.stats.methods) {
@@ -62,9 +68,10 @@ export function buildSummary(state: MonitorState, violations: readonly Violation
   const rows: ViolationRow[] = [...groups.values()].map(({ v, count }) => ({
     rule: v.rule, requirement: v.requirement, tier: requirement(v.requirement)?.tier ?? "?", by: v.by, count, title: RULES[v.rule].title, example: v.message,
   }));
+  const noteOnly = (r: ViolationRow) => r.tier === "none" || r.tier === "MAY";
   return {
     command, table: state.table.name, protocolVersion: state.negotiated, messages: { ...state.stats.messages },
-    methods, violations: rows, unanswered: [...state.stats.unanswered], notes: [...state.notes], exitCode,
+    methods, violations: rows.filter((r) => !noteOnly(r)), noted: rows.filter(noteOnly), unanswered: [...state.stats.unanswered], notes: [...state.notes], exitCode,
   };
 }
 
@@ -88,6 +95,7 @@ export function formatSummary(s: Summary): string {
       lines.push(`      e.g. ${v.example}`);
     }
   }
+  for (const v of s.noted) lines.push(`noted, not a violation (${v.requirement} is ${v.tier === "MAY" ? "a MAY" : "a row without a normative keyword"}): ${v.rule} by the ${v.by}, ${v.count}×: ${v.example}`);
   if (s.unanswered.length > 0) lines.push(`unanswered at exit: ${s.unanswered.join(", ")}`);
   for (const n of s.notes) lines.push(`note: ${n}`);
   return `${lines.join("\n")}\n`;
