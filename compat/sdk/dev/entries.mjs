@@ -1,0 +1,12 @@
+// The SDK entries the compatibility package implements, and the source file of each.
+// Shared by the resolve hook (child processes) and the vitest config (in-process imports).
+export const entries = {
+  "@agentclientprotocol/sdk": "index.ts",
+  "@agentclientprotocol/sdk/unstable": "unstable.ts",
+};
+
+/** The source URL of `specifier`'s entry, or undefined when the compatibility package does not implement it. */
+export function entryUrl(specifier) {
+  const file = entries[specifier];
+  return file === undefined ? undefined : new URL(`../src/${file}`, import.meta.url).href;
+}

@@ -1,0 +1,207 @@
+/**
+ * The SDK's builder apps (`agent()` / `client()`: `onRequest`,
+ * `onNotification`, `onConnect`, `connect`, `connectWith`) over acp-router's
+ * core, for any table. An app is a list of handlers by wire; connecting it
+ * turns that list into the one handler object the core takes (a method per
+ * table row, `extMethod` / `extNotification` for `_` wires), so every inbound
+ * message goes through the core's pipeline (classification, envelope,
+ * initialization, capability and auth gates, decode, ordering, cancellation)
+ * before an SDK handler sees it.
+ */
+import type { Protocol } from "../../../src/protocol.ts";
+import { createAgentConnection, createClientConnection } from "../../../src/bind.ts";
+import { memoryPair } from "../../../src/transport/memory.ts";
+import type { Transport } from "../../../src/transport/transport.ts";
+import type { HandlerContext } from "../../../src/context.ts";
+import type { ConnectionOptions } from "../../../src/connection/options.ts";
+import { streamTransport, type Stream } from "./message-stream.ts";
+import { AgentContext, ClientContext, type Sender } from "./contexts.ts";
+import { runHandler, type Registered } from "./run-handler.ts";
+import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
+
+/** Which side an app serves, and the names the SDK gives its peer context. */
+type Side = "agent" | "client";
+const peerKey = { agent: "client", client: "agent" } as const;
+
+/** What `connect` returns: the connection's own context on the peer, its lifetime and `close`. */
+export interface AppConnection<Peer> {
+  readonly signal: AbortSignal;
+  readonly closed: Promise<void>;
+  close(error?: unknown): void;
+  /** Set under the name of the peer: `client` on an agent's connection, `agent` on a client's. */
+  readonly peer: Peer;
+}
+
+/** Hooks a side adds to its handler object (the client's session helpers). */
+export interface SideHooks {
+  /** Runs before the app's own `session/update` handler (the client routes updates to its active sessions). */
+  beforeNotification?(wire: string, params: unknown, sender: Sender): void;
+}
+
+/** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
+export abstract class App<Context extends AgentContext | ClientContext> {
+  readonly #requests = new Map<string, Registered>();
+  readonly #notifications = new Map<string, Registered>();
+  readonly #connectHandlers: ((connection: never) => MaybePromise<void>)[] = [];
+  readonly #side: Side;
+  readonly #protocol: Protocol;
+  /** The app's name (`agent({ name })`), for messages. */
+  readonly name: string | undefined;
+
+  protected constructor(side: Side, protocol: Protocol, options: AppOptions = {}) {
+    this.#side = side;
+    this.#protocol = protocol;
+    this.name = options.name;
+  }
+
+  /** The protocol this app's connections speak (for the version router). @internal */
+  get protocol(): Protocol {
+    return this.#protocol;
+  }
+
+  /** Handles requests for `method` (`"*"`: every request nothing else handles); a custom method takes a params parser first. */
+  onRequest(method: string, parserOrHandler: unknown, handler?: unknown): this {
+    this.#register(this.#requests, "onRequest", method, parserOrHandler, handler);
+    return this;
+  }
+
+  /** Handles notifications for `method`, as `onRequest` does requests. */
+  onNotification(method: string, parserOrHandler: unknown, handler?: unknown): this {
+    this.#register(this.#notifications, "onNotification", method, parserOrHandler, handler);
+    return this;
+  }
+
+  /** Runs `handler` with each new connection before the connection reads its first message. */
+  onConnect(handler: (connection: never) => MaybePromise<void>): this {
+    this.#connectHandlers.push(handler);
+    return this;
+  }
+
+  #register(map: Map<string, Registered>, name: string, method: string, parserOrHandler: unknown, handler: unknown): void {
+    if (typeof method !== "string") throw new TypeError(`${name}(method, handler): method must be a string; got ${typeof method}.`);
+    const run = handler === undefined ? parserOrHandler : handler;
+    if (typeof run !== "function") throw new TypeError(`${name}("${method}", …): the handler must be a function; got ${typeof run}.`);
+    const parser = handler === undefined ? undefined : (parserOrHandler as ParamsParser<unknown>);
+    const parse = parser === undefined ? undefined : typeof parser === "function" ? parser : parser.parse.bind(parser);
+    map.set(method, { parse, handler: run as Registered["handler"] });
+  }
+
+  /**
+   * The handler object the core takes: one method per row this side handles
+   * (an unregistered row answers `-32601`, as the SDK does), plus the
+   * extension fallbacks. `sender` is resolved lazily, so a router can open
+   * the connection before the app sees it.
+   */
+  handlerFor(sender: () => Sender, hooks: SideHooks): object {
+    const side = this.#side;
+    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(ctxSender(ctx), requestId, hooks);
+    const handler: Record<string, unknown> = {};
+    const cancel = side === "agent" ? this.#notifications.get("session/cancel") : undefined;
+    const cancelled = cancel === undefined ? undefined : sessionCancelOnce(cancel, (ctx) => makeContext(undefined, ctx));
+    const dispatch = (kind: "request" | "notification", wire: string, params: unknown, ctx: HandlerContext<unknown>) => {
+      if (kind === "notification") hooks.beforeNotification?.(wire, params, sender());
+      const map = kind === "request" ? this.#requests : this.#notifications;
+      const registered = map.get(wire) ?? map.get("*");
+      if (cancelled !== undefined && ctx.sessionId !== undefined) cancelled.watch(ctx);
+      return runHandler(registered, kind, wire, params, { signal: ctx.signal, requestId: ctx.requestId, peerKey: peerKey[side], peer: makeContext(ctx.requestId, ctx) });
+    };
+    for (const row of this.#protocol.rows[side]) {
+      if (row.callback === undefined) continue;
+      const { kind, wire } = row;
+      handler[row.callback] = (params: unknown, ctx: HandlerContext<unknown>) => dispatch(kind, wire, params, ctx);
+    }
+    handler.extMethod = (wire: string, params: unknown, ctx: HandlerContext<unknown>) => dispatch("request", wire, params, ctx);
+    handler.extNotification = (wire: string, params: unknown, ctx: HandlerContext<unknown>) => dispatch("notification", wire, params, ctx);
+    return handler;
+  }
+
+  /** The context type of this side, over `sender`. @internal */
+  protected abstract context(sender: Sender, requestId: string | number | undefined, hooks: SideHooks): Context;
+
+  /** Opens a connection of this app over `transport`. @internal */
+  open(transport: Transport, options: ConnectionOptions, hooks: SideHooks): AppConnection<Context> {
+    let sender: Sender | undefined;
+    const handler = this.handlerFor(() => sender as Sender, hooks);
+    const conn = this.#side === "agent" ? createAgentConnection(this.#protocol, handler as never, transport, options) : createClientConnection(this.#protocol, handler as never, transport, options);
+    sender = conn as unknown as Sender;
+    return this.announce(conn, this.context(sender, undefined, hooks));
+  }
+
+  /** Wraps a core connection as the SDK's, and runs the connect handlers. @internal */
+  announce(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
+    const aborter = new AbortController();
+    const closed = conn.closed.then(() => aborter.abort());
+    const connection = {
+      signal: aborter.signal,
+      closed,
+      close: (error?: unknown) => conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error)),
+      [peerKey[this.#side]]: peer,
+    } as unknown as AppConnection<Context>;
+    for (const run of this.#connectHandlers) void Promise.resolve(run(connection as never)).catch(() => {});
+    return connection;
+  }
+
+  /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
+  connect(target: Stream | App<AgentContext | ClientContext>): AppConnection<Context> {
+    if (target instanceof App) {
+      const [mine, theirs] = memoryPair();
+      target.open(theirs, {}, target.hooks());
+      return this.open(mine, this.options(undefined), this.hooks());
+    }
+    const { transport, maxMessageBytes } = streamTransport(target);
+    return this.open(transport, this.options(maxMessageBytes), this.hooks());
+  }
+
+  /** Connects, runs `op` with the connection's context on the peer, then closes; resolves with what `op` returned. */
+  async connectWith<T>(target: Stream | App<AgentContext | ClientContext>, op: (context: Context) => MaybePromise<T>): Promise<T> {
+    const connection = this.connect(target);
+    try {
+      return await op(connection[peerKey[this.#side] as "peer"]);
+    } finally {
+      connection.close();
+    }
+  }
+
+  /** The side's hooks (the client's session routing). @internal */
+  hooks(): SideHooks {
+    return {};
+  }
+
+  /**
+   * The core's options for an SDK app: handler errors keep their message
+   * (the SDK sends it; see docs/sdk-drop-in.md) and the line limit the
+   * stream asked for.
+   */
+  options(maxMessageBytes: number | undefined): ConnectionOptions {
+    return maxMessageBytes === undefined ? {} : { maxMessageBytes };
+  }
+}
+
+/** The sender a handler context offers: `ctx.request` / `ctx.notify` take any wire at run time. */
+function ctxSender(ctx: HandlerContext<unknown>): Sender {
+  return ctx as unknown as Sender;
+}
+
+/**
+ * Calls the SDK's `session/cancel` handler once per `session/cancel`: the
+ * core routes that notification itself (it aborts the signals of the
+ * session's running handlers and answers the prompt `cancelled`), so the app
+ * learns of it from those signals. Several handlers aborted by one cancel
+ * call it once.
+ */
+function sessionCancelOnce(cancel: Registered, context: (ctx: HandlerContext<unknown>) => AgentContext | ClientContext) {
+  const told = new Set<string>();
+  return {
+    watch(ctx: HandlerContext<unknown>) {
+      const sessionId = ctx.sessionId as string;
+      const onAbort = () => {
+        if ((ctx.signal.reason as { cause?: unknown } | undefined)?.cause !== "session_cancel" || told.has(sessionId)) return;
+        told.add(sessionId);
+        queueMicrotask(() => told.delete(sessionId));
+        void runHandler(cancel, "notification", "session/cancel", { sessionId }, { signal: ctx.signal, requestId: undefined, peerKey: "client", peer: context(ctx) }).catch(() => {});
+      };
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    },
+  };
+}
