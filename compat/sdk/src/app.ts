@@ -13,7 +13,7 @@ import { createAgentConnection, createClientConnection } from "../../../src/bind
 import { memoryPair } from "../../../src/transport/memory.ts";
 import type { Transport } from "../../../src/transport/transport.ts";
 import type { HandlerContext } from "../../../src/context.ts";
-import type { ConnectionOptions } from "../../../src/connection/options.ts";
+import type { ConnectionOptions, Diagnostic } from "../../../src/connection/options.ts";
 import { streamTransport, type Stream } from "./message-stream.ts";
 import { AgentContext, ClientContext, type Sender } from "./contexts.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
@@ -173,8 +173,20 @@ export abstract class App<Context extends AgentContext | ClientContext> {
    * stream asked for.
    */
   options(maxMessageBytes: number | undefined): ConnectionOptions {
-    return maxMessageBytes === undefined ? {} : { maxMessageBytes };
+    return maxMessageBytes === undefined ? { onDiagnostic: logAsSdk } : { maxMessageBytes, onDiagnostic: logAsSdk };
   }
+}
+
+/**
+ * Where the SDK logs what it drops without an answer, on stderr: a
+ * notification whose params failed validation. The same line the SDK
+ * prints, so logs and tests that watch for it keep working; other
+ * diagnostics stay silent as in the SDK.
+ */
+function logAsSdk(diagnostic: Diagnostic): void {
+  if (diagnostic.kind !== "invalid_notification") return;
+  const method = /"([^"]*)"/.exec(diagnostic.message)?.[1];
+  console.error("Error handling notification", { method, code: -32602, message: "Invalid params" });
 }
 
 /** The sender a handler context offers: `ctx.request` / `ctx.notify` take any wire at run time. */
