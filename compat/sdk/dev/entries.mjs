@@ -3,6 +3,8 @@
 export const entries = {
   "@agentclientprotocol/sdk": "index.ts",
   "@agentclientprotocol/sdk/unstable": "unstable.ts",
+  "@agentclientprotocol/sdk/experimental/v2": "v2.ts",
+  "@agentclientprotocol/sdk/experimental/v2/unstable": "v2-unstable.ts",
 };
 
 /** The source URL of `specifier`'s entry, or undefined when the compatibility package does not implement it. */

@@ -36,6 +36,8 @@ export interface AppConnection<Peer> {
 export interface SideHooks {
   /** Runs before the app's own `session/update` handler (the client routes updates to its active sessions). */
   beforeNotification?(wire: string, params: unknown, sender: Sender): void;
+  /** Runs before the first handler of the connection (a routed connection's connect handlers). */
+  beforeFirstCall?(sender: Sender): void;
 }
 
 /** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
@@ -98,7 +100,13 @@ export abstract class App<Context extends AgentContext | ClientContext> {
     const handler: Record<string, unknown> = {};
     const cancel = side === "agent" ? this.#notifications.get("session/cancel") : undefined;
     const cancelled = cancel === undefined ? undefined : sessionCancelOnce(cancel, (ctx) => makeContext(undefined, ctx));
+    let first = hooks.beforeFirstCall;
     const dispatch = (kind: "request" | "notification", wire: string, params: unknown, ctx: HandlerContext<unknown>) => {
+      if (first !== undefined) {
+        const run = first;
+        first = undefined;
+        run(ctxSender(ctx));
+      }
       if (kind === "notification") hooks.beforeNotification?.(wire, params, sender());
       const map = kind === "request" ? this.#requests : this.#notifications;
       const registered = map.get(wire) ?? map.get("*");
@@ -129,16 +137,52 @@ export abstract class App<Context extends AgentContext | ClientContext> {
 
   /** Wraps a core connection as the SDK's, and runs the connect handlers. @internal */
   announce(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
+    const connection = this.wrap(conn, peer);
+    this.runConnectHandlers(connection);
+    return connection;
+  }
+
+  /** The SDK's connection object over a core connection (or anything with `closed` and `close`). @internal */
+  wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
     const aborter = new AbortController();
     const closed = conn.closed.then(() => aborter.abort());
-    const connection = {
+    return {
       signal: aborter.signal,
       closed,
       close: (error?: unknown) => conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error)),
       [peerKey[this.#side]]: peer,
     } as unknown as AppConnection<Context>;
+  }
+
+  /** Runs the `onConnect` handlers with `connection`; their failures are ignored, as in the SDK. @internal */
+  runConnectHandlers(connection: AppConnection<Context>): void {
     for (const run of this.#connectHandlers) void Promise.resolve(run(connection as never)).catch(() => {});
-    return connection;
+  }
+
+  /**
+   * For a version router, which opens the connection itself once it read
+   * `initialize`: the handler object, and the SDK connection whose context
+   * reaches the routed connection. Its connect handlers run just before its
+   * first handler (the routed `initialize`), so they still run before any
+   * message is handled. `bind` hands it the routed connection. @internal
+   */
+  routed(): { handler: object; connection: AppConnection<Context>; bind(conn: { closed: Promise<unknown>; close(reason?: string): void }): void } {
+    let sender: Sender | undefined;
+    let bound: ((conn: { closed: Promise<unknown>; close(reason?: string): void }) => void) | undefined;
+    const later = new Promise<{ closed: Promise<unknown>; close(reason?: string): void }>((resolve) => (bound = resolve));
+    const lazy: Sender = {
+      request: (wire, params, options) => (sender ? sender.request(wire, params, options) : Promise.reject(new Error("the connection is not routed yet"))),
+      notify: (wire, params) => (sender ? sender.notify(wire, params) : Promise.resolve()),
+    };
+    const hooks = this.hooks();
+    const peer = this.context(lazy, undefined, hooks);
+    const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer);
+    hooks.beforeFirstCall = (first) => {
+      sender ??= first;
+      this.runConnectHandlers(connection);
+    };
+    const handler = this.handlerFor(() => lazy, hooks);
+    return { handler, connection, bind: (conn) => bound?.(conn) };
   }
 
   /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
