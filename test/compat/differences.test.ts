@@ -10,15 +10,15 @@ const newSession = (id: number) => ({ jsonrpc: "2.0", id, method: "session/new",
 const prompt = (id: number, text: string) => ({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId: "s1", prompt: [{ type: "text", text }] } });
 
 /** An SDK-style agent: no optional capability advertised, but a session/load handler registered. */
-function sdkAgent(onPrompt?: (ctx: { params: { sessionId: string }; client: acp.AgentContext; signal: AbortSignal }) => Promise<unknown>) {
+function sdkAgent(onPrompt?: (ctx: acp.AgentRequestContext<acp.PromptRequest>) => Promise<acp.PromptResponse>) {
   const cancels: string[] = [];
   const app = acp
     .agent({ name: "compat-test" })
     .onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, authMethods: [] }))
     .onRequest(acp.methods.agent.session.new, () => ({ sessionId: "s1" }))
     .onRequest(acp.methods.agent.session.load, () => ({}))
-    .onRequest(acp.methods.agent.session.prompt, (ctx: never) => (onPrompt ? onPrompt(ctx) : { stopReason: "end_turn" }))
-    .onNotification(acp.methods.agent.session.cancel, ({ params }: { params: { sessionId: string } }) => void cancels.push(params.sessionId));
+    .onRequest(acp.methods.agent.session.prompt, (ctx) => (onPrompt ? onPrompt(ctx) : { stopReason: "end_turn" }))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => void cancels.push(params.sessionId));
   return { app, cancels };
 }
 
@@ -116,7 +116,7 @@ describe("an SDK client on the compatibility package", () => {
     const w = wire((s) =>
       acp
         .client({ name: "compat-test" })
-        .onRequest(acp.methods.client.session.requestPermission, ({ signal }: { signal: AbortSignal }) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ outcome: { outcome: "selected", optionId: "late" } }))))
+        .onRequest(acp.methods.client.session.requestPermission, ({ signal }) => new Promise<acp.RequestPermissionResponse>((resolve) => signal.addEventListener("abort", () => resolve({ outcome: { outcome: "selected", optionId: "late" } }))))
         .connect(s),
     );
     const agentSide = w.connection.agent;
@@ -137,10 +137,11 @@ describe("an SDK client on the compatibility package", () => {
     const w = wire((s) =>
       acp
         .client({ name: "compat-test" })
-        .onNotification(acp.methods.client.session.update, async ({ params }: { params: { update: { content: { text: string } } } }) => {
-          log.push(`start ${params.update.content.text}`);
+        .onNotification(acp.methods.client.session.update, async ({ params }) => {
+          const text = params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text" ? params.update.content.text : "?";
+          log.push(`start ${text}`);
           await new Promise((resolve) => setTimeout(resolve, 5));
-          log.push(`end ${params.update.content.text}`);
+          log.push(`end ${text}`);
         })
         .connect(s),
     );

@@ -15,7 +15,7 @@ import type { Transport } from "../../../src/transport/transport.ts";
 import type { HandlerContext } from "../../../src/context.ts";
 import type { ConnectionOptions, Diagnostic } from "../../../src/connection/options.ts";
 import { streamTransport, type Stream } from "./message-stream.ts";
-import { AgentContext, ClientContext, type Sender } from "./contexts.ts";
+import type { Sender } from "./sender.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 
@@ -41,7 +41,7 @@ export interface SideHooks {
 }
 
 /** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
-export abstract class App<Context extends AgentContext | ClientContext> {
+export abstract class App<Context extends object> {
   readonly #requests = new Map<string, Registered>();
   readonly #notifications = new Map<string, Registered>();
   readonly #connectHandlers: ((connection: never) => MaybePromise<void>)[] = [];
@@ -62,19 +62,19 @@ export abstract class App<Context extends AgentContext | ClientContext> {
   }
 
   /** Handles requests for `method` (`"*"`: every request nothing else handles); a custom method takes a params parser first. */
-  onRequest(method: string, parserOrHandler: unknown, handler?: unknown): this {
+  protected addRequest(method: string, parserOrHandler: unknown, handler?: unknown): this {
     this.#register(this.#requests, "onRequest", method, parserOrHandler, handler);
     return this;
   }
 
-  /** Handles notifications for `method`, as `onRequest` does requests. */
-  onNotification(method: string, parserOrHandler: unknown, handler?: unknown): this {
+  /** Handles notifications for `method`, as `addRequest` does requests. */
+  protected addNotification(method: string, parserOrHandler: unknown, handler?: unknown): this {
     this.#register(this.#notifications, "onNotification", method, parserOrHandler, handler);
     return this;
   }
 
   /** Runs `handler` with each new connection before the connection reads its first message. */
-  onConnect(handler: (connection: never) => MaybePromise<void>): this {
+  protected addConnectHandler(handler: (connection: never) => MaybePromise<void>): this {
     this.#connectHandlers.push(handler);
     return this;
   }
@@ -186,7 +186,7 @@ export abstract class App<Context extends AgentContext | ClientContext> {
   }
 
   /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
-  connect(target: Stream | App<AgentContext | ClientContext>): AppConnection<Context> {
+  protected connectTo(target: Stream | App<object>): AppConnection<Context> {
     if (target instanceof App) {
       const [mine, theirs] = memoryPair();
       target.open(theirs, {}, target.hooks());
@@ -197,8 +197,8 @@ export abstract class App<Context extends AgentContext | ClientContext> {
   }
 
   /** Connects, runs `op` with the connection's context on the peer, then closes; resolves with what `op` returned. */
-  async connectWith<T>(target: Stream | App<AgentContext | ClientContext>, op: (context: Context) => MaybePromise<T>): Promise<T> {
-    const connection = this.connect(target);
+  protected async connectToWith<T>(target: Stream | App<object>, op: (context: Context) => MaybePromise<T>): Promise<T> {
+    const connection = this.connectTo(target);
     try {
       return await op(connection[peerKey[this.#side] as "peer"]);
     } finally {
@@ -245,7 +245,7 @@ function ctxSender(ctx: HandlerContext<unknown>): Sender {
  * learns of it from those signals. Several handlers aborted by one cancel
  * call it once.
  */
-function sessionCancelOnce(cancel: Registered, context: (ctx: HandlerContext<unknown>) => AgentContext | ClientContext) {
+function sessionCancelOnce(cancel: Registered, context: (ctx: HandlerContext<unknown>) => object) {
   const told = new Set<string>();
   return {
     watch(ctx: HandlerContext<unknown>) {

@@ -8,6 +8,14 @@
 import { requestOptions, type Sender } from "./sender.ts";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
 import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
+import type { ProtocolTypes } from "../../../src/protocol.ts";
+
+/** The params type of a method-map entry (`{ params; result }`), or of a notification map's value. */
+export type ParamsOf<E> = E extends { params: infer P } ? P : E;
+/** The result type of a method-map entry. */
+export type ResultOf<E> = E extends { result: infer R } ? R : never;
+/** The wire names of a method map. */
+export type WireOf<M> = keyof M & string;
 
 export type { Sender };
 
@@ -41,11 +49,25 @@ abstract class PeerContext {
   }
 }
 
-/** An agent's handle on the client: requests, notifications and terminals. */
-export class AgentContext extends PeerContext {
+/** An agent's handle on the client: requests, notifications and terminals, typed by the table `T`. */
+export class AgentContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
   /** @internal Built by the connection. */
-  static create(sender: Sender, requestId?: JsonRpcId): AgentContext {
-    return new AgentContext(sender, requestId);
+  static create<T extends ProtocolTypes>(sender: Sender, requestId?: JsonRpcId): AgentContext<T> {
+    return new AgentContext<T>(sender, requestId);
+  }
+  /** Sends a request the client handles; resolves with its result. */
+  override request<W extends WireOf<T["clientMethods"]>>(method: W, params: ParamsOf<T["clientMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["clientMethods"][W]>>;
+  /** Sends any other request (an extension); the result type is the caller's claim. */
+  override request<Response = unknown, Params = unknown>(method: string, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    return super.request(method, params, options);
+  }
+  /** Sends a notification the client handles. */
+  override notify<W extends WireOf<T["clientNotifications"]>>(method: W, params: ParamsOf<T["clientNotifications"][W]>): Promise<void>;
+  /** Sends any other notification (an extension). */
+  override notify<Params = unknown>(method: string, params?: Params): Promise<void>;
+  override notify(method: string, params?: unknown): Promise<void> {
+    return super.notify(method, params);
   }
   /** `terminal/create`, then a handle on the new terminal. */
   async createTerminal(params: { sessionId: string; command: string; [key: string]: unknown }, options?: SendRequestOptions): Promise<TerminalHandle> {
@@ -55,16 +77,30 @@ export class AgentContext extends PeerContext {
   }
 }
 
-/** A client's handle on the agent: requests, notifications and the session helpers. */
-export class ClientContext extends PeerContext {
+/** A client's handle on the agent: requests, notifications and the session helpers, typed by the table `T`. */
+export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
   readonly #routes: SessionRoutes;
   private constructor(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes) {
     super(sender, requestId);
     this.#routes = routes;
   }
   /** @internal Built by the connection. */
-  static create(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes): ClientContext {
-    return new ClientContext(sender, requestId, routes);
+  static create<T extends ProtocolTypes>(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes): ClientContext<T> {
+    return new ClientContext<T>(sender, requestId, routes);
+  }
+  /** Sends a request the agent handles; resolves with its result. */
+  override request<W extends WireOf<T["agentMethods"]>>(method: W, params: ParamsOf<T["agentMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["agentMethods"][W]>>;
+  /** Sends any other request (an extension); the result type is the caller's claim. */
+  override request<Response = unknown, Params = unknown>(method: string, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    return super.request(method, params, options);
+  }
+  /** Sends a notification the agent handles. */
+  override notify<W extends WireOf<T["agentNotifications"]>>(method: W, params: ParamsOf<T["agentNotifications"][W]>): Promise<void>;
+  /** Sends any other notification (an extension). */
+  override notify<Params = unknown>(method: string, params?: Params): Promise<void>;
+  override notify(method: string, params?: unknown): Promise<void> {
+    return super.notify(method, params);
   }
   /** A `session/new` builder for `cwd` (or for a whole request); its `start()` gives an `ActiveSession`. */
   buildSession(cwdOrRequest: string | { cwd: string; [key: string]: unknown }): SessionBuilder {
