@@ -94,7 +94,7 @@ describe("an SDK agent on the compatibility package", () => {
     for (;;) {
       const m = await w.next();
       if (m.id === 3) break;
-      texts.push(((m.params as { update: { content: { text: string } } }).update.content.text));
+      texts.push((m.params as { update: { content: { text: string } } }).update.content.text);
     }
     expect(texts).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`));
   });

@@ -16,4 +16,3 @@ export function requestOptions(options: SendRequestOptions | undefined): Request
   if (options.stopWaitingOnCancel !== undefined) out.stopWaitingOnCancel = options.stopWaitingOnCancel;
   return out;
 }
-
