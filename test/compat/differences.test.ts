@@ -157,3 +157,17 @@ describe("an SDK client on the compatibility package", () => {
     expect(log).toEqual(["start a", "end a", "start b", "end b", "answer"]);
   });
 });
+
+describe("an SDK stream read by the app's own code (a wire tap)", () => {
+  it("still answers a line that is not JSON -32700 with id null, and serves the next line", async () => {
+    const w = wire((s) => {
+      // A tap between the stream and the app, as acpx installs: the app sees message objects only.
+      const tapped = { readable: s.readable.pipeThrough(new TransformStream()), writable: s.writable };
+      return sdkAgent().app.connect(tapped);
+    });
+    w.send("{not json");
+    expect(await w.next()).toMatchObject({ id: null, error: { code: -32700, message: "Parse error" } });
+    w.send(init(1));
+    expect(await w.next()).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+  });
+});

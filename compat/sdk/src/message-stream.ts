@@ -77,10 +77,20 @@ export function ndJsonStream<Message extends AnyMessage = AnyMessage>(output: Wr
   return stream;
 }
 
-/** Message streams over bytes, for code that reads the stream itself: one object per line, unparsable lines dropped. */
+/**
+ * Message streams over bytes, for code that reads the stream itself: one
+ * object per line. A line that is not JSON never becomes a message, so it is
+ * answered here, `-32700` with `id: null` and the parser's reason, as the
+ * core answers it on the byte path.
+ */
 function messagesOver<Message>(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>): Stream<Message & AnyMessage> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
+  const writer = output.getWriter();
+  const parseError = (error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    void writer.write(encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error", data: { reason } } })}\n`)).catch(() => {});
+  };
   let pending = "";
   const toMessages = new TransformStream<Uint8Array, Message & AnyMessage>({
     transform(chunk, controller) {
@@ -92,15 +102,14 @@ function messagesOver<Message>(output: WritableStream<Uint8Array>, input: Readab
         if (line !== "") {
           try {
             controller.enqueue(JSON.parse(line) as Message & AnyMessage);
-          } catch {
-            // Not JSON: the core never sees it on this path (read the bytes through connect() to have it answered).
+          } catch (error) {
+            parseError(error);
           }
         }
         newline = pending.indexOf("\n");
       }
     },
   });
-  const writer = output.getWriter();
   const writable = new WritableStream<Message & AnyMessage>({
     write: (message) => writer.write(encoder.encode(`${JSON.stringify(message)}\n`)),
     close: () => writer.close(),
