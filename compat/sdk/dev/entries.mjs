@@ -5,6 +5,10 @@ export const entries = {
   "@agentclientprotocol/sdk/unstable": "unstable.ts",
   "@agentclientprotocol/sdk/experimental/v2": "v2.ts",
   "@agentclientprotocol/sdk/experimental/v2/unstable": "v2-unstable.ts",
+  "@agentclientprotocol/sdk/experimental/http-client": "http-client.ts",
+  "@agentclientprotocol/sdk/experimental/ws-client": "ws-client.ts",
+  "@agentclientprotocol/sdk/experimental/server": "server.ts",
+  "@agentclientprotocol/sdk/experimental/node": "node.ts",
 };
 
 /** The source URL of `specifier`'s entry, or undefined when the compatibility package does not implement it. */

@@ -118,8 +118,33 @@ function messagesOver<Message>(output: WritableStream<Uint8Array>, input: Readab
   return { readable: input.pipeThrough(toMessages), writable };
 }
 
+const transportOf = Symbol("acp-router.transport");
+
+/**
+ * A `Stream` that stands for one of acp-router's transports (the remote
+ * clients): an app that connects it gets the transport itself. Its message
+ * streams are not available; connect it with `connect(stream)`.
+ */
+export function transportStream(transport: Transport, name: string): Stream {
+  const unavailable = (): never => {
+    throw new TypeError(`${name}: this stream is connected by agent()/client().connect(stream); its readable and writable are not available.`);
+  };
+  const stream = {
+    get readable(): ReadableStream<AnyMessage> {
+      return unavailable();
+    },
+    get writable(): WritableStream<AnyMessage> {
+      return unavailable();
+    },
+  };
+  Object.defineProperty(stream, transportOf, { value: transport });
+  return stream;
+}
+
 /** The transport for an SDK stream, and the line limit its `ndJsonStream` asked for. */
 export function streamTransport(stream: Stream): { transport: Transport; maxMessageBytes: number | undefined } {
+  const carried = (stream as unknown as Record<symbol, Transport | undefined>)[transportOf];
+  if (carried !== undefined) return { transport: carried, maxMessageBytes: undefined };
   const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];
   if (bytes !== undefined && !bytes.opened) return { transport: webStreamTransport(bytes.input, bytes.output), maxMessageBytes: bytes.maxMessageBytes };
   return { transport: messageTransport(stream), maxMessageBytes: bytes?.maxMessageBytes };
