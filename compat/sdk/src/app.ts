@@ -17,6 +17,7 @@ import type { ConnectionOptions, Diagnostic } from "../../../src/connection/opti
 import { streamTransport, type Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
+import { RequestError } from "./request-error.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 
 /** Which side an app serves, and the names the SDK gives its peer context. */
@@ -108,6 +109,7 @@ export abstract class App<Context extends object> {
         run(ctxSender(ctx));
       }
       if (kind === "notification") hooks.beforeNotification?.(wire, params, sender());
+      if (kind === "request" && wire === "initialize") refuseOlderVersion(this.#protocol, params);
       const map = kind === "request" ? this.#requests : this.#notifications;
       const registered = map.get(wire) ?? map.get("*");
       if (cancelled !== undefined && ctx.sessionId !== undefined) cancelled.watch(ctx);
@@ -231,6 +233,16 @@ function logAsSdk(diagnostic: Diagnostic): void {
   if (diagnostic.kind !== "invalid_notification") return;
   const method = /"([^"]*)"/.exec(diagnostic.message)?.[1];
   console.error("Error handling notification", { method, code: -32602, message: "Invalid params" });
+}
+
+/**
+ * A v2 app answers an `initialize` naming an older version `-32022` with
+ * `{ requested, supported }` before its handler runs, as the SDK's v2 apps
+ * do (v2 has no older version to negotiate down to; v1 answers its own).
+ */
+function refuseOlderVersion(protocol: Protocol, params: unknown): void {
+  const requested = (params as { protocolVersion?: unknown } | null)?.protocolVersion;
+  if (protocol.version >= 2 && typeof requested === "number" && requested < protocol.version) throw RequestError.unsupportedProtocolVersion(requested, [protocol.version]);
 }
 
 /** The sender a handler context offers: `ctx.request` / `ctx.notify` take any wire at run time. */

@@ -20,7 +20,7 @@ export { TerminalHandle } from "./contexts.ts";
 export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
 export type { AcpConnection } from "./sides.ts";
 export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
-export { AgentProtocolRouter, agentProtocolRouter, type RoutedConnection } from "./router.ts";
+export { AgentProtocolRouter, agentProtocolRouter, type AgentConnector, type RoutedConnection } from "./router.ts";
 export { ContentBlock, McpServer, RequestPermissionOutcome, SetSessionConfigOptionRequest, ToolCallContent } from "./guards.ts";
 export { assertSupportedMcpServers } from "./mcp-servers.ts";
 export { unstableMethodsV2 as methods } from "./methods-v2.ts";
