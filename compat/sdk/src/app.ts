@@ -13,11 +13,11 @@ import { createAgentConnection, createClientConnection } from "../../../src/bind
 import { memoryPair } from "../../../src/transport/memory.ts";
 import type { Transport } from "../../../src/transport/transport.ts";
 import type { HandlerContext } from "../../../src/context.ts";
-import type { ConnectionOptions, Diagnostic } from "../../../src/connection/options.ts";
+import type { ConnectionOptions } from "../../../src/connection/options.ts";
 import { streamTransport, type Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
-import { RequestError } from "./request-error.ts";
+import { ctxSender, logAsSdk, refuseOlderVersion, sessionCancelOnce } from "./sdk-behaviour.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 
 /** Which side an app serves, and the names the SDK gives its peer context. */
@@ -221,55 +221,4 @@ export abstract class App<Context extends object> {
   options(maxMessageBytes: number | undefined): ConnectionOptions {
     return maxMessageBytes === undefined ? { onDiagnostic: logAsSdk } : { maxMessageBytes, onDiagnostic: logAsSdk };
   }
-}
-
-/**
- * Where the SDK logs what it drops without an answer, on stderr: a
- * notification whose params failed validation. The same line the SDK
- * prints, so logs and tests that watch for it keep working; other
- * diagnostics stay silent as in the SDK.
- */
-function logAsSdk(diagnostic: Diagnostic): void {
-  if (diagnostic.kind !== "invalid_notification") return;
-  const method = /"([^"]*)"/.exec(diagnostic.message)?.[1];
-  console.error("Error handling notification", { method, code: -32602, message: "Invalid params" });
-}
-
-/**
- * A v2 app answers an `initialize` naming an older version `-32022` with
- * `{ requested, supported }` before its handler runs, as the SDK's v2 apps
- * do (v2 has no older version to negotiate down to; v1 answers its own).
- */
-function refuseOlderVersion(protocol: Protocol, params: unknown): void {
-  const requested = (params as { protocolVersion?: unknown } | null)?.protocolVersion;
-  if (protocol.version >= 2 && typeof requested === "number" && requested < protocol.version) throw RequestError.unsupportedProtocolVersion(requested, [protocol.version]);
-}
-
-/** The sender a handler context offers: `ctx.request` / `ctx.notify` take any wire at run time. */
-function ctxSender(ctx: HandlerContext<unknown>): Sender {
-  return ctx as unknown as Sender;
-}
-
-/**
- * Calls the SDK's `session/cancel` handler once per `session/cancel`: the
- * core routes that notification itself (it aborts the signals of the
- * session's running handlers and answers the prompt `cancelled`), so the app
- * learns of it from those signals. Several handlers aborted by one cancel
- * call it once.
- */
-function sessionCancelOnce(cancel: Registered, context: (ctx: HandlerContext<unknown>) => object) {
-  const told = new Set<string>();
-  return {
-    watch(ctx: HandlerContext<unknown>) {
-      const sessionId = ctx.sessionId as string;
-      const onAbort = () => {
-        if ((ctx.signal.reason as { cause?: unknown } | undefined)?.cause !== "session_cancel" || told.has(sessionId)) return;
-        told.add(sessionId);
-        queueMicrotask(() => told.delete(sessionId));
-        void runHandler(cancel, "notification", "session/cancel", { sessionId }, { signal: ctx.signal, requestId: undefined, peerKey: "client", peer: context(ctx) }).catch(() => {});
-      };
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener("abort", onAbort, { once: true });
-    },
-  };
 }
