@@ -112,6 +112,20 @@ describe("an SDK agent on the compatibility package", () => {
 });
 
 describe("an SDK client on the compatibility package", () => {
+  it("resolves session/close and session/delete answered -32002 with {}, as the SDK does (ACP: the same end state)", async () => {
+    const w = wire((s) => acp.client({ name: "compat-test" }).connect(s));
+    const agentSide = w.connection.agent;
+    const initializing = agentSide.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    w.send({ jsonrpc: "2.0", id: (await w.next()).id, result: { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { close: {}, delete: {}, list: {} } }, authMethods: [] } });
+    await initializing;
+    const closing = agentSide.request(acp.methods.agent.session.close, { sessionId: "gone" });
+    w.send({ jsonrpc: "2.0", id: (await w.next()).id, error: { code: -32002, message: "Resource not found" } });
+    expect(await closing).toEqual({});
+    const listing = agentSide.request(acp.methods.agent.session.list, {});
+    w.send({ jsonrpc: "2.0", id: (await w.next()).id, error: { code: -32002, message: "Resource not found" } });
+    await expect(listing).rejects.toMatchObject({ code: -32002 });
+  });
+
   it("answers the agent's pending permission request cancelled itself when it sends session/cancel (the SDK leaves it to the agent's $/cancel_request)", async () => {
     const w = wire((s) =>
       acp
@@ -155,6 +169,44 @@ describe("an SDK client on the compatibility package", () => {
     w.send({ jsonrpc: "2.0", id: promptId, result: { stopReason: "end_turn" } });
     await prompting;
     expect(log).toEqual(["start a", "end a", "start b", "end b", "answer"]);
+  });
+});
+
+describe("bad input through the compatibility package", () => {
+  it("leaves no unhandled rejection: a throwing notification handler, a throwing parser, a closed connection's calls", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const app = sdkAgent()
+        .app.onNotification(
+          "_x/boom",
+          (p: unknown) => p,
+          () => {
+            throw new Error("boom");
+          },
+        )
+        .onRequest(
+          "_x/strict",
+          (p: unknown) => {
+            if (typeof (p as { n?: unknown }).n !== "number") throw new Error("n must be a number");
+            return p;
+          },
+          ({ params }) => params,
+        );
+      const w = wire((s) => app.connect(s));
+      await ready(w);
+      w.send({ jsonrpc: "2.0", method: "_x/boom", params: {} });
+      w.send({ jsonrpc: "2.0", id: 3, method: "_x/strict", params: { n: "one" } });
+      expect(await w.next()).toMatchObject({ id: 3, error: { code: -32602, data: { details: "n must be a number" } } });
+      w.connection.close();
+      await w.connection.closed;
+      await expect(w.connection.client.request(acp.methods.client.fs.readTextFile, { sessionId: "s1", path: "/x" })).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
 

@@ -93,7 +93,14 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   /** Sends any other request (an extension); the result type is the caller's claim. */
   override request<Response = unknown, Params = unknown>(method: string, params?: Params, options?: SendRequestOptions): Promise<Response>;
   override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
-    return super.request(method, params, options);
+    const answer = super.request(method, params, options);
+    // Closing or deleting a session the agent does not know leaves the same end state: ACP
+    // recommends treating its -32002 as success, and the SDK resolves such a call with {}.
+    if (method !== "session/close" && method !== "session/delete") return answer;
+    return answer.catch((error: unknown) => {
+      if ((error as { code?: unknown } | null)?.code === -32002) return {};
+      throw error;
+    });
   }
   /** Sends a notification the agent handles. */
   override notify<W extends WireOf<T["agentNotifications"]>>(method: W, params: ParamsOf<T["agentNotifications"][W]>): Promise<void>;
