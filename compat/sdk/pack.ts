@@ -19,11 +19,14 @@ const out = join(here, "out");
 const stage = mkdtempSync(join(tmpdir(), "acp-sdk-compat-"));
 const ours = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license: string };
 
+/** The environment of the build's child processes: no inherited `--import` hooks (tsx is not installed where npm packs). */
+const { NODE_OPTIONS: _inherited, ...env } = process.env;
+
 /** The SDK version whose API this package implements (the version it installs as). */
 const SDK_VERSION = "2.4.0";
 
 try {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(here, "tsconfig.build.json"), "--outDir", join(stage, "dist")], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(here, "tsconfig.build.json"), "--outDir", join(stage, "dist")], { stdio: "inherit", env });
   const exportsMap: Record<string, unknown> = {};
   for (const [specifier, file] of Object.entries(entries as Record<string, string>)) {
     const subpath = specifier === "@agentclientprotocol/sdk" ? "." : `./${specifier.slice("@agentclientprotocol/sdk/".length)}`;
@@ -56,7 +59,7 @@ try {
   copyFileSync(join(root, "LICENSE"), join(stage, "LICENSE"));
   copyFileSync(join(here, "README.md"), join(stage, "README.md"));
   mkdirSync(out, { recursive: true });
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: stage, encoding: "utf8" }).trim().split("\n").at(-1) as string;
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: stage, encoding: "utf8", env }).trim().split("\n").at(-1) as string;
   console.log(join(out, packed));
 } finally {
   rmSync(stage, { recursive: true, force: true });
