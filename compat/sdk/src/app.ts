@@ -113,7 +113,7 @@ export abstract class App<Context extends object> {
       const map = kind === "request" ? this.#requests : this.#notifications;
       const registered = map.get(wire) ?? map.get("*");
       if (cancelled !== undefined && ctx.sessionId !== undefined) cancelled.watch(ctx);
-      return runHandler(registered, kind, wire, params, { signal: ctx.signal, requestId: ctx.requestId, peerKey: peerKey[side], peer: makeContext(ctx.requestId, ctx) });
+      return runHandler(registered, kind, wire, params, { ctx, requestId: ctx.requestId, peerKey: peerKey[side], peer: () => makeContext(ctx.requestId, ctx) });
     };
     for (const row of this.#protocol.rows[side]) {
       if (row.callback === undefined) continue;

@@ -11,13 +11,52 @@ export interface Registered {
   readonly handler: (context: Record<string, unknown>) => unknown;
 }
 
-/** What the SDK's handler context carries besides method and params. */
+/** What the SDK's handler context is built from besides method and params. */
 export interface CallInfo {
-  readonly signal: AbortSignal;
+  /** The core's context: its `signal` is read only when the handler reads the SDK context's. */
+  readonly ctx: { readonly signal: AbortSignal };
   readonly requestId: string | number | undefined;
   /** `client` in an agent's handlers, `agent` in a client's. */
   readonly peerKey: "client" | "agent";
-  readonly peer: object;
+  /** Builds the peer context, on the handler's first read of it. */
+  readonly peer: () => object;
+}
+
+/**
+ * The SDK's handler context (`{ method, params, signal, requestId, client | agent }`) as an
+ * object whose `signal` and peer context are built when first read: a handler that never reads
+ * them (most of a held prompt's life) costs no AbortController and no context object.
+ */
+class CallContext {
+  readonly method: string;
+  readonly params: unknown;
+  declare readonly requestId?: string | number;
+  readonly #info: CallInfo;
+  #peer: object | undefined;
+  constructor(method: string, params: unknown, info: CallInfo, request: boolean) {
+    this.method = method;
+    this.params = params;
+    if (request) Object.defineProperty(this, "requestId", { value: info.requestId, enumerable: true });
+    this.#info = info;
+  }
+  get signal(): AbortSignal {
+    return this.#info.ctx.signal;
+  }
+  protected peer(): object {
+    return (this.#peer ??= this.#info.peer());
+  }
+}
+/** An agent handler's context: `client` calls the client. */
+class AgentCallContext extends CallContext {
+  get client(): object {
+    return this.peer();
+  }
+}
+/** A client handler's context: `agent` calls the agent. */
+class ClientCallContext extends CallContext {
+  get agent(): object {
+    return this.peer();
+  }
 }
 
 /**
@@ -37,16 +76,16 @@ export async function runHandler(registered: Registered | undefined, kind: "requ
   } catch (error) {
     throw asInvalidParams(error);
   }
-  const context: Record<string, unknown> = { method: wire, params: parsed, signal: info.signal, [info.peerKey]: info.peer };
-  if (kind === "request") context.requestId = info.requestId;
+  const Context = info.peerKey === "client" ? AgentCallContext : ClientCallContext;
+  const context = new Context(wire, parsed, info, kind === "request");
   try {
-    const result = await registered.handler(context);
+    const result = await registered.handler(context as unknown as Record<string, unknown>);
     if (kind === "notification") return undefined;
     return result === undefined ? (wire.startsWith("_") ? null : {}) : result;
   } catch (error) {
     // A handler that gives up because its call was cancelled: the core answers the row's
     // cancelled result (or -32800) from the error it sees, so it must see this one unchanged.
-    if (info.signal.aborted && !(error instanceof RequestError)) throw error;
+    if (info.ctx.signal.aborted && !(error instanceof RequestError)) throw error;
     throw asAnswer(error);
   }
 }

@@ -54,7 +54,7 @@ export function sessionCancelOnce(cancel: Registered, context: (ctx: HandlerCont
         if ((ctx.signal.reason as { cause?: unknown } | undefined)?.cause !== "session_cancel" || told.has(sessionId)) return;
         told.add(sessionId);
         queueMicrotask(() => told.delete(sessionId));
-        void runHandler(cancel, "notification", "session/cancel", { sessionId }, { signal: ctx.signal, requestId: undefined, peerKey: "client", peer: context(ctx) }).catch(() => {});
+        void runHandler(cancel, "notification", "session/cancel", { sessionId }, { ctx, requestId: undefined, peerKey: "client", peer: () => context(ctx) }).catch(() => {});
       };
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
