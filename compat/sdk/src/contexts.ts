@@ -16,6 +16,8 @@ export type ParamsOf<E> = E extends { params: infer P } ? P : E;
 export type ResultOf<E> = E extends { result: infer R } ? R : never;
 /** The wire names of a method map. */
 export type WireOf<M> = keyof M & string;
+/** `Method`, unless it names a method of `Known`: the untyped overloads take only other (extension) methods, so a table method's wrong params never fall through to them. */
+export type OtherMethod<Method extends string, Known> = Method extends WireOf<Known> ? never : Method;
 
 export type { Sender };
 
@@ -58,14 +60,14 @@ export class AgentContext<T extends ProtocolTypes = ProtocolTypes> extends PeerC
   /** Sends a request the client handles; resolves with its result. */
   override request<W extends WireOf<T["clientMethods"]>>(method: W, params: ParamsOf<T["clientMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["clientMethods"][W]>>;
   /** Sends any other request (an extension); the result type is the caller's claim. */
-  override request<Response = unknown, Params = unknown>(method: string, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["clientMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
   override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
     return super.request(method, params, options);
   }
   /** Sends a notification the client handles. */
   override notify<W extends WireOf<T["clientNotifications"]>>(method: W, params: ParamsOf<T["clientNotifications"][W]>): Promise<void>;
   /** Sends any other notification (an extension). */
-  override notify<Params = unknown>(method: string, params?: Params): Promise<void>;
+  override notify<Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["clientNotifications"]>, params?: Params): Promise<void>;
   override notify(method: string, params?: unknown): Promise<void> {
     return super.notify(method, params);
   }
@@ -91,7 +93,7 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   /** Sends a request the agent handles; resolves with its result. */
   override request<W extends WireOf<T["agentMethods"]>>(method: W, params: ParamsOf<T["agentMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["agentMethods"][W]>>;
   /** Sends any other request (an extension); the result type is the caller's claim. */
-  override request<Response = unknown, Params = unknown>(method: string, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
   override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
     const answer = super.request(method, params, options);
     // Closing or deleting a session the agent does not know leaves the same end state: ACP
@@ -105,7 +107,7 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   /** Sends a notification the agent handles. */
   override notify<W extends WireOf<T["agentNotifications"]>>(method: W, params: ParamsOf<T["agentNotifications"][W]>): Promise<void>;
   /** Sends any other notification (an extension). */
-  override notify<Params = unknown>(method: string, params?: Params): Promise<void>;
+  override notify<Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentNotifications"]>, params?: Params): Promise<void>;
   override notify(method: string, params?: unknown): Promise<void> {
     return super.notify(method, params);
   }
