@@ -191,7 +191,7 @@ export abstract class App<Context extends object> {
   protected connectTo(target: Stream | App<object>): AppConnection<Context> {
     if (target instanceof App) {
       const [mine, theirs] = memoryPair();
-      target.open(theirs, {}, target.hooks());
+      target.open(theirs, target.options(undefined), target.hooks());
       return this.open(mine, this.options(undefined), this.hooks());
     }
     const { transport, maxMessageBytes } = streamTransport(target);
@@ -214,9 +214,9 @@ export abstract class App<Context extends object> {
   }
 
   /**
-   * The core's options for an SDK app: handler errors keep their message
-   * (the SDK sends it; see docs/sdk-drop-in.md) and the line limit the
-   * stream asked for.
+   * The core's options for an SDK app: the SDK's log line for a dropped
+   * notification, and the line limit the stream asked for (default the
+   * core's, 32 MiB, the SDK's too). @internal
    */
   options(maxMessageBytes: number | undefined): ConnectionOptions {
     return maxMessageBytes === undefined ? { onDiagnostic: logAsSdk } : { maxMessageBytes, onDiagnostic: logAsSdk };
