@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sdkZod from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
 import { startSdkClient, type SdkClient } from "../peers/sdk-client.ts";
 import { until } from "../support/async.ts";
+import { onSdkDropIn } from "../support/sdk-drop-in.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const agentPath = fileURLToPath(new URL("../fixtures/router-agent.ts", import.meta.url));
@@ -293,7 +294,10 @@ describe("an acp-router agent driven by the official SDK client over stdio", () 
     expect(sawAbort).toBe(true);
     expect(chunksOf(sid).at(-1)).toBe("outcome:cancelled");
     const permissionId = c.inbound.flatMap((m) => ("method" in m && m.method === "session/request_permission" && "id" in m ? [m.id] : [])).at(-1);
-    expect(c.inbound.filter((m) => "method" in m && m.method === "$/cancel_request")).toEqual([{ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: permissionId } }]);
+    // On the drop-in SDK the client answers its pending permission request itself when it sends
+    // session/cancel (ACP prompt-turn; docs/sdk-drop-in.md), so the agent has nothing left to cancel.
+    const cancels = onSdkDropIn ? [] : [{ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: permissionId } }];
+    expect(c.inbound.filter((m) => "method" in m && m.method === "$/cancel_request")).toEqual(cancels);
     c.permission = "allow";
   });
 

@@ -1,0 +1,161 @@
+/**
+ * What SDK handlers call the peer through: `AgentContext` (an agent's way to
+ * the client), `ClientContext` (a client's way to the agent) and the
+ * `TerminalHandle` an agent's `createTerminal` gives. Each wraps the core's
+ * sender for one connection, so every call meets the core's outbound gate,
+ * result validation, cancellation and ordering.
+ */
+import { requestOptions, type Sender } from "./sender.ts";
+import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
+import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
+import type { ProtocolTypes } from "../../../src/protocol.ts";
+
+/** The params type of a method-map entry (`{ params; result }`), or of a notification map's value. */
+export type ParamsOf<E> = E extends { params: infer P } ? P : E;
+/** The result type of a method-map entry. */
+export type ResultOf<E> = E extends { result: infer R } ? R : never;
+/** The wire names of a method map. */
+export type WireOf<M> = keyof M & string;
+/** `Method`, unless it names a method of `Known`: the untyped overloads take only other (extension) methods, so a table method's wrong params never fall through to them. */
+export type OtherMethod<Method extends string, Known> = Method extends WireOf<Known> ? never : Method;
+
+export type { Sender };
+
+const senderOf = new WeakMap<object, Sender>();
+
+/** The sender behind a context (for the session helpers and the terminal handle). */
+export function contextSender(context: object): Sender {
+  const sender = senderOf.get(context);
+  if (sender === undefined) throw new TypeError("not a context created by a connection");
+  return sender;
+}
+
+/** Calls and notifications to the peer, with the id of the inbound request being handled, if any. */
+abstract class PeerContext {
+  readonly #requestId: JsonRpcId | undefined;
+  protected constructor(sender: Sender, requestId: JsonRpcId | undefined) {
+    senderOf.set(this, sender);
+    this.#requestId = requestId;
+  }
+  /** The id of the request whose handler got this context; undefined on a connection's own context. */
+  get requestId(): JsonRpcId | undefined {
+    return this.#requestId;
+  }
+  /** Sends a request to the peer and resolves with its result (the SDK's untyped form; the typed overloads are in the entry's `.d.ts`). */
+  request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    return contextSender(this).request(method, params ?? {}, requestOptions(options));
+  }
+  /** Sends a notification to the peer. */
+  notify(method: string, params?: unknown): Promise<void> {
+    return contextSender(this).notify(method, params ?? {});
+  }
+}
+
+/** An agent's handle on the client: requests, notifications and terminals, typed by the table `T`. */
+export class AgentContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
+  /** @internal Built by the connection. */
+  static create<T extends ProtocolTypes>(sender: Sender, requestId?: JsonRpcId): AgentContext<T> {
+    return new AgentContext<T>(sender, requestId);
+  }
+  /** Sends a request the client handles; resolves with its result. */
+  override request<W extends WireOf<T["clientMethods"]>>(method: W, params: ParamsOf<T["clientMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["clientMethods"][W]>>;
+  /** Sends any other request (an extension); the result type is the caller's claim. */
+  override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["clientMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    return super.request(method, params, options);
+  }
+  /** Sends a notification the client handles. */
+  override notify<W extends WireOf<T["clientNotifications"]>>(method: W, params: ParamsOf<T["clientNotifications"][W]>): Promise<void>;
+  /** Sends any other notification (an extension). */
+  override notify<Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["clientNotifications"]>, params?: Params): Promise<void>;
+  override notify(method: string, params?: unknown): Promise<void> {
+    return super.notify(method, params);
+  }
+  /** `terminal/create`, then a handle on the new terminal. */
+  async createTerminal(params: { sessionId: string; command: string; [key: string]: unknown }, options?: SendRequestOptions): Promise<TerminalHandle> {
+    const sender = contextSender(this);
+    const { terminalId } = (await sender.request("terminal/create", params, requestOptions(options))) as { terminalId: string };
+    return TerminalHandle.create(sender, params.sessionId, terminalId);
+  }
+}
+
+/** A client's handle on the agent: requests, notifications and the session helpers, typed by the table `T`. */
+export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
+  readonly #routes: SessionRoutes;
+  private constructor(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes) {
+    super(sender, requestId);
+    this.#routes = routes;
+  }
+  /** @internal Built by the connection. */
+  static create<T extends ProtocolTypes>(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes): ClientContext<T> {
+    return new ClientContext<T>(sender, requestId, routes);
+  }
+  /** Sends a request the agent handles; resolves with its result. */
+  override request<W extends WireOf<T["agentMethods"]>>(method: W, params: ParamsOf<T["agentMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["agentMethods"][W]>>;
+  /** Sends any other request (an extension); the result type is the caller's claim. */
+  override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
+  override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    const answer = super.request(method, params, options);
+    // Closing or deleting a session the agent does not know leaves the same end state: ACP
+    // recommends treating its -32002 as success, and the SDK resolves such a call with {}.
+    if (method !== "session/close" && method !== "session/delete") return answer;
+    return answer.catch((error: unknown) => {
+      if ((error as { code?: unknown } | null)?.code === -32002) return {};
+      throw error;
+    });
+  }
+  /** Sends a notification the agent handles. */
+  override notify<W extends WireOf<T["agentNotifications"]>>(method: W, params: ParamsOf<T["agentNotifications"][W]>): Promise<void>;
+  /** Sends any other notification (an extension). */
+  override notify<Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentNotifications"]>, params?: Params): Promise<void>;
+  override notify(method: string, params?: unknown): Promise<void> {
+    return super.notify(method, params);
+  }
+  /** A `session/new` builder for `cwd` (or for a whole request); its `start()` gives an `ActiveSession`. */
+  buildSession(cwdOrRequest: string | { cwd: string; [key: string]: unknown }): SessionBuilder {
+    return SessionBuilder.create(contextSender(this), this.#routes, cwdOrRequest);
+  }
+}
+
+// Node 20 has Symbol.asyncDispose; the registered symbol is TypeScript's fallback elsewhere.
+const asyncDispose: typeof Symbol.asyncDispose = Symbol.asyncDispose ?? (Symbol.for("Symbol.asyncDispose") as typeof Symbol.asyncDispose);
+
+/** A terminal on the client: each method sends one `terminal/*` request for it. */
+export class TerminalHandle {
+  /** The client's `terminalId`. */
+  id: string;
+  readonly #sessionId: string;
+  readonly #sender: Sender;
+  private constructor(sender: Sender, sessionId: string, id: string) {
+    this.#sender = sender;
+    this.#sessionId = sessionId;
+    this.id = id;
+  }
+  /** @internal */
+  static create(sender: Sender, sessionId: string, id: string): TerminalHandle {
+    return new TerminalHandle(sender, sessionId, id);
+  }
+  #call(wire: string): Promise<never> {
+    return this.#sender.request(wire, { sessionId: this.#sessionId, terminalId: this.id }) as Promise<never>;
+  }
+  /** `terminal/output`. */
+  currentOutput(): Promise<{ output: string; truncated: boolean; exitStatus?: unknown }> {
+    return this.#call("terminal/output");
+  }
+  /** `terminal/wait_for_exit`. */
+  waitForExit(): Promise<{ exitCode?: number | null; signal?: string | null }> {
+    return this.#call("terminal/wait_for_exit");
+  }
+  /** `terminal/kill`. */
+  kill(): Promise<Record<string, unknown>> {
+    return this.#call("terminal/kill");
+  }
+  /** `terminal/release`. */
+  release(): Promise<Record<string, unknown>> {
+    return this.#call("terminal/release");
+  }
+  /** Releases the terminal (`await using`). */
+  async [asyncDispose](): Promise<void> {
+    await this.release();
+  }
+}

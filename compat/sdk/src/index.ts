@@ -1,0 +1,73 @@
+/**
+ * `@agentclientprotocol/sdk` (2.4.0's stable v1 entry) on acp-router's core:
+ * the builder apps, `ndJsonStream`, `RequestError`, the method constants and
+ * the schema's types, so SDK-built agents and clients run unchanged.
+ *
+ * @module
+ */
+import { agentProtocol } from "../../../src/generated/agent.ts";
+import { clientProtocol } from "../../../src/generated/client.ts";
+import type { TableTypes as T } from "../../../src/generated/handlers.ts";
+import type * as base from "./sides.ts";
+import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
+import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
+import type { AppOptions } from "./wire-types.ts";
+
+export type * from "../../../src/generated/types.ts";
+export { RequestError } from "./request-error.ts";
+export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
+export { TerminalHandle } from "./contexts.ts";
+export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
+export type { AcpConnection } from "./sides.ts";
+export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
+export { methods } from "./methods-v1.ts";
+export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v1.ts";
+
+/** The agent's handle on the client, typed by this table (the class, for `instanceof`). */
+export type AgentContext = BaseAgentContext<T>;
+export const AgentContext = BaseAgentContext;
+/** The client's handle on the agent, typed by this table (the class, for `instanceof`). */
+export type ClientContext = BaseClientContext<T>;
+export const ClientContext = BaseClientContext;
+/** An agent's connection. */
+export type AgentConnection = base.AgentConnection<T>;
+/** A client's connection. */
+export type ClientConnection = base.ClientConnection<T>;
+/** What agent handlers receive. */
+export type AgentHandlerContext<Params> = base.AgentHandlerContext<Params, T>;
+export type AgentRequestContext<Params> = base.AgentRequestContext<Params, T>;
+export type AgentNotificationContext<Params> = base.AgentNotificationContext<Params, T>;
+/** What client handlers receive. */
+export type ClientHandlerContext<Params> = base.ClientHandlerContext<Params, T>;
+export type ClientRequestContext<Params> = base.ClientRequestContext<Params, T>;
+export type ClientNotificationContext<Params> = base.ClientNotificationContext<Params, T>;
+export type AgentRequestHandler<Params, Response> = base.AgentRequestHandler<Params, Response, T>;
+export type AgentNotificationHandler<Params> = base.AgentNotificationHandler<Params, T>;
+export type ClientRequestHandler<Params, Response> = base.ClientRequestHandler<Params, Response, T>;
+export type ClientNotificationHandler<Params> = base.ClientNotificationHandler<Params, T>;
+/** The methods each side handles. */
+export type AgentRequestMethod = keyof T["agentMethods"] & string;
+export type AgentNotificationMethod = keyof T["agentNotifications"] & string;
+export type ClientRequestMethod = keyof T["clientMethods"] & string;
+export type ClientNotificationMethod = keyof T["clientNotifications"] & string;
+
+/** An ACP v1 agent built from handlers by method. */
+export class AgentApp extends BaseAgentApp<T> {
+  constructor(options?: AppOptions) {
+    super(agentProtocol, options);
+  }
+}
+/** An ACP v1 client built from handlers by method. */
+export class ClientApp extends BaseClientApp<T> {
+  constructor(options?: AppOptions) {
+    super(clientProtocol, options);
+  }
+}
+/** A new agent app. */
+export function agent(options?: AppOptions): AgentApp {
+  return new AgentApp(options);
+}
+/** A new client app. */
+export function client(options?: AppOptions): ClientApp {
+  return new ClientApp(options);
+}

@@ -1,0 +1,51 @@
+/**
+ * Runs test files with `@agentclientprotocol/sdk` replaced by the compatibility package's
+ * sources, in the test process (aliases) and in every process it starts (`NODE_OPTIONS`
+ * loads the resolve hook). `npm run test:sdk-compat` runs the suite's SDK interop tests so.
+ */
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+import { entries } from "./dev/entries.mjs";
+
+const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+const register = fileURLToPath(new URL("./dev/register.mjs", import.meta.url));
+// By path, so processes started in other folders (a temporary project) find it too.
+const tsx = fileURLToPath(import.meta.resolve("tsx"));
+// Longest first, so `@agentclientprotocol/sdk/unstable` is not taken for the root entry.
+const alias = Object.entries(entries as Record<string, string>)
+  .sort(([a], [b]) => b.length - a.length)
+  .map(([find, file]) => ({ find: new RegExp(`^${find.replaceAll("/", "\\/")}$`), replacement: source(file) }));
+
+/**
+ * The suite's tests with an SDK peer that pass on the package; the few assertions that pin the
+ * real SDK where the spec says otherwise read `onSdkDropIn` (test/support/sdk-drop-in.ts).
+ * Left out: test/remote/rfd-sdk.test.ts, which measures the SDK server's deviations from the RFD
+ * (the package's server has none of them), and the MCP-over-ACP tests (not implemented here).
+ */
+const include = [
+  "test/compat/**/*.test.ts",
+  "test/examples/agent-with-sdk-client.test.ts",
+  "test/interop/differential-v2.test.ts",
+  "test/interop/differential.test.ts",
+  "test/interop/handler-extensions.test.ts",
+  "test/interop/router-agent-sdk-client.test.ts",
+  "test/interop/sdk-agent-router-client.test.ts",
+  "test/interop/unstable-stdio.test.ts",
+  "test/peers/sdk-peers.test.ts",
+  "test/remote/handler-extensions.test.ts",
+  "test/remote/interop.test.ts",
+  "test/remote/reconnect.test.ts",
+  "test/versions/route-agent.test.ts",
+];
+
+export default defineConfig({
+  root: fileURLToPath(new URL("../../", import.meta.url)),
+  resolve: { alias },
+  test: {
+    include,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+    env: { ACP_SDK_DROP_IN: "1", NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${tsx} --import ${register}`.trim() },
+  },
+});
