@@ -48,8 +48,22 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
+/** The generated folder of the repository table `base` (a module of {@link TABLES}), as an import specifier from `out`. */
+async function baseFolderOf(base: TableModule | undefined, out: string): Promise<string | undefined> {
+  if (base === undefined) return undefined;
+  for (const t of TABLES) {
+    const module = (await import(pathToFileURL(join(repoRoot, t.table)).href)) as TableModule;
+    if (module.methods === base.methods) {
+      const path = relative(out, join(repoRoot, t.out)).split(sep).join("/");
+      return path.startsWith(".") ? path : `./${path}`;
+    }
+  }
+  return undefined;
+}
+
 async function runOne(tablePath: string, out: string, check: boolean): Promise<number> {
   const table = (await import(pathToFileURL(tablePath).href)) as TableModule;
+  const baseFolder = await baseFolderOf(table.base, out);
   const runtime = relative(out, join(repoRoot, "src", "runtime.ts")).split(sep).join("/");
   const tableName = relative(repoRoot, tablePath).split(sep).join("/");
   return runCodegen({
@@ -63,6 +77,7 @@ async function runOne(tablePath: string, out: string, check: boolean): Promise<n
     importExtension: ".ts",
     ...(tableName === "method-table.ts" ? {} : { header: { table: tableName, command: "npm run codegen" } }),
     log: (line) => process.stderr.write(`${line}\n`),
+    ...(baseFolder === undefined ? {} : { baseFolder }),
   });
 }
 

@@ -14,11 +14,27 @@
  * - `proxy/successor`, a request and a notification each way: the proxy
  *   sends one to reach its successor, the conductor sends one to deliver what
  *   the successor sent. The envelope's `_meta` belongs to this hop.
+ *
+ * The table extends the unstable table ({@link base}): codegen prints only
+ * the rows this table adds or changes into `src/proxy/generated/` and
+ * imports the rest (types, validators, leniency, rows) from
+ * `src/unstable/generated/`.
  */
-import { methods as unstable, schemaSource, type MethodRow } from "./v1-unstable.ts";
+import * as unstableTable from "./v1-unstable.ts";
+import type { MethodRow } from "./v1-unstable.ts";
 
 export type { MethodRow, SchemaSource } from "./v1-unstable.ts";
-export { schemaSource };
+
+/** The table this one extends: the unstable v1 table (same schema pin). */
+export const base = unstableTable;
+
+/** The pinned ACP schema: the unstable table's. */
+export const schemaSource = unstableTable.schemaSource;
+
+/** The protocol's name, so tools tell a proxy hop from an unstable v1 connection. */
+export const name = "v1-proxy";
+
+const unstable = unstableTable.methods;
 
 /** The rows the proxy connection adds to the unstable table. */
 export const proxyMethods: readonly MethodRow[] = [
