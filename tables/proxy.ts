@@ -42,13 +42,13 @@ export const proxyMethods: readonly MethodRow[] = [
   // The conductor's first request to a component with a successor: the proxy forwards an initialize to its successor before answering.
   { wire: "proxy/initialize", side: "agent", kind: "request", callback: "initializeProxy", params: "InitializeProxyRequest", result: "InitializeProxyResponse", layer: "app", lifecycle: "initialize" },
   // A request or notification from the proxy's successor, delivered by the conductor; the wrapped answer goes back unchanged.
-  { wire: "proxy/successor", side: "agent", kind: "request", callback: "fromSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app" },
-  { wire: "proxy/successor", side: "agent", kind: "notification", callback: "fromSuccessorNotification", params: "ProxySuccessorNotification", layer: "app" },
+  { wire: "proxy/successor", side: "agent", kind: "request", callback: "fromSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app", envelope: true },
+  { wire: "proxy/successor", side: "agent", kind: "notification", callback: "fromSuccessorNotification", params: "ProxySuccessorNotification", layer: "app", envelope: true },
 
   // ── handled by the conductor ──────────────────────────────────────────
   // A request or notification the proxy sends on to its successor.
-  { wire: "proxy/successor", side: "client", kind: "request", callback: "toSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app" },
-  { wire: "proxy/successor", side: "client", kind: "notification", callback: "toSuccessorNotification", params: "ProxySuccessorNotification", layer: "app" },
+  { wire: "proxy/successor", side: "client", kind: "request", callback: "toSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app", envelope: true },
+  { wire: "proxy/successor", side: "client", kind: "notification", callback: "toSuccessorNotification", params: "ProxySuccessorNotification", layer: "app", envelope: true },
 ];
 
 /**

@@ -22,11 +22,13 @@ export const A_proxy_initialize: Route = {
 export const A_proxy_successor: Route = {
   wire: "proxy/successor", kind: "request", layer: "app", callback: "fromSuccessor",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
+  envelope: true,
   paramsType: "ProxySuccessorRequest", resultType: "ProxySuccessorResponse",
 };
 export const A_proxy_successor_notification: Route = {
   wire: "proxy/successor", kind: "notification", layer: "app", callback: "fromSuccessorNotification",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
+  envelope: true,
   paramsType: "ProxySuccessorNotification", resultType: undefined,
 };
 
@@ -34,10 +36,12 @@ export const A_proxy_successor_notification: Route = {
 export const C_proxy_successor: Route = {
   wire: "proxy/successor", kind: "request", layer: "app", callback: "toSuccessor",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
+  envelope: true,
   paramsType: "ProxySuccessorRequest", resultType: "ProxySuccessorResponse",
 };
 export const C_proxy_successor_notification: Route = {
   wire: "proxy/successor", kind: "notification", layer: "app", callback: "toSuccessorNotification",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
+  envelope: true,
   paramsType: "ProxySuccessorNotification", resultType: undefined,
 };
