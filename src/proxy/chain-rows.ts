@@ -24,6 +24,10 @@ export interface ChainRows {
   readonly mcp: { readonly wire: string; readonly capability: readonly string[] } | undefined;
   /** The field of the initialize answer that carries the agent's capabilities. */
   readonly agentCapabilities: string;
+  /** The session-wide cancel (`session/cancel`): the agent's row of the session-control layer. */
+  readonly sessionCancel: string;
+  /** The requests a session cancel ends with an answer (the agent's requests with an `onCancel` result: `session/prompt`). */
+  readonly turns: ReadonlySet<string>;
 }
 
 const all = (p: Protocol): Row<never, never>[] => [...p.rows.agent, ...p.rows.client];
@@ -61,5 +65,10 @@ export function chainRows(proxy: Protocol, base: Protocol): ChainRows {
     opensSession: new Set(base.rows.agent.filter((r) => r.lifecycle === "opens_session" && r.kind === "request").map((r) => r.wire)),
     mcp: mcpRow === undefined ? undefined : { wire: mcpRow.wire, capability: mcpRow.callerCapability as readonly string[] },
     agentCapabilities: base.capabilityFields.result,
+    sessionCancel: need(
+      "session-control",
+      base.rows.agent.find((r) => r.layer === "session_control"),
+    ),
+    turns: new Set(base.rows.agent.filter((r) => r.kind === "request" && r.onCancel !== undefined).map((r) => r.wire)),
   };
 }

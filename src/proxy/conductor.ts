@@ -40,17 +40,12 @@
  * method names above are read off its rows and its base's
  * (`chain-rows.ts`), never written into the routing.
  */
-import { protocol as unstable } from "../unstable/generated/protocol.ts";
-import { chainRows } from "./chain-rows.ts";
 import { runChain, type Conductor, type ConductOptions } from "./chain.ts";
-import { protocol } from "./generated/protocol.ts";
+import { proxyRows } from "./rows.ts";
 
 export type { Conductor, ConductOptions } from "./chain.ts";
 
-/** What the conductor routes by, read off the proxy table's rows and its base's. */
-const rows = /* @__PURE__ */ chainRows(protocol, unstable);
-
 /** Spawns the chain and routes it; see the module comment. */
 export function conduct(options: ConductOptions): Conductor {
-  return runChain(options, rows);
+  return runChain(options, proxyRows);
 }

@@ -41,11 +41,12 @@ import { protocol } from "./generated/protocol.ts";
 import type { ProxySuccessorNotification, ProxySuccessorRequest } from "./generated/types.ts";
 import type { AnyHook, Ctx, DefinedProxy, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
 import { arrivalOrder, hopSignal, successorParams, type Ordered } from "./order.ts";
+import { proxyRows } from "./rows.ts";
 
 export type { DefinedProxy, ProxyContext, ProxyHook, ProxyHookSet, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
 
-/** Rows the proxy answers itself rather than forwarding as they are. */
-const ownRow = (wire: string) => wire === "proxy/initialize" || wire === "proxy/successor" || wire === "initialize";
+/** Rows the proxy answers itself rather than forwarding as they are: both initializes and the envelope. */
+const ownRow = (wire: string) => wire === proxyRows.proxyInitialize || wire === proxyRows.envelope || wire === proxyRows.initialize;
 
 /**
  * The proxy's handler for the proxy table's agent side, built from `hooks`.
@@ -59,8 +60,8 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     return out;
   };
   const toAgent: ProxySender = {
-    request: (method, params, options) => conductor().request("proxy/successor", successorParams(method, params), options),
-    notify: (method, params) => conductor().notify("proxy/successor", successorParams(method, params)),
+    request: (method, params, options) => conductor().request(proxyRows.envelope, successorParams(method, params), options),
+    notify: (method, params) => conductor().notify(proxyRows.envelope, successorParams(method, params)),
   };
   const toClient: ProxySender = {
     request: (method, params, options) => conductor().request(method, params ?? {}, options),
@@ -84,7 +85,7 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
   }
   handler.initializeProxy = async (params: unknown, ctx: Ctx) => {
     const hook = fromClient.initialize;
-    const forward = (p: unknown) => toAgent.request("initialize", p);
+    const forward = (p: unknown) => toAgent.request(proxyRows.initialize, p);
     const context = { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId };
     return hook === undefined ? forward(params) : hook(params, context);
   };
@@ -119,7 +120,7 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
       void order.inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
     };
   }
-  const turn = wire === "session/prompt";
+  const turn = proxyRows.turns.has(wire);
   return (params: unknown, ctx: Ctx) => {
     let cancelSent = false;
     const forward = (p: unknown) => {
@@ -129,7 +130,7 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
           const cause = (ctx.signal.reason as { cause?: unknown } | undefined)?.cause;
           if (cause === "session_cancel" && ctx.sessionId !== undefined && !cancelSent) {
             cancelSent = true;
-            void toAgent.notify("session/cancel", { sessionId: ctx.sessionId }).catch(() => {});
+            void toAgent.notify(proxyRows.sessionCancel, { sessionId: ctx.sessionId }).catch(() => {});
           }
         }, { once: true });
       }

@@ -23,6 +23,7 @@ describe("what the conductor routes by", () => {
     expect([...rows.opensSession].sort()).toEqual(["session/fork", "session/load", "session/new", "session/resume"]);
     expect(rows.mcp).toEqual({ wire: "mcp/message", capability: ["mcpCapabilities", "acp"] });
     expect(rows.agentCapabilities).toBe("agentCapabilities");
+    expect([rows.sessionCancel, [...rows.turns]]).toEqual(["session/cancel", ["session/prompt"]]);
   });
 });
 
