@@ -2,6 +2,9 @@
 // only the delta, and the runtime's extendProtocol lays it over the base folder's values.
 import { describe, expect, it } from "vitest";
 import { tableDelta } from "../../codegen/emit-extension.ts";
+import { generate } from "../../codegen/generate.ts";
+import { methods as stableRows } from "../../method-table.ts";
+import { realSchema } from "./support.ts";
 import type { MethodRow } from "../../method-table.ts";
 import { protocol as proxy, agentProtocol as proxyAgent } from "../../src/proxy/generated/index.ts";
 import { protocol as unstable, agentProtocol as unstableAgent } from "../../src/unstable/generated/index.ts";
@@ -63,5 +66,21 @@ describe("the proxy protocol, laid over the unstable one", () => {
         .filter((n) => !(n in unstable.leniency))
         .sort(),
     ).toEqual(["InitializeProxyRequest", "InitializeProxyResponse", "ProxySuccessorNotification", "ProxySuccessorRequest"]);
+  });
+});
+
+describe("a user's table that extends the stable table (acp-router codegen --base)", () => {
+  const extra: MethodRow = { wire: "_mine/ping", side: "agent", kind: "request", callback: "minePing", params: "NewSessionRequest", result: "NewSessionResponse", layer: "app", extension: true };
+
+  it("generates every file, each printing only the delta and importing the rest from the base folder", async () => {
+    const files = await generate([...stableRows, extra], realSchema().schema, { base: { rows: stableRows, folder: "../base" }, protocol: { version: 1, name: "v1-mine" } });
+    expect([...files.keys()].sort()).toEqual(["agent.ts", "client.ts", "errors.ts", "handlers.ts", "index.ts", "leniency.ts", "peers.ts", "protocol.ts", "router.ts", "routes.ts", "types.ts", "validators.ts"]);
+    expect(files.get("types.ts")).toContain('export type * from "../base/types.js";');
+    expect(files.get("validators.ts")).not.toContain("errorKinds"); // no new type: nothing compiled
+    expect(files.get("routes.ts")).toContain("export const A__mine_ping: Route = {");
+    expect(files.get("routes.ts")).not.toContain("A_session_prompt");
+    expect(files.get("agent.ts")).toContain('import { agentProtocol as base, createClientPeer as baseClientPeer } from "../base/agent.js";');
+    expect(files.get("protocol.ts")).toContain('name: "v1-mine",');
+    expect(files.get("handlers.ts")).toContain('export interface AgentHandler extends WithContext<Omit<B.AgentHandler, "extMethod" | "extNotification">, AgentContext> {');
   });
 });
