@@ -118,6 +118,12 @@ export interface MethodRow {
   readonly repeatable?: "until_first_request";
   /** Never sent inside a JSON-RPC batch (v2: `initialize`, `session/prompt`, ...); a batch holding it is rejected. */
   readonly unbatched?: boolean;
+  /**
+   * The params wrap another message, its `method` and `params` (the Proxy
+   * Chains RFD's `proxy/successor`): a conductor unwraps it for the next hop
+   * and wraps what comes back the other way in it.
+   */
+  readonly envelope?: boolean;
 }
 
 /** See {@link MethodRow.objectCapability}. */

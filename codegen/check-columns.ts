@@ -39,6 +39,7 @@ export function checkColumns(rows: readonly MethodRow[], schema: AcpSchema, repo
       if (!hasProperty(schema, row.result, row.capabilityFields.result)) report(row, "capabilityFields", `"${row.capabilityFields.result}" is not a property of ${row.result}`);
     }
     if (row.unbatched && row.layer !== "app") report(row, "unbatched", "only app rows can be kept out of batches");
+    if (row.envelope && typeof row.params === "string" && !(hasProperty(schema, row.params, "method") && hasProperty(schema, row.params, "params"))) report(row, "envelope", `${row.params} has no "method" and "params" to wrap a message in`);
   }
 }
 

@@ -15,7 +15,7 @@ type Report = (row: MethodRow, field: string, what: string) => void;
 const columns = {
   wire: true, side: true, kind: true, callback: true, params: true, result: true, capability: true, optional: true, layer: true,
   auth: true, onCancel: true, cancelsSession: true, lifecycle: true, extension: true, counterpart: true, callerCapability: true,
-  objectCapability: true, turnEnd: true, capabilityFields: true, repeatable: true, unbatched: true,
+  objectCapability: true, turnEnd: true, capabilityFields: true, repeatable: true, unbatched: true, envelope: true,
 } as const satisfies Record<keyof MethodRow, true>;
 
 /** The columns whose value is one of a few strings, with those strings. */

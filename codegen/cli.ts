@@ -9,23 +9,24 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TableError } from "./check.ts";
 import { CODEGEN_HELP } from "./help.ts";
 import { runCodegen, type TableModule } from "./run.ts";
 
-const USAGE = "usage: acp-router codegen --table FILE --out DIR [--check] [--runtime SPECIFIER]";
+const USAGE = "usage: acp-router codegen --table FILE --out DIR [--check] [--runtime SPECIFIER] [--base DIR]";
 
 interface Args {
   check: boolean;
   table: string | undefined;
   out: string | undefined;
   runtime: string;
+  base: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args | string {
-  const args: Args = { check: false, table: undefined, out: undefined, runtime: "acp-router/runtime" };
+  const args: Args = { check: false, table: undefined, out: undefined, runtime: "acp-router/runtime", base: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = argv[i + 1];
@@ -33,6 +34,7 @@ function parseArgs(argv: readonly string[]): Args | string {
     else if (a === "--table" && next !== undefined) (args.table = next), i++;
     else if (a === "--out" && next !== undefined) (args.out = next), i++;
     else if (a === "--runtime" && next !== undefined) (args.runtime = next), i++;
+    else if (a === "--base" && next !== undefined) (args.base = next), i++;
     else return `unknown or incomplete argument "${a}"`;
   }
   if (args.table === undefined || args.out === undefined) return "--table and --out are required";
@@ -58,6 +60,10 @@ export async function codegenMain(argv: readonly string[]): Promise<number> {
   }
   try {
     const table = await importTable(tablePath);
+    if ((table.base === undefined) !== (args.base === undefined)) {
+      log(`acp-router codegen: ${args.base === undefined ? `${args.table} extends another table (it exports "base"): name that table's generated folder with --base DIR` : `--base names the folder of the table ${args.table} extends, but it exports no "base"`}`);
+      return 2;
+    }
     const tableName = relative(process.cwd(), tablePath) || basename(tablePath);
     const outName = args.out as string;
     return await runCodegen({
@@ -71,6 +77,7 @@ export async function codegenMain(argv: readonly string[]): Promise<number> {
       importExtension: ".js",
       header: { table: tableName, command: "acp-router codegen" },
       log,
+      ...(args.base === undefined ? {} : { baseFolder: importPath(resolve(outName), resolve(args.base)) }),
     });
   } catch (error) {
     log(error instanceof TableError ? `acp-router codegen: ${error.message}` : `acp-router codegen: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -123,4 +130,10 @@ function esmEntry(path: string, pkg: string, subpath: string): string | undefine
   } catch {
     return undefined;
   }
+}
+
+/** The import specifier of folder `to` from folder `from` (POSIX separators, `./` in front when it does not climb). */
+function importPath(from: string, to: string): string {
+  const path = relative(from, to).split(sep).join("/");
+  return path.startsWith(".") ? path : `./${path}`;
 }

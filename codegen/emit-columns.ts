@@ -7,7 +7,7 @@
 import type { MethodRow } from "../method-table.ts";
 import { lit } from "./names.ts";
 
-const COLUMNS = ["counterpart", "callerCapability", "objectCapability", "turnEnd", "capabilityFields", "repeatable", "unbatched"] as const;
+const COLUMNS = ["counterpart", "callerCapability", "objectCapability", "turnEnd", "capabilityFields", "repeatable", "unbatched", "envelope"] as const;
 
 /** `callerCapability: [...], turnEnd: {...}` for the columns `row` sets, or "" when it sets none. */
 export function rowColumns(row: MethodRow): string {

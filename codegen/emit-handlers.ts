@@ -142,7 +142,7 @@ export function emitPeers(rows: readonly MethodRow[], p: Printer = DEFAULT_PRINT
  * (`createClientPeer` in `agent.ts`), so `peers.ts` holds types only: one
  * one-line call into the connection's outbound side per method.
  */
-export function emitPeerFactories(rows: readonly MethodRow[], sides: readonly HandlingSide[] = SIDES, exported = false): string[] {
+export function emitPeerFactories(rows: readonly MethodRow[], sides: readonly HandlingSide[] = SIDES, exported = false, base?: (side: HandlingSide) => string): string[] {
   const out: string[] = [];
   const app = rows.filter((r) => r.layer !== "protocol");
   for (const side of sides) {
@@ -153,6 +153,7 @@ export function emitPeerFactories(rows: readonly MethodRow[], sides: readonly Ha
     out.push(" */");
     out.push(`${exported ? "export " : ""}function create${S}Peer(caller: PeerCaller): ${S}Peer {`);
     out.push("  return {");
+    if (base !== undefined) out.push(`    ...${base(side)}(caller),`);
     for (const r of app.filter((r) => r.side === side)) {
       if (r.kind === "request") out.push(`    ${peerMethodName(r)}: (params, options) => caller.request(${lit(r.wire)}, params, options) as Promise<${resultTypeName(r)}>,`);
       else out.push(`    ${peerMethodName(r)}: (params) => caller.notify(${lit(r.wire)}, params),`);

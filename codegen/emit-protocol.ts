@@ -7,24 +7,11 @@
  */
 import type { MethodRow } from "../method-table.ts";
 import { lit } from "./names.ts";
-import { capabilityFields } from "./emit-router.ts";
+import { capabilityFields, DEFAULT_PROTOCOL_INFO, type ProtocolInfo } from "./protocol-info.ts";
 import type { AcpSchema } from "./schema.ts";
 import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer } from "./symbols.ts";
 
-/** What names the table's protocol: its version and a short name. */
-export interface ProtocolInfo {
-  readonly version: number;
-  readonly name: string;
-}
-
-/** A table whose schema file says nothing else: ACP version 1. */
-export const DEFAULT_PROTOCOL_INFO: ProtocolInfo = { version: 1, name: "v1" };
-
-/** The version and name of a table from its schema file (`schema/v2/schema.json` → 2, `"v2"`; `schema.unstable.json` → `"v1-unstable"`). */
-export function protocolInfoOf(schemaFile: string): ProtocolInfo {
-  const version = Number(/(?:^|\/)v(\d+)\//.exec(schemaFile)?.[1] ?? 1);
-  return { version, name: `v${version}${/unstable/.test(schemaFile) ? "-unstable" : ""}` };
-}
+export { DEFAULT_PROTOCOL_INFO, protocolInfoOf, type ProtocolInfo } from "./protocol-info.ts";
 
 export function emitProtocol(rows: readonly MethodRow[], schema: AcpSchema, info: ProtocolInfo = DEFAULT_PROTOCOL_INFO, p: Printer = DEFAULT_PRINTER): string {
   const fields = capabilityFields(rows);

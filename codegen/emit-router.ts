@@ -24,18 +24,18 @@ import { DEFAULT_PRINTER, localImport, runtimeImport, type Printer, type Runtime
 import { validatorName } from "./emit-validators.ts";
 import { rowColumns } from "./emit-columns.ts";
 import { emitPeerFactories, peerResultTypes } from "./emit-handlers.ts";
-import type { ProtocolInfo } from "./emit-protocol.ts";
+import { capabilityFields, type ProtocolInfo } from "./protocol-info.ts";
 
 /**
  * The constant naming `row` in the generated files: side letter and wire; a
  * notification whose wire the same side also handles as a request
  * (`proxy/successor`) gets `_notification` after it.
  */
-const rowConst = (side: HandlingSide, row: MethodRow, rows: readonly MethodRow[]) => {
+export const rowConst = (side: HandlingSide, row: MethodRow, rows: readonly MethodRow[]) => {
   const shared = row.kind === "notification" && rows.some((r) => r.wire === row.wire && r.side === row.side && r.kind === "request");
   return `${side === "agent" ? "A" : "C"}_${row.wire.replace(/[^A-Za-z0-9]/g, "_")}${shared ? "_notification" : ""}`;
 };
-const other = (side: HandlingSide): HandlingSide => (side === "agent" ? "client" : "agent");
+export const other = (side: HandlingSide): HandlingSide => (side === "agent" ? "client" : "agent");
 const rowsType = "{ readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] }";
 
 /** `agentProtocol` / `clientProtocol`. */
@@ -67,7 +67,7 @@ function routeLines(side: HandlingSide, row: MethodRow, rows: readonly MethodRow
 }
 
 /** One row constant of `half`'s half: a row `side` handles, its route plus what `half` decodes and calls. */
-function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow, rows: readonly MethodRow[]): string {
+export function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow, rows: readonly MethodRow[]): string {
   const own = side === half;
   const res = resultTypeName(row);
   const invoke = !own || row.callback === undefined ? "undefined" : invokeText(row);
@@ -83,7 +83,7 @@ function rowLine(side: HandlingSide, half: HandlingSide, row: MethodRow, rows: r
  * per row that reads like the table row; both halves spread these and add
  * their validators and handler call, so the routing data is printed once.
  */
-export function emitRoutes(rows: readonly MethodRow[], p: Printer = DEFAULT_PRINTER): string {
+export function emitRoutes(rows: readonly MethodRow[], p: Printer = DEFAULT_PRINTER, only: readonly MethodRow[] = rows): string {
   const out: string[] = [p.header, runtimeImport(p, ["Row"]), ""];
   out.push("/**");
   out.push(" * A row's routing data: everything but its validators and its handler call.");
@@ -93,14 +93,14 @@ export function emitRoutes(rows: readonly MethodRow[], p: Printer = DEFAULT_PRIN
   out.push("");
   for (const side of SIDES) {
     out.push(`// ── rows handled by the ${side} ──`);
-    for (const row of handledBy(rows, side)) out.push(...routeLines(side, row, rows));
+    for (const row of handledBy(only, side)) out.push(...routeLines(side, row, rows));
     out.push("");
   }
   return out.join("\n");
 }
 
 /** The four lookups (a `switch` per handling side and kind), typed by `rowType(side)`, exported or not. */
-function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) => string, exported: boolean): string[] {
+export function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) => string, exported: boolean, only: readonly MethodRow[] = rows): string[] {
   const out: string[] = [];
   for (const side of SIDES) {
     for (const kind of ["request", "notification"] as const) {
@@ -110,7 +110,7 @@ function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) =
       out.push(" */");
       out.push(`${exported ? "export " : ""}function ${side}${cap(kind)}Row(wire: string): ${rowType(side)} | undefined {`);
       out.push("  switch (wire) {");
-      for (const row of handledBy(rows, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row, rows)};`);
+      for (const row of handledBy(only, side).filter((r) => r.kind === kind)) out.push(`    case ${lit(row.wire)}: return ${rowConst(side, row, rows)};`);
       out.push("    default: return undefined;");
       out.push("  }");
       out.push("}");
@@ -120,14 +120,8 @@ function lookupLines(rows: readonly MethodRow[], rowType: (side: HandlingSide) =
   return out;
 }
 
-function rowsLines(rows: readonly MethodRow[]): string[] {
-  return SIDES.map((side) => `  ${side}: [${handledBy(rows, side).map((r) => rowConst(side, r, rows)).join(", ")}],`);
-}
-
-/** Where `initialize` carries the capabilities (method-table.ts defaults when the row says nothing). */
-export function capabilityFields(rows: readonly MethodRow[]): { params: string; result: string } {
-  const row = rows.find((r) => r.lifecycle === "initialize" && r.side === "agent" && r.kind === "request");
-  return { params: row?.capabilityFields?.params ?? "clientCapabilities", result: row?.capabilityFields?.result ?? "agentCapabilities" };
+export function rowsLines(rows: readonly MethodRow[], only: readonly MethodRow[] = rows): string[] {
+  return SIDES.map((side) => `  ${side}: [${handledBy(only, side).map((r) => rowConst(side, r, rows)).join(", ")}],`);
 }
 
 /** Emits `agent.ts` or `client.ts`: `half`'s side of the table (see the module comment). */

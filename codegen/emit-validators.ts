@@ -85,7 +85,7 @@ function positionalContext(code: string): string {
  * schema `acp`, and the export name → schema reference map. Tests compile the
  * same instance at run time to check the emitted code against it.
  */
-export function validatorAjv(rows: readonly MethodRow[], schema: AcpSchema, inlineRefs = true): { ajv: InstanceType<typeof Ajv2020>; exports: Record<string, string> } {
+export function validatorAjv(rows: readonly MethodRow[], schema: AcpSchema, inlineRefs = true, names: readonly string[] = validatedTypes(rows)): { ajv: InstanceType<typeof Ajv2020>; exports: Record<string, string> } {
   const defs = objectUnions(stripDocs(typeDefinitions(rows, schema)) as Record<string, Record<string, unknown>>);
   const tracksEvaluated = dropTrivialUnevaluated(defs);
   const ajv = new Ajv2020({
@@ -101,12 +101,18 @@ export function validatorAjv(rows: readonly MethodRow[], schema: AcpSchema, inli
   // branch, per call), which only `unevaluated*` keywords read: off when none is left.
   if (!tracksEvaluated) (ajv.opts as { unevaluated: boolean }).unevaluated = false;
   ajv.addSchema({ $id: "acp", $defs: defs as Record<string, object> });
-  const exports = Object.fromEntries(validatedTypes(rows).map((n) => [validatorName(n), `acp#/$defs/${n}`]));
+  const exports = Object.fromEntries(names.map((n) => [validatorName(n), `acp#/$defs/${n}`]));
   return { ajv, exports };
 }
 
-export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
-  const { ajv, exports } = validatorAjv(rows, schema);
+/**
+ * `names` (default: every params/result type of `rows`) are the validators
+ * compiled here; `reexports` are lines printed after the imports (an
+ * extension table's folder re-exports its base folder's validators).
+ */
+export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER, names: readonly string[] = validatedTypes(rows), reexports: readonly string[] = []): string {
+  if (names.length === 0) return `${p.header}\n${reexports.join("\n")}\n`;
+  const { ajv, exports } = validatorAjv(rows, schema, true, names);
   let code = standaloneCode(ajv, exports);
   code = code.replace(/^"use strict";/, "");
   let needsLength = false;
@@ -127,5 +133,5 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p:
   code = sites.code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
   const imports = runtimeImport(p, ["addError", "addErrors", "addPlaceholder", "errorKinds", "isObject", "Validator", ...(needsLength ? (["ucs2length"] as const) : [])]);
   const table = `/** The distinct errors this file's validators report (keyword, params, message), shared by every call. */\nconst K = errorKinds(${sites.table});`;
-  return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n\n${table}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
+  return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n${reexports.map((l) => `${l}\n`).join("")}\n${table}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;
 }

@@ -7,7 +7,9 @@ import { checkTable } from "./check.ts";
 import { emitErrors } from "./emit-errors.ts";
 import { emitLeniency } from "./emit-leniency.ts";
 import { emitHandlers, emitPeers } from "./emit-handlers.ts";
-import { DEFAULT_PROTOCOL_INFO, emitIndex, emitProtocol, type ProtocolInfo } from "./emit-protocol.ts";
+import { emitIndex, emitProtocol } from "./emit-protocol.ts";
+import { emitExtension, type ExtensionBase } from "./emit-extension.ts";
+import { DEFAULT_PROTOCOL_INFO, type ProtocolInfo } from "./protocol-info.ts";
 import { emitHalf, emitRouter, emitRoutes } from "./emit-router.ts";
 import { emitTypes } from "./emit-types.ts";
 import { emitValidators } from "./emit-validators.ts";
@@ -32,6 +34,13 @@ export interface GenerateOptions {
   readonly header?: { readonly table: string; readonly command: string };
   /** The table's protocol version and short name. Default version 1, `"v1"` (run.ts reads them off the schema file). */
   readonly protocol?: ProtocolInfo;
+  /**
+   * The table this one extends (its rows, and its generated folder as an
+   * import specifier from this one's): only the rows this table adds or
+   * changes are printed, and the rest is imported from that folder
+   * (`emit-extension.ts`). Both tables must pin the same schema.
+   */
+  readonly base?: ExtensionBase;
 }
 
 /** Checks the table, then returns every generated file by name. */
@@ -43,6 +52,12 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
     ext: options.importExtension ?? ".js",
   };
   const info = options.protocol ?? DEFAULT_PROTOCOL_INFO;
+  if (options.base !== undefined) {
+    checkTable(options.base.rows, schema);
+    const files = emitExtension(rows, schema, options.base, info, p);
+    files.set("index.ts", emitIndex(p));
+    return files;
+  }
   return new Map<string, string>([
     ["types.ts", await emitTypes(rows, schema, p)],
     ["validators.ts", emitValidators(rows, schema, p)],

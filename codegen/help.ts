@@ -2,7 +2,7 @@
  * The help text of `acp-router codegen`, kept apart from the generator so
  * `--help` works before the generator's packages are installed.
  */
-export const CODEGEN_HELP = `usage: acp-router codegen --table FILE --out DIR [--check] [--runtime SPECIFIER]
+export const CODEGEN_HELP = `usage: acp-router codegen --table FILE --out DIR [--check] [--runtime SPECIFIER] [--base DIR]
 
 Generate a typed router from a method table: decoders, dispatch, handler
 interfaces and typed peers, one folder exporting protocol, agentProtocol and
@@ -17,6 +17,10 @@ options:
                         match the table (for CI)
   --runtime SPECIFIER   the module the generated files import the runtime from
                         (default acp-router/runtime; name your own re-export of it)
+  --base DIR            for a table that extends another (it exports base, the other
+                        table, with the same schema pin): that table's generated folder;
+                        DIR gets only the rows this table adds or changes and imports
+                        the rest from there
   -h, --help            show this help
 
 Messages go to stderr. Exit 0 on success, 1 when --check finds stale files,

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MethodRow, SchemaSource } from "../method-table.ts";
-import { protocolInfoOf } from "./emit-protocol.ts";
+import { protocolInfoOf } from "./protocol-info.ts";
 import { generate, type GenerateOptions } from "./generate.ts";
 import { loadSchema } from "./schema.ts";
 
@@ -14,6 +14,10 @@ import { loadSchema } from "./schema.ts";
 export interface TableModule {
   readonly methods?: readonly MethodRow[];
   readonly schemaSource?: SchemaSource;
+  /** The table this one extends (another table module, same schema pin); its folder is `RunOptions.baseFolder`. */
+  readonly base?: TableModule;
+  /** The protocol's short name, when the schema file's does not fit (`"v1-proxy"`). */
+  readonly name?: string;
 }
 
 /** What to generate from where, and how to report it. */
@@ -29,6 +33,8 @@ export interface RunOptions extends GenerateOptions {
   readonly regenerate: string;
   /** Where messages go (stderr; stdout is left alone). */
   readonly log: (line: string) => void;
+  /** For a table with a `base`: the base table's generated folder, as an import specifier from `out` (`../../unstable/generated`). */
+  readonly baseFolder?: string;
 }
 
 /** Runs codegen once; returns the exit code (0 done or up to date, 1 stale, 2 bad table or schema). */
@@ -46,7 +52,15 @@ export async function runCodegen(o: RunOptions): Promise<number> {
     );
     return 2;
   }
-  const files = await generate(methods, schema, { protocol: protocolInfoOf(schemaSource.file), ...o });
+  const { base } = o.table;
+  if (base !== undefined) {
+    if (!Array.isArray(base.methods) || base.schemaSource?.sha256 !== schemaSource.sha256 || o.baseFolder === undefined) {
+      o.log(`codegen: ${o.tableName} extends another table ("base"), which must export "methods" and pin the same schema, and whose generated folder must be named${o.baseFolder === undefined ? " (none was)" : ""}`);
+      return 2;
+    }
+  }
+  const extension = base === undefined || o.baseFolder === undefined ? {} : { base: { rows: base.methods as readonly MethodRow[], folder: o.baseFolder } };
+  const files = await generate(methods, schema, { protocol: protocolInfoOf(schemaSource.file, o.table.name), ...o, ...extension });
   if (o.check) {
     const stale: string[] = [];
     for (const [name, text] of files) {

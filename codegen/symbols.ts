@@ -21,6 +21,7 @@ export const RUNTIME_SYMBOLS = {
   createAgentConnection: "value",
   createClientConnection: "value",
   defineProtocol: "value",
+  extendProtocol: "value",
   notDecodedHere: "value",
   notImplemented: "value",
   ucs2length: "value",
@@ -35,6 +36,7 @@ export const RUNTIME_SYMBOLS = {
   RequiredMethods: "type",
   Row: "type",
   Validator: "type",
+  WithContext: "type",
 } as const;
 
 /** A symbol of {@link RUNTIME_SYMBOLS}. */

@@ -66,7 +66,7 @@ export interface RowLookups {
 export interface ProtocolSpec<T extends ProtocolTypes> {
   /** The ACP protocol version of the table (`initialize`'s `protocolVersion`). */
   readonly version: number;
-  /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, or a user table's. */
+  /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, `"v1-proxy"`, or a user table's. */
   readonly name: string;
   /**
    * Which half of the table this value is (`agentProtocol`: `"agent"`), or
@@ -143,3 +143,47 @@ export function defineProtocol<T extends ProtocolTypes>(spec: ProtocolSpec<T>): 
     resultMarker: (peerSide, wire) => (peerSide === "agent" ? agent : client).request(wire),
   };
 }
+
+/**
+ * Builds the protocol value of a table that extends another table (the
+ * proxy table extends the unstable one): its generated folder holds only
+ * the rows it adds or changes, and this lays them over `base` (the base
+ * folder's value of the same side, or its whole `protocol`). A row of
+ * `spec.rows` replaces the base row of the same wire and kind, in place; the
+ * others follow the base's rows, in table order. Each lookup asks the
+ * extension's switch first, then the base's. The rest (name, leniency graph,
+ * peers, capability fields, error codes) is the extension's own.
+ * Called once per value of an extension's generated folder.
+ * @internal
+ */
+export function extendProtocol<T extends ProtocolTypes>(base: Protocol, spec: ProtocolSpec<T>): Protocol<T> {
+  if (base.side !== spec.side) throw new TypeError(`extendProtocol: the base is ${base.side ?? "the whole table"} but the extension is ${spec.side ?? "the whole table"}`);
+  const rows = (side: "agent" | "client"): readonly Row<never, never>[] => {
+    const own = spec.rows[side];
+    const replaced = new Set<Row<never, never>>();
+    const merged = base.rows[side].map((row) => {
+      const over = own.find((r) => r.wire === row.wire && r.kind === row.kind);
+      if (over === undefined) return row;
+      replaced.add(over);
+      return over;
+    });
+    return [...merged, ...own.filter((r) => !replaced.has(r))];
+  };
+  const chain = (own: RowLookups, under: RowLookups): RowLookups => ({
+    request: (wire) => own.request(wire) ?? under.request(wire),
+    notification: (wire) => own.notification(wire) ?? under.notification(wire),
+  });
+  return defineProtocol<T>({
+    ...spec,
+    rows: { agent: rows("agent"), client: rows("client") },
+    lookup: { agent: chain(spec.lookup.agent, base.lookup.agent), client: chain(spec.lookup.client, base.lookup.client) },
+  });
+}
+
+/**
+ * Handler interface `H` with every method's context retyped to `C`: how an
+ * extension table's handler takes over its base table's methods with its own
+ * context (whose peer has the extension's methods too). Optional methods stay
+ * optional.
+ */
+export type WithContext<H, C> = { [K in keyof H]: H[K] extends ((params: infer P, ctx: never) => infer R) | undefined ? (params: P, ctx: C) => R : H[K] };

@@ -57,6 +57,8 @@ export interface Row<Handler = unknown, Context = unknown> {
   readonly repeatable?: "until_first_request";
   /** Never inside a JSON-RPC batch. */
   readonly unbatched?: boolean;
+  /** The params wrap another message's `method` and `params` (`proxy/successor`). */
+  readonly envelope?: boolean;
 }
 
 /**

@@ -14,7 +14,7 @@
  * @module
  */
 export { bindAgent, bindClient, bindProtocol, createAgentConnection, createClientConnection, type AgentConnection as AgentConnectionOf, type BoundProtocol, type ClientConnection as ClientConnectionOf, type RequiredMethods } from "./bind.ts";
-export { defineProtocol, type Protocol, type ProtocolSpec, type ProtocolTypes, type RowLookups, type TypesOf } from "./protocol.ts";
+export { defineProtocol, extendProtocol, type Protocol, type ProtocolSpec, type ProtocolTypes, type RowLookups, type TypesOf, type WithContext } from "./protocol.ts";
 export { openConnection, type Connection } from "./connection/connect.ts";
 export type { ConnectionOptions } from "./connection/options.ts";
 export type { Transport } from "./transport/transport.ts";

@@ -14,11 +14,27 @@
  * - `proxy/successor`, a request and a notification each way: the proxy
  *   sends one to reach its successor, the conductor sends one to deliver what
  *   the successor sent. The envelope's `_meta` belongs to this hop.
+ *
+ * The table extends the unstable table ({@link base}): codegen prints only
+ * the rows this table adds or changes into `src/proxy/generated/` and
+ * imports the rest (types, validators, leniency, rows) from
+ * `src/unstable/generated/`.
  */
-import { methods as unstable, schemaSource, type MethodRow } from "./v1-unstable.ts";
+import * as unstableTable from "./v1-unstable.ts";
+import type { MethodRow } from "./v1-unstable.ts";
 
 export type { MethodRow, SchemaSource } from "./v1-unstable.ts";
-export { schemaSource };
+
+/** The table this one extends: the unstable v1 table (same schema pin). */
+export const base = unstableTable;
+
+/** The pinned ACP schema: the unstable table's. */
+export const schemaSource = unstableTable.schemaSource;
+
+/** The protocol's name, so tools tell a proxy hop from an unstable v1 connection. */
+export const name = "v1-proxy";
+
+const unstable = unstableTable.methods;
 
 /** The rows the proxy connection adds to the unstable table. */
 export const proxyMethods: readonly MethodRow[] = [
@@ -26,13 +42,13 @@ export const proxyMethods: readonly MethodRow[] = [
   // The conductor's first request to a component with a successor: the proxy forwards an initialize to its successor before answering.
   { wire: "proxy/initialize", side: "agent", kind: "request", callback: "initializeProxy", params: "InitializeProxyRequest", result: "InitializeProxyResponse", layer: "app", lifecycle: "initialize" },
   // A request or notification from the proxy's successor, delivered by the conductor; the wrapped answer goes back unchanged.
-  { wire: "proxy/successor", side: "agent", kind: "request", callback: "fromSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app" },
-  { wire: "proxy/successor", side: "agent", kind: "notification", callback: "fromSuccessorNotification", params: "ProxySuccessorNotification", layer: "app" },
+  { wire: "proxy/successor", side: "agent", kind: "request", callback: "fromSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app", envelope: true },
+  { wire: "proxy/successor", side: "agent", kind: "notification", callback: "fromSuccessorNotification", params: "ProxySuccessorNotification", layer: "app", envelope: true },
 
   // ── handled by the conductor ──────────────────────────────────────────
   // A request or notification the proxy sends on to its successor.
-  { wire: "proxy/successor", side: "client", kind: "request", callback: "toSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app" },
-  { wire: "proxy/successor", side: "client", kind: "notification", callback: "toSuccessorNotification", params: "ProxySuccessorNotification", layer: "app" },
+  { wire: "proxy/successor", side: "client", kind: "request", callback: "toSuccessor", params: "ProxySuccessorRequest", result: "ProxySuccessorResponse", layer: "app", envelope: true },
+  { wire: "proxy/successor", side: "client", kind: "notification", callback: "toSuccessorNotification", params: "ProxySuccessorNotification", layer: "app", envelope: true },
 ];
 
 /**

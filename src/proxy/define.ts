@@ -33,69 +33,20 @@
  * - Methods the table does not know: `_`-prefixed ones pass on unchanged both
  *   ways (no validation; the ends validate them); any other is `-32601`.
  */
-import type { HandlerContext } from "../context.ts";
 import { decode } from "../decode.ts";
 import { RpcError } from "../errors.ts";
 import type { Row } from "../row.ts";
-import type { AgentHandler, ClientHandler } from "./generated/handlers.ts";
+import type { AgentHandler } from "./generated/handlers.ts";
 import { protocol } from "./generated/protocol.ts";
 import type { ProxySuccessorNotification, ProxySuccessorRequest } from "./generated/types.ts";
+import type { AnyHook, Ctx, DefinedProxy, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
+import { arrivalOrder, hopSignal, successorParams, type Ordered } from "./order.ts";
+import { proxyRows } from "./rows.ts";
 
-/** What a hook can do besides returning: forward, and send more either way. */
-export interface ProxyContext<P, R> {
-  /** Passes `params` (these or rewritten) on, and resolves with the answer (undefined for a notification). */
-  forward(params: P): Promise<R>;
-  /** Sends a request to the successor (the agent side of the chain) through the conductor. */
-  toAgent: ProxySender;
-  /** Sends a request or notification to the predecessor (the client side). */
-  toClient: ProxySender;
-  /** Aborted when the call is cancelled (its `reason.cause` says how) or the connection closes. */
-  readonly signal: AbortSignal;
-  /** `params.sessionId` when the params carry one. */
-  readonly sessionId: string | undefined;
-}
+export type { DefinedProxy, ProxyContext, ProxyHook, ProxyHookSet, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
 
-/** Sends arbitrary methods one way along the chain. */
-export interface ProxySender {
-  /** Sends request `method`; resolves with its answer's result, rejects with its error. Aborting `signal` cancels it on this hop. */
-  request(method: string, params?: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
-  /** Sends notification `method`. */
-  notify(method: string, params?: unknown): Promise<void>;
-}
-
-/** A hook in place of handler method `F`: its params, and a {@link ProxyContext} whose `forward` gives the answer `F` returns. */
-export type ProxyHook<F> = F extends (params: infer P, ctx: never) => infer R ? (params: P, ctx: ProxyContext<P, Awaited<R>>) => R | Promise<Awaited<R>> : never;
-/** Optional hooks for the methods of handler `H`, by name. */
-export type ProxyHookSet<H> = { readonly [K in keyof H]?: ProxyHook<NonNullable<H[K]>> };
-
-/** The hooks of a proxy: by handler method name, for each direction. */
-export interface ProxyHooks {
-  /** What the predecessor sends (client → agent direction), by the agent handler's method name. */
-  readonly fromClient?: ProxyHookSet<Omit<AgentHandler, "initializeProxy" | "fromSuccessor" | "fromSuccessorNotification" | "extMethod" | "extNotification">>;
-  /** What the successor sends (agent → client direction), by the client handler's method name. */
-  readonly fromAgent?: ProxyHookSet<Omit<ClientHandler, "toSuccessor" | "toSuccessorNotification" | "extMethod" | "extNotification">>;
-}
-
-type AnyHook = (params: unknown, ctx: ProxyContext<unknown, unknown>) => unknown;
-type Ctx = HandlerContext<unknown>;
-/** What a proxy's handler sends through: its connection to the conductor, any wire (`connectProxy` attaches it). */
-export interface ProxyOutbound {
-  /** Sends request `wire` to the conductor. */
-  request(wire: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
-  /** Sends notification `wire` to the conductor. */
-  notify(wire: string, params: unknown): Promise<void>;
-}
-
-/** Rows the proxy answers itself rather than forwarding as they are. */
-const ownRow = (wire: string) => wire === "proxy/initialize" || wire === "proxy/successor" || wire === "initialize";
-
-/** A proxy built by {@link defineProxy}: its handler, and where it sends. */
-export interface DefinedProxy {
-  /** The handler of the proxy table's agent side: serve it with the proxy table's `connectAgent`. */
-  readonly handler: AgentHandler;
-  /** Gives the handler the connection it sends through (before any message arrives). */
-  attach(outbound: ProxyOutbound): void;
-}
+/** Rows the proxy answers itself rather than forwarding as they are: both initializes and the envelope. */
+const ownRow = (wire: string) => wire === proxyRows.proxyInitialize || wire === proxyRows.envelope || wire === proxyRows.initialize;
 
 /**
  * The proxy's handler for the proxy table's agent side, built from `hooks`.
@@ -109,8 +60,8 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     return out;
   };
   const toAgent: ProxySender = {
-    request: (method, params, options) => conductor().request("proxy/successor", successorParams(method, params), options),
-    notify: (method, params) => conductor().notify("proxy/successor", successorParams(method, params)),
+    request: (method, params, options) => conductor().request(proxyRows.envelope, successorParams(method, params), options),
+    notify: (method, params) => conductor().notify(proxyRows.envelope, successorParams(method, params)),
   };
   const toClient: ProxySender = {
     request: (method, params, options) => conductor().request(method, params ?? {}, options),
@@ -134,7 +85,7 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
   }
   handler.initializeProxy = async (params: unknown, ctx: Ctx) => {
     const hook = fromClient.initialize;
-    const forward = (p: unknown) => toAgent.request("initialize", p);
+    const forward = (p: unknown) => toAgent.request(proxyRows.initialize, p);
     const context = { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId };
     return hook === undefined ? forward(params) : hook(params, context);
   };
@@ -169,7 +120,7 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
       void order.inOrder(() => (hook === undefined ? forward(params) : hook(params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: ctx.sessionId }))).catch(() => {});
     };
   }
-  const turn = wire === "session/prompt";
+  const turn = proxyRows.turns.has(wire);
   return (params: unknown, ctx: Ctx) => {
     let cancelSent = false;
     const forward = (p: unknown) => {
@@ -179,7 +130,7 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
           const cause = (ctx.signal.reason as { cause?: unknown } | undefined)?.cause;
           if (cause === "session_cancel" && ctx.sessionId !== undefined && !cancelSent) {
             cancelSent = true;
-            void toAgent.notify("session/cancel", { sessionId: ctx.sessionId }).catch(() => {});
+            void toAgent.notify(proxyRows.sessionCancel, { sessionId: ctx.sessionId }).catch(() => {});
           }
         }, { once: true });
       }
@@ -203,52 +154,4 @@ async function successorCall(envelope: ProxySuccessorRequest, kind: "request" | 
   const sessionId = (decoded.params as { sessionId?: unknown } | null)?.sessionId;
   if (hook === undefined) return forward(params);
   return hook(decoded.params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: typeof sessionId === "string" ? sessionId : undefined });
-}
-
-/** Messages from one side, handled in arrival order. */
-interface Ordered {
-  /** Runs `step` after the steps queued before it settled. */
-  inOrder<T>(step: () => T | Promise<T>): Promise<T>;
-  /** Starts `call` after the steps queued before it settled, without holding the next ones until it settles; resolves with its outcome. */
-  start<T>(call: () => T | Promise<T>): Promise<T>;
-  /** `request` whose answers resolve only after the steps queued before the answer came. */
-  answersAfter(request: ProxySender["request"]): ProxySender["request"];
-}
-
-function arrivalOrder(): Ordered {
-  let tail: Promise<unknown> = Promise.resolve();
-  const inOrder = <T>(step: () => T | Promise<T>): Promise<T> => {
-    const done = tail.then(step);
-    tail = done.catch(() => {});
-    return done;
-  };
-  return {
-    inOrder,
-    start<T>(call: () => T | Promise<T>): Promise<T> {
-      let outcome: T | Promise<T> | undefined;
-      return inOrder(() => void (outcome = call())).then(() => outcome as T | Promise<T>);
-    },
-    answersAfter: (request) => async (method, params, options) => {
-      const answer = await request(method, params, options);
-      await tail;
-      return answer;
-    },
-  };
-}
-
-/** The envelope for `method`: `params` absent when there are none. */
-function successorParams(method: string, params: unknown): ProxySuccessorRequest {
-  return params === undefined || params === null ? { method } : { method, params: params as NonNullable<ProxySuccessorRequest["params"]> };
-}
-
-/** A signal that aborts only for this hop's own `$/cancel_request` (or the connection closing), not for session/cancel. */
-function hopSignal(signal: AbortSignal): AbortSignal {
-  const hop = new AbortController();
-  const follow = () => {
-    const cause = (signal.reason as { cause?: unknown } | undefined)?.cause;
-    if (cause === "cancel_request" || cause === "connection_closed") hop.abort(signal.reason);
-  };
-  if (signal.aborted) follow();
-  else signal.addEventListener("abort", follow, { once: true });
-  return hop.signal;
 }

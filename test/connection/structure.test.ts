@@ -1,5 +1,5 @@
 // DESIGN §11: the connection core in one piece. Read from the code's text, like the module-graph
-// test: no import cycle in src/ or tools/; no module-level mutable state in src/; the negotiated
+// test: no import cycle in src/ (src/mcp and src/proxy included), tools/ or codegen/, nor across the repository's folders; no module-level mutable state in src/; the negotiated
 // state (initialized, authenticated, version, capabilities, sessions, turns, objects) written in
 // one module only, src/connection/state.ts, whose fields are private.
 import { readFileSync } from "node:fs";
@@ -21,9 +21,16 @@ describe("import cycles", () => {
     expect(importsIn("src/connection/x.ts", 'import type { Y } from "./y.ts";\nexport { z } from "../z.ts";')).toEqual(["src/connection/y.ts", "src/z.ts"]);
   });
 
-  it.each(["src", "tools"])("has none in %s/ (type-only imports included)", (folder) => {
+  it.each(["src", "src/mcp", "src/proxy", "tools", "codegen"])("has none in %s/ (type-only imports included)", (folder) => {
     const files = filesIn(folder);
-    expect(files.length).toBeGreaterThan(20);
+    expect(files.length).toBeGreaterThan(5);
+    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it("has none across the repository's TypeScript (tables, codegen, src, tools, bin, bench, examples, test)", () => {
+    const files = ["tables", "codegen", "src", "tools", "bin", "bench", "examples", "test"].flatMap(filesIn).concat("method-table.ts");
+    expect(files.length).toBeGreaterThan(400);
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     expect(cyclesOf(graph)).toEqual([]);
   });

@@ -114,7 +114,7 @@ describe("acp-router conduct: our client → proxy A → proxy B → the example
     const run = await runProcess(process.execPath, ["--import", "tsx", exampleClient, "--prompt", "hello", "--prompt", "plan", "--protocol", "1", "--agent", commandLine(outer)], { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
     const summaries = ["client", "a", "b", "agent"].map((name) => JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as { table: string; violations: unknown[]; notes: string[] });
-    expect(summaries.map((s) => [s.table, s.violations])).toEqual([["v1", []], ["v1-unstable", []], ["v1-unstable", []], ["v1", []]]);
+    expect(summaries.map((s) => [s.table, s.violations])).toEqual([["v1", []], ["v1-proxy", []], ["v1-proxy", []], ["v1", []]]);
   }, 180_000);
 });
 

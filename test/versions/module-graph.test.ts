@@ -24,3 +24,39 @@ describe("the runtime's module graph", () => {
     expect(offending).toEqual([]);
   });
 });
+
+/** Every file `file` reaches through relative imports (itself included). */
+function reach(file: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (f: string): void => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const target of importsOf(f)) if (target.endsWith(".ts")) visit(target);
+  };
+  visit(file);
+  return seen;
+}
+const generatedFoldersIn = (files: Set<string>) => [...new Set([...files].filter((f) => /(^|\/)generated\//.test(f)).map((f) => f.replace(/\/[^/]+$/, "")))].sort();
+
+describe("the surfaces' module graphs", () => {
+  it("the runtime imports no codegen module, and codegen no runtime module but the validators' shared error wording", () => {
+    // codegen/validator-size.ts prints the messages the runtime's errorKinds would build, from the same function.
+    for (const file of filesIn("codegen")) expect(importsOf(file).filter((t) => t.startsWith("src/") && t !== "src/validation/runtime.ts"), file).toEqual([]);
+    for (const file of filesIn("src")) expect(importsOf(file).filter((t) => t.startsWith("codegen/")), file).toEqual([]);
+  });
+
+  it("src/mcp loads the unstable table only", () => {
+    expect(generatedFoldersIn(reach("src/mcp/index.ts"))).toEqual(["src/unstable/generated"]);
+  });
+
+  it("src/proxy loads the proxy table and, through it, its base (the unstable table) only", () => {
+    expect(generatedFoldersIn(reach("src/proxy/index.ts"))).toEqual(["src/proxy/generated", "src/unstable/generated"]);
+  });
+
+  it("the conductor's parts load no table: they route by the rows conductor.ts reads off the proxy table and hands them", () => {
+    const parts = reach("src/proxy/chain.ts");
+    expect([...parts].filter((f) => f.startsWith("src/proxy/")).sort()).toEqual(["src/proxy/chain-rows.ts", "src/proxy/chain.ts", "src/proxy/hop.ts", "src/proxy/mcp-hook.ts", "src/proxy/route.ts"]);
+    expect(generatedFoldersIn(parts)).toEqual([]);
+    expect([...parts].filter(isTable)).toEqual([]);
+  });
+});
