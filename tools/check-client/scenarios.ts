@@ -168,7 +168,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
     const answer = await peer.waitFor(anyNullAnswer, Math.min(timeoutMs, 2000), from);
     const why = ctx.gone();
     if (why !== undefined) return void card.all([id, "ACP-JSONRPC-005"], fail(`the client ${why} after ${what}`));
-    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `${what} got no error answer with id null (expected ${code})` : `${what} was answered ${answer.text.slice(0, 160)}, not ${code} with id null`));
+    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${answer.text.slice(0, 160)}, not ${code} with id null`));
   }
   const again = await peer.request("_acp-router.check/ping", { probe: "again" }, timeoutMs);
   card.score("ACP-JSONRPC-005", again !== undefined ? pass : ctx.gone() !== undefined ? fail(`the client ${String(ctx.gone())} after the erroneous lines`) : fail(`after the erroneous lines a request got no answer within ${s}`));

@@ -36,12 +36,16 @@ const NO_PROBE = "check has no probe for this requirement";
 
 /** Every catalogue entry, v1, unstable and v2 (a v2 id is never a v1 id), for the statement and citation of a fail row. */
 const CATALOGUE: ReadonlyMap<string, { readonly statement: string; readonly citation: string }> = new Map([...v1Entries, ...unstableEntries, ...v2Entries].map((e) => [e.id, e]));
-const requirementOf = (id: string) => CATALOGUE.get(id);
 /** A citation as links to the pinned spec commit where it is a docs line, as text otherwise (a schema path). */
 const citationCell = (citation: string): string => citation.split("; ").map((c) => {
   const url = citationUrl(c);
   return url === undefined ? `\`${c}\`` : `[${c}](${url})`;
 }).join(", ");
+/** The line under a fail row on both real-peer pages: the requirement's statement and where the spec says it; undefined for an id no catalogue has. */
+export function requirementLine(id: string): string | undefined {
+  const spec = CATALOGUE.get(id);
+  return spec === undefined ? undefined : `Requirement: ${cell(spec.statement)} (${citationCell(spec.citation)})`;
+}
 const cell = (s: string | undefined) => (s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
 const count = (r: CheckReport, o: string) => r.rows.filter((x) => x.outcome === o).length;
 
@@ -64,9 +68,9 @@ function agentSection(run: AgentRun, timeout: number): string[] {
   const fails = report.rows.filter((r) => r.outcome === "fail");
   out.push(fails.length === 0 ? "Violations: none." : "Violations (each fail row: what check sent and saw, then the requirement and where the spec says it):", "");
   for (const f of fails) {
-    const spec = requirementOf(f.id);
+    const spec = requirementLine(f.id);
     out.push(`- **${f.id}** (${f.tier}): ${cell(f.evidence)}`);
-    if (spec !== undefined) out.push(`  - Requirement: ${cell(spec.statement)} (${citationCell(spec.citation)})`);
+    if (spec !== undefined) out.push(`  - ${spec}`);
   }
   out.push("");
   return out;
