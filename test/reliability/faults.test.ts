@@ -43,7 +43,7 @@ async function brokenAgent(mode: string, diagnostics: Diagnostic[] = []) {
 }
 
 describe("when the peer closes its end mid-request", () => {
-  it("the pending call rejects with ConnectionClosedError and the handler's signal on the other side aborts", async () => {
+  it("the closing side answers the pending prompt as cancelled before it closes (internal cancellation), aborts the handler's signal, and both connections end idle", async () => {
     const [clientEnd, agentEnd] = memoryPair();
     const started = deferred<AbortSignal>();
     const handler: AgentHandler = { ...countingAgent(), prompt: (_p, ctx) => (started.resolve(ctx.signal), new Promise(() => {})) };
@@ -53,10 +53,9 @@ describe("when the peer closes its end mid-request", () => {
     const call = conn.agent.prompt(prompt);
     const signal = await within(started.promise, "prompt started");
     agentConn.close("agent shutting down");
-    const error = await rejection(call);
-    expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect((error as ConnectionClosedError).reason).toBe("the peer closed the stream");
+    expect(await within(call, "the cancelled answer")).toEqual({ stopReason: "cancelled" });
     expect(signal.aborted).toBe(true);
+    await expect(conn.agent.prompt(prompt)).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(await conn.closed).toEqual({ reason: "the peer closed the stream", error: undefined });
     expect(conn.stats()).toEqual({ pendingOutbound: 0, inFlightInbound: 0, busyLanes: 0, timers: 0, abortListeners: 0 });
     expect(agentConn.stats()).toEqual({ pendingOutbound: 0, inFlightInbound: 0, busyLanes: 0, timers: 0, abortListeners: 0 });
@@ -304,7 +303,7 @@ describe("a spawned agent that never answers", () => {
 });
 
 describe("a serveStdio agent whose stdin closes", () => {
-  it("closes its connection, aborts its running handler and exits with code 0 on its own", async () => {
+  it("answers its running prompt as cancelled, closes its connection, aborts the handler and exits with code 0 on its own", async () => {
     // killAfterMs far beyond the wait below: the exit cannot be our kill.
     const agent = spawnAgent(process.execPath, ["--import", "tsx", fixture("serve-stdio-agent.ts")], { cwd: repoRoot, stderr: "capture", killAfterMs: 60_000 });
     const conn: ClientConnection = connectClient(countingClient(), agent.transport);
@@ -314,7 +313,7 @@ describe("a serveStdio agent whose stdin closes", () => {
     await waitForStderr(agent, "prompt started");
     agent.child.stdin?.end();
     expect(await within(agent.exited, "the agent exits on its own", 5000)).toEqual({ code: 0, signal: null });
-    await expect(call).rejects.toThrow("connection closed: agent process exited with code 0");
+    expect(await call).toEqual({ stopReason: "cancelled" });
     expect(agent.stderrTail().split("\n")).toEqual(["prompt started", "prompt aborted", "connection closed: the peer closed the stream"]);
   });
 });
