@@ -66,7 +66,7 @@ export interface RowLookups {
 export interface ProtocolSpec<T extends ProtocolTypes> {
   /** The ACP protocol version of the table (`initialize`'s `protocolVersion`). */
   readonly version: number;
-  /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, `"v1-proxy"`, or a user table's. */
+  /** A short name for messages and tools: `"v1"`, `"v1-unstable"`, `"v2"`, `"v2-unstable"`, `"v1-proxy"`, or a user table's. */
   readonly name: string;
   /**
    * Which half of the table this value is (`agentProtocol`: `"agent"`), or

@@ -32,7 +32,7 @@ export type InitializeAnswerOf<T extends ProtocolTypes> = T["agentMethods"] exte
 
 /** One version the client speaks: that version's `protocol` value, the client handler of its table, and its `initialize` params. */
 export interface ClientVersion<T extends ProtocolTypes> {
-  /** The table: `protocol` from `acp-router` for `v1` (or `acp-router/unstable`), from `acp-router/v2` for `v2`. Its `version` must be the key's. */
+  /** The table: `protocol` from `acp-router` for `v1` (or `acp-router/unstable`), from `acp-router/v2` (or `acp-router/v2/unstable`) for `v2`. Its `version` must be the key's. */
   readonly protocol: Protocol<T>;
   /** The client handler of that table. */
   readonly handler: NoInfer<T["clientHandler"]>;

@@ -31,7 +31,7 @@ import { negotiate, type RoutedVersion } from "./negotiate.ts";
 
 /** One version the agent serves: that version's `protocol` value and the handler written for its table. */
 export interface AgentRoute<T extends ProtocolTypes> {
-  /** The table: `protocol` from `acp-router` for `v1` (or `acp-router/unstable`), from `acp-router/v2` for `v2`. Its `version` must be the key's. */
+  /** The table: `protocol` from `acp-router` for `v1` (or `acp-router/unstable`), from `acp-router/v2` (or `acp-router/v2/unstable`) for `v2`. Its `version` must be the key's. */
   readonly protocol: Protocol<T>;
   /** The agent handler of that table. */
   readonly handler: NoInfer<T["agentHandler"]>;
@@ -41,7 +41,7 @@ export interface AgentRoute<T extends ProtocolTypes> {
 export interface AgentRoutes<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> {
   /** ACP v1: `{ protocol, handler }` with `protocol` from `acp-router` (or `acp-router/unstable`). */
   readonly v1?: AgentRoute<T1> | undefined;
-  /** ACP v2: `{ protocol, handler }` with `protocol` from `acp-router/v2`. */
+  /** ACP v2: `{ protocol, handler }` with `protocol` from `acp-router/v2` (or `acp-router/v2/unstable`). */
   readonly v2?: AgentRoute<T2> | undefined;
 }
 
@@ -137,7 +137,7 @@ export function routeAgent<T1 extends ProtocolTypes = never, T2 extends Protocol
  * @internal
  */
 export function checkRoute(signature: string, parameter: string, version: RoutedVersion, route: unknown): void {
-  const entry = version === 1 ? 'from "acp-router" (or "acp-router/unstable")' : 'from "acp-router/v2"';
+  const entry = version === 1 ? 'from "acp-router" (or "acp-router/unstable")' : 'from "acp-router/v2" (or "acp-router/v2/unstable")';
   if (typeof route !== "object" || route === null || Array.isArray(route) || !("protocol" in route)) {
     const factory = typeof route === "function" ? " (a connect function is no longer taken: the connection is opened from the protocol)" : "";
     throw argumentError(signature, parameter, "{ protocol, handler }", route, `Pass the version's \`protocol\` value ${entry} with the handler written for it${factory}.`);

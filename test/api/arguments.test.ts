@@ -120,7 +120,7 @@ describe("routeAgent / negotiateClient", () => {
   it("a v1 protocol under v2 (a v1 protocol with a v2 handler) is refused at the call; the transport is never read", () => {
     const transport = untouched();
     const error = thrown(() => routeAgent(transport, { v2: { protocol: v1.protocol, handler: v2Agent } } as never));
-    expect(error.message).toMatch(/^routeAgent\(transport, \{ v1\?: \{ protocol, handler \}, v2\?: \{ protocol, handler \} \}, options\?\): routes\.v2\.protocol must be a protocol of version 2; got the v1 protocol \(version 1\)\. Pass the `protocol` value from "acp-router\/v2", or put this one under v1\.$/);
+    expect(error.message).toMatch(/^routeAgent\(transport, \{ v1\?: \{ protocol, handler \}, v2\?: \{ protocol, handler \} \}, options\?\): routes\.v2\.protocol must be a protocol of version 2; got the v1 protocol \(version 1\)\. Pass the `protocol` value from "acp-router\/v2" \(or "acp-router\/v2\/unstable"\), or put this one under v1\.$/);
     expect(transport.touched()).toBe(false);
   });
 

@@ -10,8 +10,10 @@ import { createAgentConnection, createClientConnection, notDecodedHere, type Pro
 import * as v1 from "../../src/generated/index.ts";
 import * as unstable from "../../src/unstable/generated/index.ts";
 import * as v2 from "../../src/v2/generated/index.ts";
+import * as v2Unstable from "../../src/v2/unstable/generated/index.ts";
 import { methods as unstableMethods } from "../../tables/v1-unstable.ts";
 import { methods as v2Methods } from "../../tables/v2.ts";
+import { methods as v2UnstableMethods } from "../../tables/v2-unstable.ts";
 import { memoryPair } from "../../src/transport/memory.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -34,6 +36,7 @@ const TABLES = [
   { name: "v1", rows: methods, folder: "src/generated", table: v1 },
   { name: "v1-unstable", rows: unstableMethods, folder: "src/unstable/generated", table: unstable },
   { name: "v2", rows: v2Methods, folder: "src/v2/generated", table: v2 },
+  { name: "v2-unstable", rows: v2UnstableMethods, folder: "src/v2/unstable/generated", table: v2Unstable },
 ] as const;
 
 describe.each(TABLES)("the $name table's halves", ({ rows, table, folder }) => {

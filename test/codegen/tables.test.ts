@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { checkTable } from "../../codegen/check.ts";
 import { loadSchema } from "../../codegen/schema.ts";
 import { methods as v2Rows, schemaSource as v2Source } from "../../tables/v2.ts";
-import { methods as unstableRows, schemaSource as unstableSource } from "../../tables/v1-unstable.ts";
+import { methods as unstableRows, schemaSource as unstableSource, unstableMethods as v1UnstableAdded } from "../../tables/v1-unstable.ts";
+import { methods as v2UnstableRows, schemaSource as v2UnstableSource } from "../../tables/v2-unstable.ts";
 import type { MethodRow } from "../../method-table.ts";
 
 const unstable = loadSchema(unstableSource).schema;
@@ -20,12 +21,21 @@ const replace = (rows: readonly MethodRow[], side: string, wire: string, change:
   rows.map((r) => (r.side === side && r.wire === wire ? (typeof change === "function" ? change(r) : { ...r, ...change }) : r));
 
 // `npm run codegen -- --check` over the committed folders is not repeated here: `.ci/run` runs it
-// before the tests, and it prints one "12 files up to date" line per table (v1 stable, v1 unstable, v2).
+// before the tests, and it prints one "12 files up to date" line per table (v1 stable, v1 unstable, v2, v2 unstable, proxy).
 
 describe("the committed tables", () => {
   it("pass every invariant against their pinned schemas", () => {
     expect(problems(unstableRows)).toEqual([]);
     expect(problems(v2Rows, v2)).toEqual([]);
+    expect(problems(v2UnstableRows, loadSchema(v2UnstableSource).schema)).toEqual([]);
+  });
+
+  it("the v2 unstable table is the v2 table plus the methods the v1 unstable table adds, with v2's capability paths", () => {
+    const key = (r: MethodRow) => `${r.side} ${r.kind} ${r.wire}`;
+    expect(v2UnstableRows.slice(0, v2Rows.length)).toEqual(v2Rows);
+    expect(v2UnstableRows.slice(v2Rows.length).map(key)).toEqual(v1UnstableAdded.map(key));
+    expect(v2UnstableRows.find((r) => r.wire === "session/fork")?.capability).toEqual(["session", "fork"]);
+    expect(v2UnstableRows.find((r) => r.wire === "mcp/message" && r.side === "client")?.callerCapability).toEqual(["session", "mcp", "acp"]);
   });
 });
 

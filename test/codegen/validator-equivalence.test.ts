@@ -1,7 +1,7 @@
 // The committed validators (ajv standalone code after codegen's speed and size rewrites) accept
 // and reject exactly what ajv itself does, compiled at test time from the same ajv instance, with
 // the same errors (instancePath, keyword, params, message; schemaPath is left out on purpose):
-// random valid values of every validated type of the three tables, each also with one location
+// random valid values of every validated type of the four tables, each also with one location
 // replaced by a wrong value or one property removed, and non-object roots.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,15 +11,18 @@ import * as stable from "../../method-table.ts";
 import * as v1Validators from "../../src/generated/validators.ts";
 import * as unstableValidators from "../../src/unstable/generated/validators.ts";
 import * as v2Validators from "../../src/v2/generated/validators.ts";
+import * as v2UnstableValidators from "../../src/v2/unstable/generated/validators.ts";
 import type { Validator, ValidatorError } from "../../src/validation/validator.ts";
 import * as unstable from "../../tables/v1-unstable.ts";
 import * as v2 from "../../tables/v2.ts";
+import * as v2Unstable from "../../tables/v2-unstable.ts";
 import { arbitraryFor, type Schema } from "../validation/schema-arbitrary.ts";
 
 const tables = [
   { name: "v1", table: stable, validators: v1Validators as Record<string, unknown> },
   { name: "v1 unstable", table: unstable, validators: unstableValidators as Record<string, unknown> },
   { name: "v2", table: v2, validators: v2Validators as Record<string, unknown> },
+  { name: "v2 unstable", table: v2Unstable, validators: v2UnstableValidators as Record<string, unknown> },
 ];
 
 /** Runs per validated type: valid values, then each with one location broken. */

@@ -9,9 +9,10 @@ import { loadSchema, shippedSchemaPath } from "../../codegen/schema.ts";
 import { schemaSource } from "../../method-table.ts";
 import { schemaSource as unstableSource } from "../../tables/v1-unstable.ts";
 import { schemaSource as v2Source } from "../../tables/v2.ts";
+import { schemaSource as v2UnstableSource } from "../../tables/v2-unstable.ts";
 
-/** Every table's pin: v1 stable (the default entry), v1 unstable and v2. */
-const sources = [schemaSource, unstableSource, v2Source];
+/** Every table's pin: v1 stable (the default entry), v1 unstable, v2 and v2 unstable. */
+const sources = [schemaSource, unstableSource, v2Source, v2UnstableSource];
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");

@@ -12,7 +12,7 @@ async function modulesOf(entry: string | { readonly contents: string }): Promise
   return Object.keys(result.metafile.inputs);
 }
 
-const table = (m: string) => /^src\/(generated|v2\/generated|unstable\/generated)\//.test(m);
+const table = (m: string) => /^src\/(generated|v2\/generated|v2\/unstable\/generated|unstable\/generated)\//.test(m);
 const v1Table = (m: string) => m.startsWith("src/generated/");
 
 describe("what each entry loads", () => {
@@ -30,7 +30,13 @@ describe("what each entry loads", () => {
   it("acp-router/v2 loads the v2 table and not the v1 one", async () => {
     const modules = await modulesOf("src/v2/index.ts");
     expect(modules).toContain("src/v2/generated/router.ts");
-    expect(modules.filter((m) => /^src\/(generated|unstable)\//.test(m))).toEqual([]);
+    expect(modules.filter((m) => /^src\/(generated|unstable|v2\/unstable)\//.test(m))).toEqual([]);
+  });
+
+  it("acp-router/v2/unstable loads the v2 unstable table and not the v1, v1 unstable or v2 one", async () => {
+    const modules = await modulesOf("src/v2/unstable/index.ts");
+    expect(modules).toContain("src/v2/unstable/generated/protocol.ts");
+    expect(modules.filter((m) => /^src\/(generated|unstable|v2\/generated)\//.test(m))).toEqual([]);
   });
 
   it.each([
@@ -64,11 +70,11 @@ describe("what each entry loads", () => {
     expect(remote.filter(v1Table)).toEqual([]);
   });
 
-  it.each(["v2", "unstable"])("defineExtension of acp-router/%s loads that table alone", async (entry) => {
+  it.each(["v2", "unstable", "v2/unstable"])("defineExtension of acp-router/%s loads that table alone", async (entry) => {
     const modules = await modulesOf({ contents: `import { defineExtension, serveStdio } from "./src/${entry}/index.ts"; const ext = defineExtension({ wire: "_x/echo", params: (v) => v }); serveStdio({} as never, { extensions: [ext.handle((p) => p)] });` });
     expect(modules).toContain("src/extensions/define.ts");
     expect(modules).toContain(`src/${entry}/generated/protocol.ts`);
-    expect(modules.filter((m) => /^src\/(generated|v2|unstable)\//.test(m) && !m.startsWith(`src/${entry}/`))).toEqual([]);
+    expect(modules.filter((m) => table(m) && !m.startsWith(`src/${entry}/generated/`))).toEqual([]);
   });
 
   it("the v1 one-liner serveStdio(handler) lives in the default entry, which loads the v1 table", async () => {

@@ -6,6 +6,7 @@ import { ErrorCode as runtime } from "../../src/errors.ts";
 import { ErrorCode as v1 } from "../../src/index.ts";
 import { ErrorCode as unstable } from "../../src/unstable/index.ts";
 import { ErrorCode as v2 } from "../../src/v2/index.ts";
+import { ErrorCode as v2Unstable } from "../../src/v2/unstable/index.ts";
 
 const schemaCodes = (file: string): number[] => {
   const schema = JSON.parse(readFileSync(new URL(`../../schemas/@agentclientprotocol/sdk/schema/${file}`, import.meta.url), "utf8")) as { $defs: { ErrorCode: { anyOf: { const?: number }[] } } };
@@ -18,6 +19,7 @@ describe("error codes per table", () => {
     ["acp-router (v1)", v1, "v1/schema.json"],
     ["acp-router/unstable", unstable, "v1/schema.unstable.json"],
     ["acp-router/v2", v2, "v2/schema.json"],
+    ["acp-router/v2/unstable", v2Unstable, "v2/schema.unstable.json"],
   ] as const)("%s exports exactly its schema's codes", (_entry, codes, file) => {
     expect(values(codes)).toEqual(schemaCodes(file));
   });
@@ -29,9 +31,9 @@ describe("error codes per table", () => {
   });
 
   it("names every table's code in the runtime's list, under the same name", () => {
-    for (const codes of [v1, unstable, v2]) for (const [name, code] of Object.entries(codes)) expect([name, runtime[name as keyof typeof runtime]]).toEqual([name, code]);
+    for (const codes of [v1, unstable, v2, v2Unstable]) for (const [name, code] of Object.entries(codes)) expect([name, runtime[name as keyof typeof runtime]]).toEqual([name, code]);
     // And the runtime names nothing no table defines.
-    expect(values(runtime)).toEqual([...new Set([...values(v1), ...values(v2), ...values(unstable)])].sort((a, b) => a - b));
+    expect(values(runtime)).toEqual([...new Set([...values(v1), ...values(v2), ...values(unstable), ...values(v2Unstable)])].sort((a, b) => a - b));
   });
 });
 

@@ -7,7 +7,7 @@ import { filesIn, importsOf } from "../support/imports.ts";
 const RUNTIME_FOLDERS = ["src/connection", "src/transport", "src/remote", "src/versions", "src/extensions", "src/validation", "src/jsonrpc"];
 const RUNTIME_FILES = ["src/protocol.ts", "src/bind.ts", "src/decode.ts", "src/row.ts", "src/context.ts", "src/runtime.ts", "src/peer-caller.ts", "src/errors.ts"];
 
-const isTable = (target: string) => /(^|\/)generated(\/|$)/.test(target) || /^src\/(v2|unstable)\/index\.ts$/.test(target) || target === "src/index.ts";
+const isTable = (target: string) => /(^|\/)generated(\/|$)/.test(target) || /^src\/(v2|unstable|v2\/unstable)\/index\.ts$/.test(target) || target === "src/index.ts";
 
 describe("the runtime's module graph", () => {
   const files = [...RUNTIME_FOLDERS.flatMap(filesIn), ...RUNTIME_FILES];
@@ -47,6 +47,12 @@ describe("the surfaces' module graphs", () => {
 
   it("src/mcp loads the unstable table only", () => {
     expect(generatedFoldersIn(reach("src/mcp/index.ts"))).toEqual(["src/unstable/generated"]);
+  });
+
+  it("each version entry loads its own table only: acp-router/v2 the v2 table, acp-router/v2/unstable the v2 unstable table", () => {
+    expect(generatedFoldersIn(reach("src/v2/index.ts"))).toEqual(["src/v2/generated"]);
+    expect(generatedFoldersIn(reach("src/v2/unstable/index.ts"))).toEqual(["src/v2/unstable/generated"]);
+    expect(generatedFoldersIn(reach("src/unstable/index.ts"))).toEqual(["src/unstable/generated"]);
   });
 
   it("src/proxy loads the proxy table and, through it, its base (the unstable table) only", () => {
