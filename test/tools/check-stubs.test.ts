@@ -172,6 +172,13 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-MCP-104")?.evidence).toMatch(/^check sent session\/new with mcpServers \[\{"name":"acp-router-check".*yet the server's command was never started/);
   }, 90_000);
 
+  it("an update for a session nothing introduced is noted, not charged to ACP-SESSION-001 (which says session/new answers with a session id)", async () => {
+    const { code, card, row, failed } = await check([], mode("ghost-update"));
+    expect({ code, failed }).toEqual({ code: 0, failed: [] });
+    expect(row("ACP-SESSION-001")?.outcome).toBe("pass");
+    expect(card.notes.some((n) => n.startsWith("an update for a session check never saw introduced (no requirement with a keyword forbids it; noted): ") && n.includes('"ghost"'))).toBe(true);
+  }, 60_000);
+
   it("--help prints the usage on stdout and exits 0", async () => {
     const run = await runCommand(tsNode(fixture("run-check.ts"), "--help"));
     expect(run.code).toBe(0);

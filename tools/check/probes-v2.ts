@@ -22,6 +22,9 @@ const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "AC
 const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
 /** Every row the v2 probes score (besides the wire probes'). */
+/** The session/update kinds that are a turn's content or tool calls (v2 names and v1 names). */
+const TURN_CONTENT: ReadonlySet<string> = new Set(["user_message", "user_message_chunk", "agent_message", "agent_message_chunk", "agent_thought", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+
 export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
 
 const array = (l: AgentLine): unknown[] | undefined => {
@@ -90,6 +93,8 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   if (sessionId === undefined) return;
   const sid = sessionId;
   const prompt = (t: string) => ({ sessionId: sid, prompt: [{ type: "text", text: t }] });
+  /** The stop reason the uncancelled "hello" turn went idle with: a cancelled turn ending the same way (an offline agent's "error") shows nothing about the cancel. */
+  let uncancelledStop: unknown;
 
   await step(run, "prompt", ["ACP-PROMPT-301", "ACP-PROMPT-302"], async () => {
     const from = d.lines.length;
@@ -102,6 +107,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const user = d.lines.slice(from).filter(updateFor(sid)).map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update).filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
     if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
     card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
+    if (idle !== undefined) uncancelledStop = stopOf(idle);
   });
 
   await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
@@ -116,12 +122,20 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const at = d.lines.length;
     d.notify("session/cancel", { sessionId: sid });
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, at);
-    card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update") : stopOf(idle) === "cancelled" ? pass : fail(`a running turn cancelled with session/cancel went idle with stopReason ${JSON.stringify(stopOf(idle))}`));
+    const stop = idle === undefined ? undefined : stopOf(idle);
+    const sameAsUncancelled = stop !== "cancelled" && stop === uncancelledStop && stop !== "end_turn";
+    card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update")
+      : stop === "cancelled" ? pass
+      : sameAsUncancelled ? na(`the cancelled turn went idle with stopReason ${JSON.stringify(stop)}, as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel`)
+      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${first.text.slice(0, 120)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${idle.text.slice(0, 160)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
     if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
-    // Nothing of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait).
+    // No content or tool call update of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait);
+    // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
     await d.waitFor(() => false, 300, d.lines.length);
     const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
-    card.score("ACP-CANCEL-306", after.length === 0 ? pass : fail(`an update followed the idle state_update that reported the cancellation: ${after[0]!.text.slice(0, 160)}`));
+    const content = after.filter((l) => TURN_CONTENT.has(String((l.body?.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate)));
+    if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map((l) => String((l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate)))].join(", ")}); not counted`);
+    card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${content[0]!.text.slice(0, 160)}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-303"], async () => {

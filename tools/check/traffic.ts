@@ -31,6 +31,12 @@ export function fromMonitor(run: Run): void {
     for (const v of d.monitor.violations) {
       // ACP-AUTH-005 and a cancelled prompt's stop reason are judged by check's own probes (session/new, cancel), with their evidence.
       if (v.by !== "agent" || v.requirement === "ACP-AUTH-005" || v.rule === "cancelled-prompt-stop-reason" || run.judged.has(v.index)) continue;
+      // An update for a session no answer introduced breaks no sentence of ACP-SESSION-001 ("session/new answers with a session id"), nor any
+      // other requirement with a keyword: a note (the agent may share state across processes, or report on a session it just dropped).
+      if (v.rule === "unknown-session") {
+        card.notes.push(`an update for a session check never saw introduced (no requirement with a keyword forbids it; noted): ${v.message}`);
+        continue;
+      }
       const id = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
       if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}`);
       else {

@@ -89,6 +89,8 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
       return { index, t, from, kind: "non_json", method: undefined, id: undefined, answers: undefined, violations: found };
     }
     if (Array.isArray(value)) {
+      // A receiver may refuse a batch whole with one -32600 and id null (v1, and SDK-built v2 peers): that answer is owed to this line.
+      state.calls[from].nullOwed++;
       for (const item of value) one(from, item, t, report);
       return { index, t, from, kind: "batch", method: undefined, id: undefined, answers: undefined, violations: found };
     }

@@ -1,0 +1,45 @@
+// check's v2 cancel rows against a scripted v2 stub agent (test/fixtures/check-v2-agent.mjs): what they no longer charge
+// (a turn that fails on its own whether cancelled or not; session metadata after the idle update; a batch refused whole,
+// which inspect's monitor used to call an answer naming no request) and what they still catch (turn content after idle).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { CheckReport } from "../../tools/check/main.ts";
+import { fixture, repoRoot, scratch, tsNode } from "./support.ts";
+
+const stub = fileURLToPath(new URL("../fixtures/check-v2-agent.mjs", import.meta.url));
+
+async function check(mode: string) {
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--timeout", "3", "--cwd", scratch(), "--", process.execPath, stub, mode) as [string, ...string[]];
+  const stdout = await new Promise<string>((resolve) => {
+    const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
+    child.once("close", () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+  });
+  const card = JSON.parse(stdout) as CheckReport;
+  return { card, row: (id: string) => card.rows.find((r) => r.id === id), failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id) };
+}
+
+describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
+  it("a turn that goes idle with stopReason error whether cancelled or not shows nothing about the cancel: ACP-CANCEL-302 is n/a, not a fail; the batch refused whole fails only ACP-JSONRPC-306", async () => {
+    const { card, row, failed } = await check("error-turns");
+    expect(card.protocol).toBe(2);
+    expect(row("ACP-CANCEL-302")).toMatchObject({ outcome: "n/a", evidence: 'the cancelled turn went idle with stopReason "error", as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel' });
+    expect(failed).not.toContain("ACP-JSONRPC-302");
+    expect(failed).toContain("ACP-JSONRPC-306");
+    expect(row("ACP-JSONRPC-308")?.outcome).toBe("pass");
+  }, 90_000);
+
+  it("a session_info_update after the cancelled turn's idle update is session metadata, noted; an agent_message_chunk there fails ACP-CANCEL-306", async () => {
+    const title = await check("title-after-idle");
+    expect([title.row("ACP-CANCEL-302")?.outcome, title.row("ACP-CANCEL-306")?.outcome]).toEqual(["pass", "pass"]);
+    expect(title.card.notes).toContain("ACP-CANCEL-306: after the idle state_update came 1 update(s) that are not turn content (session_info_update); not counted");
+    const chunk = await check("chunk-after-idle");
+    expect(chunk.row("ACP-CANCEL-306")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^a content or tool call update followed the idle state_update that reported the cancellation: \{"jsonrpc":"2\.0","method":"session\/update","params":\{"sessionId":"v\d+","update":\{"sessionUpdate":"agent_message_chunk"/) as string });
+  }, 120_000);
+});
