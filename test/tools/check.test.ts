@@ -24,9 +24,9 @@ describe("acp-router check --json -- <agent>", () => {
 
   it("passes the example agent on every v1 row it judges with --protocol 1, and lists every agent-side v1 requirement", async () => {
     const { code, card, failed } = await check(tsNode(exampleAgent), "--protocol", "1");
-    // The example agent has no model and starts no MCP server it is given: ACP-MCP-104 (a SHOULD) fails, truly, and check exits 0.
-    expect({ code, protocol: card.protocol, passed: card.passed, failed: failed.map((f) => f.split(" ")[0]) }).toEqual({ code: 0, protocol: 1, passed: true, failed: ["ACP-MCP-104"] });
-    expect(failed[0]).toContain("yet the server's command was never started");
+    // The example agent starts no MCP server it is given, but its turns use no tool: ACP-MCP-104 is n/a (it may connect when a model needs tools).
+    expect({ code, protocol: card.protocol, passed: card.passed, failed }).toEqual({ code: 0, protocol: 1, passed: true, failed: [] });
+    expect(card.rows.find((r) => r.id === "ACP-MCP-104")?.evidence).toContain("without a tool call, and the server was not started");
     expect(card.rows.map((r) => r.id)).toEqual(V1_CHECKLIST.entries.map((e) => e.id));
     expect(card.rows.filter((r) => r.outcome === "pass").map((r) => r.id).sort()).toEqual(V1_JUDGED);
     // Every other row is n/a with its reason (a feature the agent does not offer or did not show) or not observable with the catalogue's reason: none is left without a probe.
@@ -37,11 +37,11 @@ describe("acp-router check --json -- <agent>", () => {
     }
   }, 100_000);
 
-  it("scores the SDK agent (v1 after asking for v2): its 2^53+1 id answered as 2^53 a MUST fail (the schema's int64 id), the invalid Request object answered (pass), its fs read without the capability a MUST fail, the turn left pending at shutdown unanswered and no MCP server started (SHOULDs)", async () => {
+  it("scores the SDK agent (v1 after asking for v2): its 2^53+1 id answered as 2^53 a MUST fail (the schema's int64 id), the invalid Request object answered (pass), its fs read without the capability a MUST fail, the turn left pending at shutdown unanswered (a SHOULD)", async () => {
     const { code, card, failed } = await check(tsNode(sdkAgent));
     expect(card.protocol).toBe(1);
     expect({ code, passed: card.passed }).toEqual({ code: 1, passed: false });
-    expect(failed.map((f) => f.split(" ")[0])).toEqual(["ACP-JSONRPC-001", "ACP-INIT-107", "ACP-CANCEL-109", "ACP-FS-101", "ACP-CLIENTCAP-001", "ACP-MCP-104"]);
+    expect(failed.map((f) => f.split(" ")[0])).toEqual(["ACP-JSONRPC-001", "ACP-INIT-107", "ACP-CANCEL-109", "ACP-FS-101", "ACP-CLIENTCAP-001"]);
     expect(failed[0]).toContain('check sent {"jsonrpc":"2.0","id":9007199254740993,"method":"_acp-router.check/big_id","params":{}} (an int64 id, as the schema\'s RequestId allows); the agent answered with id 9007199254740992');
     // The SDK peer reads a file it is asked to even when check's client withheld fs: the capability-gate rows catch it.
     expect(failed[1]).toContain("check's client advertised no client capability, yet the agent sent");

@@ -6,15 +6,18 @@
  * server that records, in a marker file, that it was started and the
  * methods it received, and sends one prompt in that session. Pass when the
  * marker shows the server was started (by the session/new answer, the
- * prompt's answer, or 2 s after it); fail when the prompt was answered with
- * a result and the server was never started; n/a when no turn ran (the
- * session or the prompt was answered with an error: an agent may connect
- * lazily). Runs only when the session probes found a working prompt.
+ * prompt's answer, or 2 s after it). Fail only on strong evidence: the turn
+ * was answered with a result and used tools (a tool_call update), yet the
+ * declared server was never started, so the agent worked with tools and left
+ * the client's out. A turn without tool calls is n/a: the spec says not when
+ * to connect, and an agent may connect when its model first needs tools (an
+ * agent without credentials, offline, never gets there). n/a too when no
+ * turn ran. Runs only when the session probes found a working prompt.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeError, seconds, show, silent, step, type Run } from "./kit.ts";
+import { describeError, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
@@ -48,7 +51,9 @@ export async function mcpProbe(run: Run): Promise<void> {
       if (created === undefined) return card.score(ROW, silent(run, ROW));
       const sessionId = (created.result as { sessionId?: unknown } | undefined)?.sessionId;
       if (typeof sessionId !== "string") return card.score(ROW, na(`${sent}; it was answered ${created.error !== undefined ? describeError(created) : show(created)}`));
+      const from = d.lines.length;
       const answer = await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
+      const toolCall = d.lines.slice(from).find((l) => updateFor(sessionId)(l) && (l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate === "tool_call");
       let seen = readMarker(marker);
       if (seen === undefined) {
         await new Promise((r) => setTimeout(r, 2000));
@@ -61,7 +66,8 @@ export async function mcpProbe(run: Run): Promise<void> {
       }
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)} and the prompt in that session was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent 2 s after). Agents should connect to all MCP servers the client specifies`));
+      if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer).slice(0, 120)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
+      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)}, the turn in that session used a tool (${toolCall.text.slice(0, 120)}) and was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent 2 s after). Agents should connect to all MCP servers the client specifies`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
