@@ -35,6 +35,14 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect(row("ACP-JSONRPC-308")?.outcome).toBe("pass");
   }, 90_000);
 
+  it("v1's agentInfo and agentCapabilities in a v2 initialize answer are fields of a published schema (a note), not custom fields; a field no schema defines fails ACP-EXT-304", async () => {
+    const drift = await check("v1-fields");
+    expect(drift.row("ACP-EXT-304")?.outcome).toBe("pass");
+    expect(drift.card.notes).toContain('ACP-EXT-304: the initialize answer has the field "agentInfo", which the v1 schema\'s InitializeResponse defines: protocol data of another published version, not a custom field');
+    const custom = await check("custom-field");
+    expect(custom.row("ACP-EXT-304")).toMatchObject({ outcome: "fail", evidence: 'custom fields at the root of spec types, which no published ACP schema defines (custom data goes in _meta): the initialize answer has the field "flavour"' });
+  }, 120_000);
+
   it("a session_info_update after the cancelled turn's idle update is session metadata, noted; an agent_message_chunk there fails ACP-CANCEL-306", async () => {
     const title = await check("title-after-idle");
     expect([title.row("ACP-CANCEL-302")?.outcome, title.row("ACP-CANCEL-306")?.outcome]).toEqual(["pass", "pass"]);

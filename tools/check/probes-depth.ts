@@ -205,7 +205,7 @@ export async function depthProbes(run: Run, init: Obj, spawn: (() => Driver) | u
   card.score("ACP-TRANSPORT-103", pass);
   const info = isObj(init.agentInfo) ? init.agentInfo : undefined;
   const described = typeof info?.name === "string" && typeof info.version === "string";
-  card.all(["ACP-INIT-004", "ACP-INIT-110"], described ? pass : fail(`initialize answered agentInfo ${show(init.agentInfo)}, without a name and a version`));
+  card.all(["ACP-INIT-004", "ACP-INIT-110"], described ? pass : fail(init.agentInfo === undefined ? "the initialize answer has no agentInfo (name and version)" : `initialize answered agentInfo ${show(init.agentInfo)}, without a name and a version`));
   card.score("ACP-INIT-109", isObj(init.agentCapabilities) ? pass : fail(`initialize answered agentCapabilities ${show(init.agentCapabilities)}: the agent does not state what it supports`));
   const methods = Array.isArray(init.authMethods) ? init.authMethods.filter(isObj) : [];
   const ids = methods.map((m) => m.id);
@@ -533,7 +533,7 @@ function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
 
 let schemaProps: Map<string, Set<string>> | undefined | null;
 /** The properties of the v1 schema's (stable and unstable) response and notification types, by name; null when the schema is not installed. */
-function properties(): Map<string, Set<string>> | null {
+export function properties(): Map<string, Set<string>> | null {
   if (schemaProps !== undefined) return schemaProps;
   try {
     const require = createRequire(import.meta.url);

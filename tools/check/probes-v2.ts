@@ -8,6 +8,7 @@
  * running (its idle update must say "cancelled": ACP-CANCEL-302) and
  * `$/cancel_request` right behind a prompt (it is still answered: ACP-CANCEL-303).
  */
+import { properties } from "./probes-depth.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
 import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
@@ -219,11 +220,20 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
     card.notes.push("ACP-AUTH-301: auth/logout was not called (it would end a real login); auth/login was");
   }
   const extra: string[] = [];
+  // A field another published ACP schema defines for the same type (v1's agentCapabilities, agentInfo) is protocol data of that
+  // version, not a custom field: noted with the schema that has it (the same rule as v1's ACP-SCHEMA-002).
+  const v1 = properties();
+  const drift = new Set<string>();
+  const judge = (type: string, k: string, where: string) => {
+    if (v1?.get(type)?.has(k) === true) drift.add(`ACP-EXT-304: ${where} has the field ${JSON.stringify(k)}, which the v1 schema's ${type} defines: protocol data of another published version, not a custom field`);
+    else extra.push(`${where} has the field ${JSON.stringify(k)}`);
+  };
   for (const l of lines) {
     const r = l.body?.result as Record<string, unknown> | undefined;
-    if (typeof r === "object" && r !== null && "protocolVersion" in r) for (const k of Object.keys(r)) if (!["protocolVersion", "capabilities", "authMethods", "info", "_meta"].includes(k)) extra.push(`the initialize answer has the field ${JSON.stringify(k)}`);
+    if (typeof r === "object" && r !== null && "protocolVersion" in r) for (const k of Object.keys(r)) if (!["protocolVersion", "capabilities", "authMethods", "info", "_meta"].includes(k)) judge("InitializeResponse", k, "the initialize answer");
     const p = l.body?.method === "session/update" ? (l.body.params as Record<string, unknown> | undefined) : undefined;
-    if (p !== undefined) for (const k of Object.keys(p)) if (!["sessionId", "update", "_meta"].includes(k)) extra.push(`a session/update's params have the field ${JSON.stringify(k)}`);
+    if (p !== undefined) for (const k of Object.keys(p)) if (!["sessionId", "update", "_meta"].includes(k)) judge("SessionNotification", k, "a session/update's params");
   }
-  card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
+  card.notes.push(...drift);
+  card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types, which no published ACP schema defines (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
 }

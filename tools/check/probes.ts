@@ -71,7 +71,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
   if (v2) {
     card.score("ACP-INIT-303", pass);
     const info = result.info as { name?: unknown; version?: unknown } | undefined;
-    card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize answered info ${show(result.info)}`));
+    card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(result.info === undefined ? `the initialize answer (protocolVersion 2) has no info: ${show(first.answer).slice(0, 160)}` : `initialize answered info ${show(result.info)}`));
     await v2Probes(run, result);
     await v2TrafficProbes(run, result, options.spawn);
   } else {
