@@ -30,7 +30,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
 import type { AgentLine, ClientAnswer, Driver } from "./driver.ts";
-import { answerOf, describeError, errorCode, isResponse, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
+import { answerOf, deathReason, describeError, errorCode, isResponse, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
@@ -459,7 +459,10 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
     if (booleans.length > 0) card.notes.push("ACP-CONFIG-003: with session.configOptions.boolean advertised the agent offers a boolean option (it withholds it otherwise)");
     await exercise(run, d, sid, seen, cwd);
     seen.lines.push(...d.lines);
-    card.score("ACP-INIT-106", d.death === undefined && seen.results + seen.errors === EXERCISES.length ? pass : fail(`in ${label} the agent ${d.death !== undefined ? "exited" : "left exercise prompts unanswered"}`));
+    // Coping is shown by answers; an agent that exits fails. A prompt still unanswered at the timeout is no evidence (late is not never: an
+    // agent without credentials may wait minutes on its model), so it leaves the row n/a with the count.
+    const answered = seen.results + seen.errors;
+    card.score("ACP-INIT-106", d.death !== undefined ? fail(`in ${label} the agent exited (${deathReason(d)})`) : answered === EXERCISES.length ? pass : na(`in ${label}, ${EXERCISES.length - answered} of ${EXERCISES.length} exercise prompts got no answer within ${seconds(d.timeout)}: not shown either way`));
     judgeCapabilities(run, seen, cwd);
     return seen;
   } finally {
