@@ -103,3 +103,14 @@ export async function withSentinel(run: Run, write: () => void, match: (l: Agent
   for (const l of found) run.judged.add(l.index);
   return { found, sentinel };
 }
+
+/**
+ * The session/update kinds that are conversation or turn content: messages, thoughts, tool calls, plans (v1's
+ * chunk names and v2's). What session/load replays and session/resume must not; what may not follow a cancelled
+ * v2 turn's idle update. Session metadata (titles, commands, modes, usage) is none of these and may come at any time.
+ */
+export const CONVERSATION_KINDS: ReadonlySet<string> = new Set(["user_message", "user_message_chunk", "agent_message", "agent_message_chunk", "agent_thought", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+/** The sessionUpdate kind of a session/update line. */
+export const updateKind = (l: AgentLine): string => String((l.body?.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate);
+/** A session/update line that carries conversation or turn content. */
+export const isConversation = (l: AgentLine): boolean => CONVERSATION_KINDS.has(updateKind(l));

@@ -30,7 +30,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
 import type { AgentLine, ClientAnswer, Driver } from "./driver.ts";
-import { answerOf, deathReason, describeError, errorCode, isResponse, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
+import { answerOf, deathReason, describeError, errorCode, isConversation, isResponse, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
@@ -42,13 +42,6 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const CLIENT_INFO = { name: "acp-router-check", version: "0.1.0" };
 
 /** Every client capability v1 defines, as the capabilities run advertises them. */
-/** The session/update kinds that are conversation history (what session/load replays and session/resume must not). */
-export const CONVERSATION_KINDS: ReadonlySet<string> = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
-/** The sessionUpdate kind of a session/update line. */
-const kindOf = (l: AgentLine): string => String((l.body?.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate);
-/** A session/update line that carries conversation history. */
-const isConversation = (l: AgentLine): boolean => CONVERSATION_KINDS.has(kindOf(l));
-
 export const ALL_CLIENT_CAPABILITIES = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
@@ -356,7 +349,7 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
     const late = replay.filter((l) => d.lines.indexOf(l) > answerLine && isConversation(l));
     card.score("ACP-LOAD-002", late.length === 0 ? pass : fail(`check sent session/load for a session with one answered prompt; after the session/load answer ${d.answerTo(d.lastRequestId)?.text.slice(0, 120) ?? ""} came a conversation update: ${late[0]!.text.slice(0, 200)}. The agent answers session/load only after all replay updates have been sent`));
     const otherLate = replay.filter((l) => d.lines.indexOf(l) > answerLine && !isConversation(l));
-    if (otherLate.length > 0) card.notes.push(`ACP-LOAD-002: after the session/load answer came ${otherLate.length} update(s) that are not conversation history (${[...new Set(otherLate.map(kindOf))].join(", ")}), which an agent may send at any time; not counted as replay`);
+    if (otherLate.length > 0) card.notes.push(`ACP-LOAD-002: after the session/load answer came ${otherLate.length} update(s) that are not conversation history (${[...new Set(otherLate.map(updateKind))].join(", ")}), which an agent may send at any time; not counted as replay`);
     const textOf = (us: readonly Obj[], kind: string) => us.filter((u) => u.sessionUpdate === kind).map((u) => (isObj(u.content) && typeof u.content.text === "string" ? u.content.text : "")).join("");
     const replayed = updatesOf(replay).map((u) => u.update);
     const liveAgent = textOf(live, "agent_message_chunk");

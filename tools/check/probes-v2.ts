@@ -10,7 +10,7 @@
  */
 import { properties } from "./probes-depth.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
-import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, withSentinel, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
 import type { AgentLine, Driver } from "./driver.ts";
@@ -23,9 +23,6 @@ const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "AC
 const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
 const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
 /** Every row the v2 probes score (besides the wire probes'). */
-/** The session/update kinds that are a turn's content or tool calls (v2 names and v1 names). */
-const TURN_CONTENT: ReadonlySet<string> = new Set(["user_message", "user_message_chunk", "agent_message", "agent_message_chunk", "agent_thought", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
-
 export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
 
 const array = (l: AgentLine): unknown[] | undefined => {
@@ -134,8 +131,8 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
     await d.waitFor(() => false, 300, d.lines.length);
     const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
-    const content = after.filter((l) => TURN_CONTENT.has(String((l.body?.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate)));
-    if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map((l) => String((l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate)))].join(", ")}); not counted`);
+    const content = after.filter(isConversation);
+    if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map(updateKind))].join(", ")}); not counted`);
     card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${content[0]!.text.slice(0, 160)}`));
   });
 
