@@ -14,6 +14,21 @@ function rejectOnAbort(signal: AbortSignal, reason: (signal: AbortSignal) => unk
   return new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(reason(signal)), { once: true }));
 }
 
+/** An agent with a prompt ("turn") and a config write ("cfg") of session "s" running, each rejecting when its signal aborts. */
+async function promptAndConfigRunning(): Promise<ReturnType<typeof rawAgent>> {
+  const d = rawAgent(
+    testAgent({
+      prompt: (_p, ctx) => rejectOnAbort(ctx.signal),
+      setSessionConfigOption: (_p, ctx) => rejectOnAbort(ctx.signal, () => new Error("config write interrupted")),
+    }).handler,
+  );
+  await d.initialize();
+  d.send(request("turn", "session/prompt", params.prompt("s")));
+  d.send(request("cfg", "session/set_config_option", { sessionId: "s", configId: "c", value: "v" }));
+  await d.sync();
+  return d;
+}
+
 const cancelNote = (sessionId: string) => notification("session/cancel", { sessionId });
 const cancelRequest = (requestId: unknown) => notification("$/cancel_request", { requestId });
 
@@ -388,16 +403,7 @@ describe("$/cancel_request", () => {
   });
 
   it("[ACP-CANCEL-109] answers -32800 for another handler of a session that session/cancel aborted", async () => {
-    const d = rawAgent(
-      testAgent({
-        prompt: (_p, ctx) => rejectOnAbort(ctx.signal),
-        setSessionConfigOption: (_p, ctx) => rejectOnAbort(ctx.signal, () => new Error("config write interrupted")),
-      }).handler,
-    );
-    await d.initialize();
-    d.send(request("turn", "session/prompt", params.prompt("s")));
-    d.send(request("cfg", "session/set_config_option", { sessionId: "s", configId: "c", value: "v" }));
-    await d.sync();
+    const d = await promptAndConfigRunning();
     d.send(cancelNote("s"));
     const answers = [await d.next(), await d.next()];
     expect(answers).toEqual(
@@ -409,16 +415,7 @@ describe("$/cancel_request", () => {
   });
 
   it("[ACP-CANCEL-109] answers the requests still running when the peer ends its input: the prompt with its cancelled result, another handler -32800", async () => {
-    const d = rawAgent(
-      testAgent({
-        prompt: (_p, ctx) => rejectOnAbort(ctx.signal),
-        setSessionConfigOption: (_p, ctx) => rejectOnAbort(ctx.signal, () => new Error("config write interrupted")),
-      }).handler,
-    );
-    await d.initialize();
-    d.send(request("turn", "session/prompt", params.prompt("s")));
-    d.send(request("cfg", "session/set_config_option", { sessionId: "s", configId: "c", value: "v" }));
-    await d.sync();
+    const d = await promptAndConfigRunning();
     d.end();
     expect([await d.next(), await d.next()]).toEqual([
       { jsonrpc: "2.0", id: "turn", result: { stopReason: "cancelled" } },

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { startDriver, type AgentLine } from "../../tools/check/driver.ts";
-import { exampleAgent, fixture, repoRoot, scratch, tsNode } from "./support.ts";
+import { checkJson, exampleAgent, fixture, repoRoot, scratch, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-depth-agent.mjs", import.meta.url));
 
@@ -114,18 +114,7 @@ describe("what check no longer charges", () => {
 describe("the repository's agents under check's depth probes", () => {
   /** Runs check --json on `agent` with `protocol`, parsed. */
   async function score(protocol: string, agent: readonly string[]) {
-    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", protocol, "--cwd", scratch(), "--", ...agent) as [string, ...string[]];
-    const stdout = await new Promise<string>((resolve) => {
-      const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
-      child.once("close", () => {
-        clearTimeout(timer);
-        resolve(out);
-      });
-    });
-    const card = JSON.parse(stdout) as CheckReport;
+    const card = await checkJson(["--protocol", protocol, "--cwd", scratch()], agent);
     const count = (o: string) => card.rows.filter((r) => r.outcome === o).length;
     return { card, count, judged: count("pass") + count("fail") + count("n/a") };
   }

@@ -1,27 +1,14 @@
 // check's v2 cancel rows against a scripted v2 stub agent (test/fixtures/check-v2-agent.mjs): what they no longer charge
 // (a turn that fails on its own whether cancelled or not; session metadata after the idle update; a batch refused whole,
 // which inspect's monitor used to call an answer naming no request) and what they still catch (turn content after idle).
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { CheckReport } from "../../tools/check/main.ts";
-import { fixture, repoRoot, scratch, tsNode } from "./support.ts";
+import { checkJson, scratch } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-v2-agent.mjs", import.meta.url));
 
 async function check(mode: string) {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--timeout", "3", "--cwd", scratch(), "--", process.execPath, stub, mode) as [string, ...string[]];
-  const stdout = await new Promise<string>((resolve) => {
-    const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
-    child.once("close", () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-  });
-  const card = JSON.parse(stdout) as CheckReport;
+  const card = await checkJson(["--timeout", "3", "--cwd", scratch()], [process.execPath, stub, mode]);
   return { card, row: (id: string) => card.rows.find((r) => r.id === id), failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id) };
 }
 

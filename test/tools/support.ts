@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../support/process.ts";
 import { tempDir } from "../support/temp.ts";
+import type { CheckReport } from "../../tools/check/main.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -78,4 +79,20 @@ export function converse(command: readonly string[], steps: readonly { readonly 
       child.stdin.end();
     })().catch(reject);
   });
+}
+
+/** Runs `check --json` (through the run-check fixture) with `args` on `agent`, killed after `killAfterMs`, and parses its scorecard. */
+export async function checkJson(args: readonly string[], agent: readonly string[], killAfterMs = 80_000): Promise<CheckReport> {
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...args, "--", ...agent) as [string, ...string[]];
+  const stdout = await new Promise<string>((resolve) => {
+    const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.once("close", () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+  });
+  return JSON.parse(stdout) as CheckReport;
 }
