@@ -20,7 +20,7 @@ const alias = Object.entries(entries as Record<string, string>)
  * The suite's tests with an SDK peer that pass on the package; the few assertions that pin the
  * real SDK where the spec says otherwise read `onSdkDropIn` (test/support/sdk-drop-in.ts).
  * Left out: test/remote/rfd-sdk.test.ts, which measures the SDK server's deviations from the RFD
- * (the package's server has none of them), and the MCP-over-ACP tests (not implemented here).
+ * (the package's server has none of them).
  */
 const include = [
   "test/compat/**/*.test.ts",
@@ -31,6 +31,8 @@ const include = [
   "test/interop/router-agent-sdk-client.test.ts",
   "test/interop/sdk-agent-router-client.test.ts",
   "test/interop/unstable-stdio.test.ts",
+  "test/mcp/sdk-agent.test.ts",
+  "test/mcp/sdk-client.test.ts",
   "test/peers/sdk-peers.test.ts",
   "test/remote/handler-extensions.test.ts",
   "test/remote/interop.test.ts",

@@ -9,6 +9,8 @@ export const entries = {
   "@agentclientprotocol/sdk/experimental/ws-client": "ws-client.ts",
   "@agentclientprotocol/sdk/experimental/server": "server.ts",
   "@agentclientprotocol/sdk/experimental/node": "node.ts",
+  "@agentclientprotocol/sdk/experimental/mcp-server": "mcp-server.ts",
+  "@agentclientprotocol/sdk/experimental/mcp-http": "mcp-http.ts",
 };
 
 /** The source URL of `specifier`'s entry, or undefined when the compatibility package does not implement it. */

@@ -16,6 +16,7 @@ import type { HandlerContext } from "../../../src/context.ts";
 import type { ConnectionOptions } from "../../../src/connection/options.ts";
 import { streamTransport, type Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
+import { setConnectionClosed } from "./contexts.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
 import { ctxSender, logAsSdk, refuseOlderVersion, sessionCancelOnce } from "./sdk-behaviour.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
@@ -148,6 +149,7 @@ export abstract class App<Context extends object> {
   wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
     const aborter = new AbortController();
     const closed = conn.closed.then(() => aborter.abort());
+    setConnectionClosed(peer, closed);
     return {
       signal: aborter.signal,
       closed,

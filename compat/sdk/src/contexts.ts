@@ -22,6 +22,40 @@ export type OtherMethod<Method extends string, Known> = Method extends WireOf<Kn
 export type { Sender };
 
 const senderOf = new WeakMap<object, Sender>();
+/** Each context's connection: one object per connection, shared by all its contexts (the MCP helpers key their state by it). */
+const connectionOf = new WeakMap<object, object>();
+/** Each connection's `closed` promise, by connection object (set when the app wraps the connection). */
+const closedOf = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * The symbol an ACP context answers its connection through: what the SDK's
+ * `HasConnectionContext` requires, so only real contexts are accepted.
+ */
+export const connectionContextOf: unique symbol = Symbol("acp.connectionContextOf");
+
+/** An `AgentContext` or `ClientContext`: the MCP-over-ACP provider and caller find the connection behind it. */
+export interface HasConnectionContext {
+  /** @hidden */
+  [connectionContextOf](): object;
+}
+
+/** The connection object behind `context` (stable for the connection's lifetime). */
+export function connectionOfContext(context: HasConnectionContext): object {
+  const connection = typeof context === "object" && context !== null ? connectionOf.get(context) : undefined;
+  if (connection === undefined) throw new TypeError("expected an AgentContext or ClientContext of a connection");
+  return connection;
+}
+
+/** Records that `connection` settles with `closed`. @internal */
+export function setConnectionClosed(context: object, closed: Promise<unknown>): void {
+  const connection = connectionOf.get(context);
+  if (connection !== undefined) closedOf.set(connection, closed);
+}
+
+/** Settles when the connection behind `connection` closed (never, when unknown). */
+export function connectionClosed(connection: object): Promise<unknown> {
+  return closedOf.get(connection) ?? new Promise(() => {});
+}
 
 /** The sender behind a context (for the session helpers and the terminal handle). */
 export function contextSender(context: object): Sender {
@@ -33,9 +67,14 @@ export function contextSender(context: object): Sender {
 /** Calls and notifications to the peer, with the id of the inbound request being handled, if any. */
 abstract class PeerContext {
   readonly #requestId: JsonRpcId | undefined;
-  protected constructor(sender: Sender, requestId: JsonRpcId | undefined) {
+  protected constructor(sender: Sender, requestId: JsonRpcId | undefined, connection: object) {
     senderOf.set(this, sender);
+    connectionOf.set(this, connection);
     this.#requestId = requestId;
+  }
+  /** @hidden The connection behind this context. */
+  [connectionContextOf](): object {
+    return connectionOfContext(this);
   }
   /** The id of the request whose handler got this context; undefined on a connection's own context. */
   get requestId(): JsonRpcId | undefined {
@@ -54,8 +93,8 @@ abstract class PeerContext {
 /** An agent's handle on the client: requests, notifications and terminals, typed by the table `T`. */
 export class AgentContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
   /** @internal Built by the connection. */
-  static create<T extends ProtocolTypes>(sender: Sender, requestId?: JsonRpcId): AgentContext<T> {
-    return new AgentContext<T>(sender, requestId);
+  static create<T extends ProtocolTypes>(sender: Sender, requestId: JsonRpcId | undefined, connection: object): AgentContext<T> {
+    return new AgentContext<T>(sender, requestId, connection);
   }
   /** Sends a request the client handles; resolves with its result. */
   override request<W extends WireOf<T["clientMethods"]>>(method: W, params: ParamsOf<T["clientMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["clientMethods"][W]>>;
@@ -82,13 +121,13 @@ export class AgentContext<T extends ProtocolTypes = ProtocolTypes> extends PeerC
 /** A client's handle on the agent: requests, notifications and the session helpers, typed by the table `T`. */
 export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends PeerContext {
   readonly #routes: SessionRoutes;
-  private constructor(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes) {
-    super(sender, requestId);
+  private constructor(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes, connection: object) {
+    super(sender, requestId, connection);
     this.#routes = routes;
   }
   /** @internal Built by the connection. */
-  static create<T extends ProtocolTypes>(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes): ClientContext<T> {
-    return new ClientContext<T>(sender, requestId, routes);
+  static create<T extends ProtocolTypes>(sender: Sender, requestId: JsonRpcId | undefined, routes: SessionRoutes, connection: object): ClientContext<T> {
+    return new ClientContext<T>(sender, requestId, routes, connection);
   }
   /** Sends a request the agent handles; resolves with its result. */
   override request<W extends WireOf<T["agentMethods"]>>(method: W, params: ParamsOf<T["agentMethods"][W]>, options?: SendRequestOptions): Promise<ResultOf<T["agentMethods"][W]>>;

@@ -68,8 +68,9 @@ export class AgentApp<T extends ProtocolTypes = ProtocolTypes> extends App<Agent
   constructor(protocol: Protocol, options?: AppOptions) {
     super("agent", protocol, options);
   }
-  protected context(sender: Sender, requestId: string | number | undefined): AgentContext<T> {
-    return AgentContext.create<T>(sender, requestId);
+  protected context(sender: Sender, requestId: string | number | undefined, hooks: SideHooks): AgentContext<T> {
+    // The hooks object is made once per connection: it stands for the connection.
+    return AgentContext.create<T>(sender, requestId, hooks);
   }
   /** Handles every request no other handler takes. */
   onRequest(method: "*", handler: AgentRequestHandler<unknown, unknown, T>): this;
@@ -113,7 +114,7 @@ export class ClientApp<T extends ProtocolTypes = ProtocolTypes> extends App<Clie
     super("client", protocol, options);
   }
   protected context(sender: Sender, requestId: string | number | undefined, hooks: SideHooks): ClientContext<T> {
-    return ClientContext.create<T>(sender, requestId, (hooks as ClientHooks).routes);
+    return ClientContext.create<T>(sender, requestId, (hooks as ClientHooks).routes, hooks);
   }
   override hooks(): ClientHooks {
     const routes = new SessionRoutes();

@@ -15,6 +15,23 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/unstable/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+export { MCP_MESSAGE_METHOD, MCP_META_CLIENT_CAPABILITIES, MCP_META_CLIENT_INFO, MCP_META_PROTOCOL_VERSION, MCP_PROTOCOL_VERSION, McpBindingErrorCode, McpOverAcpCaller, McpOverAcpProvider, McpProtocolError, McpServerRegistration, isMcpServerAcp, parseMcpOutcome, withMcpRequestMeta } from "./mcp.ts";
+export type {
+  HasConnectionContext,
+  McpCallerOptions,
+  McpClientInfo,
+  McpErrorObject,
+  McpMessageNotificationContext,
+  McpMessageParams,
+  McpMessageRequestContext,
+  McpNotification,
+  McpOutcome,
+  McpOperationContext,
+  McpRequestHandler,
+  McpRequestOptions,
+  McpServerAcpDeclaration,
+  McpServerOptions,
+} from "./mcp.ts";
 export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
 export { TerminalHandle } from "./contexts.ts";
 export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
