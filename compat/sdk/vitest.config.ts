@@ -31,6 +31,7 @@ const include = [
   "test/interop/router-agent-sdk-client.test.ts",
   "test/interop/sdk-agent-router-client.test.ts",
   "test/interop/unstable-stdio.test.ts",
+  "test/interop/v2-unstable-stdio.test.ts",
   "test/mcp/sdk-agent.test.ts",
   "test/mcp/sdk-client.test.ts",
   "test/peers/sdk-peers.test.ts",

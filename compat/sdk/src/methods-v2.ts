@@ -1,9 +1,7 @@
 /**
  * The SDK's method constants for the ACP v2 draft (`./experimental/v2`):
  * the wire names of tables/v2.ts grouped by handling side, and the
- * `./experimental/v2/unstable` set, which names draft methods that the v2
- * table does not have yet (a request for one is answered `-32601`; see
- * docs/sdk-drop-in.md).
+ * `./experimental/v2/unstable` set, the wire names of tables/v2-unstable.ts.
  */
 
 /** v2 wire names, grouped by handling side. */

@@ -1,19 +1,19 @@
 /**
- * `@agentclientprotocol/sdk` (2.4.0's `./experimental/v2/unstable` entry: the v2 draft's unstable methods; acp-router's v2 table has the stable ones only, so requests for the others answer -32601) on acp-router's core:
+ * `@agentclientprotocol/sdk` (2.4.0's `./experimental/v2/unstable` entry: the v2 draft with its unstable methods, `session/fork`, `providers/*`, `auth/status`, `mcp/message`, …, on acp-router's v2 unstable table) on acp-router's core:
  * the builder apps, `ndJsonStream`, `RequestError`, the method constants and
  * the schema's types, so SDK-built agents and clients run unchanged.
  *
  * @module
  */
-import { agentProtocol } from "../../../src/v2/generated/agent.ts";
-import { clientProtocol } from "../../../src/v2/generated/client.ts";
-import type { TableTypes as T } from "../../../src/v2/generated/handlers.ts";
+import { agentProtocol } from "../../../src/v2/unstable/generated/agent.ts";
+import { clientProtocol } from "../../../src/v2/unstable/generated/client.ts";
+import type { TableTypes as T } from "../../../src/v2/unstable/generated/handlers.ts";
 import type * as base from "./sides.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
 
-export type * from "../../../src/v2/generated/types.ts";
+export type * from "../../../src/v2/unstable/generated/types.ts";
 export { RequestError } from "./request-error.ts";
 export { MCP_MESSAGE_METHOD, MCP_META_CLIENT_CAPABILITIES, MCP_META_CLIENT_INFO, MCP_META_PROTOCOL_VERSION, MCP_PROTOCOL_VERSION, McpBindingErrorCode, McpOverAcpCaller, McpOverAcpProvider, McpProtocolError, McpServerRegistration, isMcpServerAcp, parseMcpOutcome, withMcpRequestMeta } from "./mcp.ts";
 export type {
@@ -41,7 +41,7 @@ export { AgentProtocolRouter, agentProtocolRouter, type AgentConnector, type Rou
 export { ContentBlock, McpServer, RequestPermissionOutcome, SetSessionConfigOptionRequest, ToolCallContent } from "./guards.ts";
 export { assertSupportedMcpServers } from "./mcp-servers.ts";
 export { unstableMethodsV2 as methods } from "./methods-v2.ts";
-export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v2.ts";
+export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v2-unstable.ts";
 
 /** The agent's handle on the client, typed by this table (the class, for `instanceof`). */
 export type AgentContext = BaseAgentContext<T>;

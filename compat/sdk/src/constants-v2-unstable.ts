@@ -1,0 +1,13 @@
+/** The v2 draft unstable table's flat method maps and protocol version (see constants.ts). */
+import { protocol } from "../../../src/v2/unstable/generated/protocol.ts";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/v2/unstable/generated/peers.ts";
+import { flatMethods, protocolMethods } from "./constants.ts";
+
+/** Every method the agent handles, keyed the SDK's way. */
+export const AGENT_METHODS = flatMethods<Exclude<keyof AgentMethods | keyof AgentNotifications, `$/${string}`> & string>(protocol, "agent");
+/** Every method the client handles. */
+export const CLIENT_METHODS = flatMethods<Exclude<keyof ClientMethods | keyof ClientNotifications, `$/${string}`> & string>(protocol, "client");
+/** `$/cancel_request`. */
+export const PROTOCOL_METHODS = protocolMethods(protocol);
+/** The ACP version this table speaks. */
+export const PROTOCOL_VERSION = 2;
