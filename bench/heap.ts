@@ -7,15 +7,15 @@
  * 1 KB prompt of the other figures, and a 16-byte prompt (mostly the
  * framework's own per-call state).
  *
- *   node --expose-gc --import tsx bench/heap.ts [--quick]
+ *   node --expose-gc --import tsx bench/heap.ts [--quick] [--only=sdk|ours] [--held=10000]
  */
-import { collect, emit, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
+import { arg, collect, emit, QUICK, Recorder, rotate, selected, tick } from "./lib/harness.ts";
 import { chunk, PROMPT_TEXT } from "./lib/messages.ts";
 import { oursAgent, sdkAgent } from "./lib/peers.ts";
 import { Counter, type IngestPeer, type PromptHandler } from "./lib/sink.ts";
 import type { PromptResponse } from "../src/index.ts";
 
-const HELD = QUICK ? 1_000 : 10_000;
+const HELD = Number(arg("held") ?? (QUICK ? 1_000 : 10_000));
 const ROUNDS = QUICK ? 1 : 3;
 const CHUNK_LINES = 500;
 const TEXTS: Record<string, string> = { "session/prompt (1 KB text)": PROMPT_TEXT, "session/prompt (16 B text)": "fix the build, ok" };

@@ -13,8 +13,10 @@ export class Counter {
   private target = Number.POSITIVE_INFINITY;
   private done: (() => void) | undefined;
 
-  hit(): void {
-    if (++this.count >= this.target && this.done) {
+  /** Counts `n` completions (default one). */
+  hit(n = 1): void {
+    this.count += n;
+    if (this.count >= this.target && this.done) {
       const done = this.done;
       this.done = undefined;
       done();
@@ -62,7 +64,12 @@ export type PromptHandler = (params: unknown) => PromptResponse | Promise<Prompt
 /** The default prompt handler: what a trivial agent writes. */
 export const endTurn: PromptHandler = async () => ({ stopReason: "end_turn" });
 
-/** Output side shared by the one-sided peers: counts answers, encodes bytes, captures text on demand. */
+/**
+ * Output side shared by the one-sided peers: counts answers, encodes bytes, captures text on demand.
+ * An answer is a line: a write is counted by the newlines in it, not as one, since acp-router's
+ * core joins the lines of one tick into one write (and the compatibility package with it). For a
+ * peer that writes one line per chunk (the SDK, the floor) the count is the same either way.
+ */
 export class Sink {
   /** Completions: answers written (and, for the floor, notifications handled). */
   readonly answers = new Counter();
@@ -77,19 +84,33 @@ export class Sink {
     this.last = text;
     this.bytes += encoder.encode(text).length;
     this.captured?.push(text);
-    this.answers.hit();
+    this.answers.hit(newlines(text));
   }
   raw(bytes: Uint8Array): void {
     this.last = bytes;
     this.bytes += bytes.length;
     this.captured?.push(new TextDecoder().decode(bytes));
-    this.answers.hit();
+    this.answers.hit(newlineBytes(bytes));
   }
   take(): string {
     const out = this.captured?.join("") ?? "";
     if (this.captured) this.captured = [];
     return out;
   }
+}
+
+/** The number of `\n` in `text`. */
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The number of `\n` bytes in `bytes`. */
+function newlineBytes(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 /** Checks a captured output: `count` answer lines, each with `expect` in it, ids 1..count. */
