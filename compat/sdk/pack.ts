@@ -41,6 +41,7 @@ try {
   exportsMap["./schema/v1/schema.json"] = "./schema/v1/schema.json";
   exportsMap["./schema/v1/schema.unstable.json"] = "./schema/v1/schema.unstable.json";
   exportsMap["./schema/v2/schema.json"] = "./schema/v2/schema.json";
+  exportsMap["./schema/v2/schema.unstable.json"] = "./schema/v2/schema.unstable.json";
   exportsMap["./package.json"] = "./package.json";
   const manifest = {
     name: "@agentclientprotocol/sdk",
