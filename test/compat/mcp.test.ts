@@ -5,6 +5,7 @@
 // cancellation, dispose, an unknown server and a missing protocol version.
 import { describe, expect, it } from "vitest";
 import * as acp from "../../compat/sdk/src/unstable.ts";
+import { McpOverAcpHttpBridge } from "../../compat/sdk/src/mcp-http.ts";
 
 type Handler = acp.McpRequestHandler;
 
@@ -105,5 +106,45 @@ describe("MCP-over-ACP on the compatibility package", () => {
     await registration.dispose();
     await expect(active).rejects.toMatchObject({ code: -32800 });
     await expect(caller.request(client, registration.serverId, "tools/call", {})).rejects.toMatchObject({ code: -33001 });
+  });
+
+  it("McpOverAcpHttpBridge re-serves a declared server over loopback HTTP with its bearer token, and closes with the connection", async () => {
+    const { caller, client, registration, connection } = await pair({
+      handler: async (ctx) => {
+        await ctx.notify("notifications/progress", { progress: 1 });
+        return { result: { echoed: ctx.params?.text } };
+      },
+    });
+    const bridge = new McpOverAcpHttpBridge(caller);
+    const other = { type: "stdio", name: "local", command: "x", args: [], env: [] };
+    const [http, kept] = await bridge.adaptServers(client, [registration.declaration, other]);
+    expect(kept).toBe(other);
+    const declared = http as { type: string; name: string; url: string; headers: { name: string; value: string }[] };
+    expect(declared).toMatchObject({ type: "http", name: "tools", url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { text: "over http" } });
+    const post = (headers: Record<string, string>) => fetch(declared.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
+    expect((await post({})).status).toBe(401);
+    const auth = Object.fromEntries(declared.headers.map((h) => [h.name, h.value]));
+    const answer = await post(auth);
+    expect(answer.status).toBe(200);
+    // The progress notification came first, so the answer is an event stream ending with the response.
+    const events = (await answer.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: "))
+      .map((e) => JSON.parse(e.slice(6)) as Record<string, unknown>);
+    expect(events).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } },
+      { jsonrpc: "2.0", id: 7, result: { echoed: "over http" } },
+    ]);
+    connection.close();
+    await connection.closed;
+    await expect
+      .poll(() =>
+        post(auth).then(
+          () => "listening",
+          () => "closed",
+        ),
+      )
+      .toBe("closed");
   });
 });
