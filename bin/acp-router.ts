@@ -29,8 +29,8 @@ const USAGE = `usage: acp-router <command> [args]        (acp-router <command> -
 commands:
   codegen --table FILE --out DIR [--check]   generate a typed router from a method table
   inspect [options] -- <agent command...>    proxy an agent over stdio and check its traffic
-  inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording
-  inspect replay TRACE.ndjson -- <agent...>  replay a recording's client side against an agent
+  inspect report TRACE.ndjson -o REPORT.html write a self-contained HTML report of a recording (or a Rust conductor trace)
+  inspect replay TRACE.ndjson -- <agent...>  replay a recording's (or Rust trace's) client side against an agent
   check [options] -- <agent command...>      score an agent against the ACP requirements (check --help)
   check --client -- <client command...>     score a client: {agent} in its command is an agent run by check
   mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]

@@ -1,5 +1,6 @@
 /** The context every handler call receives. */
 import type { RequestOptions } from "./peer-caller.ts";
+import type { TraceContext } from "./tracing/hook.ts";
 
 /** A JSON-RPC request id as acp-router accepts it: a string or a safe integer. */
 export type RequestId = string | number;
@@ -90,4 +91,10 @@ export interface HandlerContext<Peer, AgentCapabilities = unknown, ClientCapabil
   readonly agentCapabilities: AgentCapabilities | undefined;
   /** The client's capabilities as negotiated by `initialize` (undefined before). */
   readonly clientCapabilities: ClientCapabilities | undefined;
+  /**
+   * The W3C trace context the message carried in `_meta` (`traceparent`,
+   * `tracestate`, `baggage`), read when the connection has the `tracing`
+   * option; undefined without it, or when the message carried none.
+   */
+  readonly traceContext: TraceContext | undefined;
 }

@@ -12,6 +12,7 @@
 export type { Connection } from "./connection/connect.ts";
 export type { CloseInfo, ConnectionStats, Side } from "./connection/core.ts";
 export type { ConnectionOptions, Diagnostic } from "./connection/options.ts";
+export type { TraceContext, TracedCall, TraceOutcome, OutboundTrace, Tracing } from "./tracing/hook.ts";
 export type { ExtensionCaller, ExtensionNotificationShape, ExtensionRequestShape, HandlerContext } from "./context.ts";
 export { defineExtension, type ExtensionHandler, type ExtensionNotification, type ExtensionNotificationSpec, type ExtensionRequest, type ExtensionRequestSpec, type ParamsInput, type ResultOutput } from "./extensions/define.ts";
 export type { Check, InputOf, OutputOf } from "./extensions/validate.ts";

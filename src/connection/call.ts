@@ -7,6 +7,7 @@ import type { HandlerContext, RequestId } from "../context.ts";
 import type { ExtensionNotification, ExtensionRequest, ParamsInput, ResultOutput } from "../extensions/define.ts";
 import type { RequestOptions } from "../peer-caller.ts";
 import type { Row } from "../row.ts";
+import type { TraceContext } from "../tracing/hook.ts";
 import { cancelReasons, type CancelCause } from "./cancel-cause.ts";
 
 import type { Capabilities } from "./state.ts";
@@ -56,6 +57,8 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
   /** Set when the cancel came from `session/cancel` (the turn is over, whatever the handler answers). */
   declare sessionCancelled: boolean;
   declare answered: boolean;
+  /** Set before the handler runs, only with the `tracing` option. */
+  declare traceContext: TraceContext | undefined;
   declare private controller: AbortController | undefined;
   declare private readonly host: CallHost<Peer>;
 
@@ -70,6 +73,7 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
     this.cancelCause = undefined;
     this.sessionCancelled = false;
     this.answered = false;
+    this.traceContext = undefined;
     this.controller = undefined;
   }
 

@@ -1,5 +1,6 @@
 /** Connection options, their defaults, and diagnostics. */
 import type { ExtensionHandler } from "../extensions/define.ts";
+import type { Tracing } from "../tracing/hook.ts";
 import type { Leniency } from "../validation/check.ts";
 
 /** Something the connection noticed but did not answer on the wire. Never written to stdout. */
@@ -89,6 +90,17 @@ export interface ConnectionOptions {
    * parse error, as JSON-RPC says). Ignored on the agent side, which stays strict.
    */
   readonly recoverPrefixedLines?: boolean;
+  /**
+   * Trace context (W3C `traceparent`, `tracestate`, `baggage` in `_meta`, the
+   * keys ACP reserves for it): a hook that picks the context each sent
+   * request and notification carries, reads the one each received message
+   * carries (`ctx.traceContext`) and wraps each handler call.
+   * `otelTracing()` from `acp-router/otel` opens OpenTelemetry spans;
+   * `propagateTracing()` from `acp-router/tracing` passes contexts on without
+   * spans. Default: none — no `_meta` is added and nothing is read for it
+   * (src/tracing/hook.ts).
+   */
+  readonly tracing?: Tracing;
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

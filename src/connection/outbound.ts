@@ -10,6 +10,7 @@ import { encodeNotification, encodeRequest, encodeWithPrefix, notificationPrefix
 import type { RequestOptions } from "../peer-caller.ts";
 import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
+import { withTraceContext, type OutboundTrace, type Tracing } from "../tracing/hook.ts";
 import type { Transport } from "../transport/transport.ts";
 import { check } from "../validation/check.ts";
 import { reportUnhandled } from "./advertised.ts";
@@ -44,6 +45,8 @@ export class Outbound<Peer> {
   private readonly leniency: NonNullable<ConnectionOptions["leniency"]>;
   /** The agent handles a row with `turnEnd`: sending a notification then checks whether it ends a turn; others skip that. */
   private readonly hasTurnEnd: boolean;
+  /** The `tracing` hook; undefined: nothing is added to what is sent. */
+  private readonly tracing: Tracing | undefined;
 
   constructor(core: OutboundHost, state: ConnectionState, inbound: Inbound<Peer>, options: ConnectionOptions) {
     this.core = core;
@@ -53,6 +56,30 @@ export class Outbound<Peer> {
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.leniency = options.leniency ?? "repair";
     this.hasTurnEnd = core.side === "agent" && core.protocol.rows.agent.some((r) => r.turnEnd !== undefined);
+    this.tracing = options.tracing;
+  }
+
+  /**
+   * What the `tracing` hook says of a message about to be sent, and its params
+   * with the context in `_meta`. An envelope row (the proxy chain's
+   * `proxy/successor`: the row's `envelope` column) carries another message:
+   * that message is what is traced, and the context goes in its params, since
+   * it is what travels on (the envelope's own `_meta` belongs to one hop).
+   */
+  private trace(wire: string, row: { readonly envelope?: boolean } | undefined, kind: "request" | "notification", params: unknown, id: number | undefined): { readonly params: unknown; readonly trace: OutboundTrace | undefined } {
+    const envelope = row?.envelope === true ? (params as { method?: unknown; params?: unknown } | null | undefined) : undefined;
+    const inner = typeof envelope?.method === "string" ? envelope : undefined;
+    const carried = inner === undefined ? params : inner.params;
+    const sessionId = (carried as { sessionId?: unknown } | null | undefined)?.sessionId;
+    const trace = this.tracing?.outbound({ method: inner === undefined ? wire : (inner.method as string), kind, side: this.core.side, sessionId: typeof sessionId === "string" ? sessionId : undefined, requestId: id });
+    if (trace?.context === undefined) return { params, trace };
+    return { params: inner === undefined ? withTraceContext(params, trace.context) : { ...inner, params: withTraceContext(inner.params, trace.context) }, trace };
+  }
+
+  /** A request's line with the hook's context in `_meta`, and the hook's handle on it. */
+  private traced(wire: string, row: { readonly envelope?: boolean } | undefined, params: unknown, id: number): { readonly line: string; readonly trace: OutboundTrace | undefined } {
+    const { params: sent, trace } = this.trace(wire, row, "request", params, id);
+    return { line: encodeRequest(id, wire, sent), trace };
   }
 
   /** `$/cancel_request` for every pending call of a session (inbound `session/cancel`). */
@@ -84,6 +111,7 @@ export class Outbound<Peer> {
       }
     }
     if (this.hasTurnEnd) this.state.notificationSent(wire, params);
+    if (this.tracing !== undefined) params = this.trace(wire, row, "notification", params, undefined).params;
     try {
       // A row's line starts with its precomputed prefix: no envelope object, the method encoded once.
       this.core.transport.write(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(this.prefixOf(row, wire), params));
@@ -111,14 +139,17 @@ export class Outbound<Peer> {
     if (row === undefined && !isExtensionWire(wire)) this.core.report("unknown_message", `sending "${wire}", which the ${this.core.peerSide} does not handle in the method table`);
     let line: string;
     const id = this.pending.allocate();
+    let trace: OutboundTrace | undefined;
     try {
-      line = encodeRequest(id, wire, params);
+      if (this.tracing !== undefined) ({ line, trace } = this.traced(wire, row, params, id));
+      else line = encodeRequest(id, wire, params);
     } catch (error) {
+      trace?.end?.({ ok: false, error });
       return Promise.reject(error);
     }
     if (this.core.side === "client" && row?.lifecycle === "initialize") reportUnhandled(this.core, this.inbound.handler, "client", this.state.initializeSent(row, params));
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    return new Promise((resolve, reject) => {
+    const sent = new Promise((resolve, reject) => {
       const call: PendingCall = {
         id,
         wire,
@@ -138,6 +169,18 @@ export class Outbound<Peer> {
       const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.requestTimeoutMs : undefined);
       if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
+    const end = trace?.end;
+    if (end === undefined) return sent;
+    return sent.then(
+      (value) => {
+        end({ ok: true, value });
+        return value;
+      },
+      (error: unknown) => {
+        end({ ok: false, error });
+        throw error;
+      },
+    );
   }
 
   private watch(call: PendingCall, options: RequestOptions | undefined, timeoutMs: number | undefined): void {

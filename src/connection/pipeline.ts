@@ -20,6 +20,7 @@ import { encodeLine, encodeResult, errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
+import { traceContextOf, type Tracing } from "../tracing/hook.ts";
 import type { Transport } from "../transport/transport.ts";
 import { decodeParams, type Leniency } from "../validation/check.ts";
 import { reportUnhandled } from "./advertised.ts";
@@ -72,6 +73,8 @@ export class Inbound<Peer> implements CallHost<Peer> {
   readonly maxInFlight: number;
   /** The table has a `repeatable` row: requests are then tracked for it; others skip that per message. */
   readonly hasRepeatable: boolean;
+  /** The `tracing` hook; undefined: handler calls are not wrapped and no `_meta` is read. */
+  readonly tracing: Tracing | undefined;
 
   constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, options: ConnectionOptions) {
     this.host = host;
@@ -87,6 +90,7 @@ export class Inbound<Peer> implements CallHost<Peer> {
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.hasRepeatable = [...rows.agent, ...rows.client].some((r) => r.repeatable !== undefined);
+    this.tracing = options.tracing;
     this.lanes = new Lanes(
       (error) => reportHandlerError(this, "a notification handler failed", error),
       options.maxQueuedNotifications ?? DEFAULT_MAX_QUEUED_NOTIFICATIONS,
@@ -437,6 +441,8 @@ const THREW: unique symbol = Symbol("threw");
  */
 function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
   try {
+    const tracing = inbound.tracing;
+    if (tracing !== undefined) return traced(tracing, inbound, call, params);
     return dispatch(call.row, inbound.handler, call.wire, params, call);
   } catch (error) {
     if (call.requestId !== undefined) fail(inbound, call, error);
@@ -446,6 +452,13 @@ function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unkno
     }
     return THREW;
   }
+}
+
+/** A handler call through the `tracing` hook, with the context the message carried. */
+function traced<P>(tracing: Tracing, inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
+  call.traceContext = traceContextOf(params);
+  const kind = call.requestId === undefined ? "notification" : "request";
+  return tracing.inbound({ method: call.wire, kind, side: inbound.host.side, sessionId: call.sessionId, requestId: call.requestId }, call.traceContext, () => dispatch(call.row, inbound.handler, call.wire, params, call));
 }
 
 /** Starts a request that waited in its session's lane, unless it was answered or cancelled meanwhile. */

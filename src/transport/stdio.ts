@@ -14,6 +14,7 @@ import { argumentError, checkOptions } from "../arguments.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
+import type { Tracing } from "../tracing/hook.ts";
 
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
 export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
@@ -79,7 +80,17 @@ const SPAWN_AGENT = "spawnAgent(command, args?, options?)";
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly cwd?: string;
+  /** The agent's environment. Default: this process's. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The trace context of the caller reaches the agent process as
+   * `TRACEPARENT` / `TRACESTATE` / `BAGGAGE` (the hook's `environment()`, e.g.
+   * `otelTracing()` from `acp-router/otel`: the active span), and the
+   * caller's `OTEL_*` settings as they are. A variable the `env` option sets
+   * is never replaced; one merely inherited from this process's environment
+   * is, since the current context is the nearer parent. Default: none.
+   */
+  readonly tracing?: Tracing;
   /**
    * What happens to the agent's stderr. `forward` (default) writes every byte
    * on to this process's stderr and keeps the last lines for exit errors and
@@ -127,6 +138,13 @@ export interface AgentProcess {
   stderrTail(): string;
 }
 
+/** The agent's environment with the caller's trace context: the `env` option's own variables win over it, inherited ones do not (see {@link SpawnAgentOptions.tracing}). */
+function tracedEnvironment(env: NodeJS.ProcessEnv | undefined, context: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  if (env === undefined) return { ...process.env, ...context };
+  const otel = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("OTEL_")));
+  return { ...otel, ...context, ...env };
+}
+
 /**
  * Starts `command args` as an ACP agent in its own process group; connect to
  * it with `connectClient(handler, agent.transport)`. Closing the connection
@@ -144,7 +162,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   const managed = startProcess(command, args, {
     stdio: ["pipe", "pipe", piped ? "pipe" : mode],
     cwd: options.cwd,
-    env: options.env,
+    env: options.tracing?.environment === undefined ? options.env : tracedEnvironment(options.env, options.tracing.environment()),
     graceMs: options.graceMs ?? options.killAfterMs,
     termMs: options.termMs,
   });

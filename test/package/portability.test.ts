@@ -5,8 +5,8 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot as root, runOk } from "../support/process.ts";
 
-/** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle), the remote transport's Node server adapters, and the MCP loopback HTTP bridge (`acp-router/mcp`, Node only). */
-const NODE_ADAPTERS = [join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts"), join("src", "mcp", "bridge.ts")];
+/** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle), the remote transport's Node server adapters, the MCP loopback HTTP bridge (`acp-router/mcp`, Node only) and trace-context propagation on AsyncLocalStorage (`acp-router/tracing`, Node only). */
+const NODE_ADAPTERS = [join("src", "tracing", "propagate.ts"), join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts"), join("src", "mcp", "bridge.ts")];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -37,6 +37,15 @@ describe("the portable core", () => {
       if (/^\s*import\s(?!type\s).*from\s+"ws"/m.test(text)) importers.push(relative(root, file));
     }
     expect(importers).toEqual([join("src", "remote", "node-ws.ts")]);
+  });
+
+  it("imports the optional @opentelemetry/api only from src/tracing/otel.ts (the acp-router/otel entry)", async () => {
+    const importers: string[] = [];
+    for (const file of await sources(join(root, "src"))) {
+      const text = await readFile(file, "utf8");
+      if (/^\s*import\s(?!type\s).*from\s+"@opentelemetry\//m.test(text)) importers.push(relative(root, file));
+    }
+    expect(importers).toEqual([join("src", "tracing", "otel.ts")]);
   });
 
   it("imports the optional MCP SDK packages only from src/mcp (the acp-router/mcp entry)", async () => {

@@ -99,3 +99,31 @@ describe("acp-router inspect report <trace.ndjson> -o <report.html>, in a real b
     expect(await bar.getAttribute("title")).toMatch(/^session\/prompt #4 \d+\.\d ms$/);
   });
 });
+
+describe("acp-router inspect report on a Rust conductor trace of a chain, in a real browser", chromiumBin.suite, () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const html = join(scratch(), "chain.html");
+    const made = await runCommand(tsNode(fixture("run-inspect.ts"), "report", fixture("rust-trace-chain.jsons"), "-o", html));
+    expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: `acp-router inspect report: 18 messages, 0 violations → ${html}\n` });
+    browser = await chromium.launch({ executablePath: chromiumBin.path as string, args: ["--no-sandbox"] });
+    page = await browser.newPage();
+    await page.goto(pathToFileURL(html).href);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("shows every message with its hop and trace id, and filters by trace id", async () => {
+    const rows = page.locator("#messages tbody tr:visible");
+    expect(await rows.count()).toBe(18);
+    expect(await page.locator("#m-10").innerText()).toMatch(/Agent → Proxy\(0\)\s+request\s+"a-1"\s+tools\/call \[mcp\]/);
+    expect(await page.locator("#m-8 td.trace").innerText()).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    await page.selectOption("#f-trace", "4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(await rows.allInnerTexts()).toHaveLength(2);
+    expect(await page.locator("#shown").textContent()).toBe("2 of 18 messages");
+  });
+});

@@ -11,9 +11,9 @@ import { parseArgs } from "node:util";
 import { runProxy } from "./proxy.ts";
 import { TableLoadError } from "./table-error.ts";
 
-export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--summary FILE[.json]] [--exit-grace MS] [--table DIR] -- <agent command…>
-       acp-router inspect report <trace.ndjson> -o <report.html>
-       acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]`;
+export const INSPECT_USAGE = `usage: acp-router inspect [--log FILE|-] [--record FILE.ndjson] [--trace FILE.jsons] [--summary FILE[.json]] [--exit-grace MS] [--table DIR] -- <agent command…>
+       acp-router inspect report <trace.ndjson|trace.jsons> -o <report.html>
+       acp-router inspect replay <trace.ndjson|trace.jsons> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]`;
 
 /** Runs `acp-router inspect` with the arguments after `inspect`. */
 export async function inspectMain(argv: readonly string[]): Promise<number> {
@@ -22,11 +22,11 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   if (own[0] === "report") return (await import("../report/main.ts")).reportMain(own.slice(1));
   if (own[0] === "replay") return (await import("./replay.ts")).replayMain(own.slice(1), command);
-  let values: { log?: string | undefined; record?: string | undefined; summary?: string | undefined; "exit-grace"?: string | undefined; table?: string | undefined; help?: boolean | undefined };
+  let values: { log?: string | undefined; record?: string | undefined; trace?: string | undefined; summary?: string | undefined; "exit-grace"?: string | undefined; table?: string | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: own,
-      options: { log: { type: "string" }, record: { type: "string" }, summary: { type: "string" }, "exit-grace": { type: "string" }, table: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { log: { type: "string" }, record: { type: "string" }, trace: { type: "string" }, summary: { type: "string" }, "exit-grace": { type: "string" }, table: { type: "string" }, help: { type: "boolean", short: "h" } },
     }).values;
   } catch (error) {
     process.stderr.write(`acp-router inspect: ${(error as Error).message}\n${INSPECT_USAGE}\n`);
@@ -46,7 +46,7 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    return await runProxy({ command, log: values.log, record: values.record, summary: values.summary, exitGraceMs: grace === undefined ? undefined : Number(grace), table: values.table });
+    return await runProxy({ command, log: values.log, record: values.record, trace: values.trace, summary: values.summary, exitGraceMs: grace === undefined ? undefined : Number(grace), table: values.table });
   } catch (error) {
     if (!(error instanceof TableLoadError)) throw error;
     process.stderr.write(`acp-router inspect: ${error.message}\n`);

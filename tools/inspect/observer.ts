@@ -15,6 +15,7 @@ import { endLine, recordLines, startLine, violationRecord } from "./recording.ts
 import type { Sender } from "./rules.ts";
 import { BUILT_IN, type Tables } from "./tables.ts";
 import { buildSummary, formatSummary } from "./summary.ts";
+import { rustTraceLines } from "./rust-trace.ts";
 import { traceLines, violationLine } from "./trace.ts";
 
 /** What the observer writes, and where (the proxy's options of the same names). */
@@ -22,6 +23,8 @@ export interface ObserverOptions {
   readonly command: readonly string[];
   readonly log?: string | undefined;
   readonly record?: string | undefined;
+  /** `--trace`: a trace in the Rust conductor's format (rust-trace.ts). */
+  readonly trace?: string | undefined;
   readonly summary?: string | undefined;
   /** When the proxy started (ms since the epoch), for the recording's start line. */
   readonly startedAt: number;
@@ -55,12 +58,14 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
   const log = options.log !== undefined ? openOutput(options.log) : undefined;
   const record = options.record !== undefined ? openOutput(options.record) : undefined;
   record?.write(startLine(options.command, new Date(options.startedAt)));
+  const rust = options.trace !== undefined ? openOutput(options.trace) : undefined;
   const framer = (from: Sender, time: () => number) =>
     createFramer({
       line(text, shallow) {
         const o = monitor.observe(from, text, time(), shallow);
         if (log) log.write(traceLines(o, text, log.tty));
         if (record) record.write(recordLines(o, text));
+        if (rust) rust.write(rustTraceLines(from, text, o.t));
       },
       oversized: (length) => monitor.oversized(from, length, time()),
       // The framer counts each line's opening brackets, so the monitor's depth bound scans only lines with many.
@@ -76,6 +81,7 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
       const agent = analysis.skipped.agent + skippedBefore.agent;
       if (client + agent > 0) monitor.state.notes.push(`analysis skipped ${client + agent} messages (${client} from the client, ${agent} from the agent) while it was ${ANALYSIS_MAX_BYTES / 1024 / 1024} MiB behind; every byte was still forwarded, but rules spanning messages may be off after that`);
       writeEnd(monitor, t, exit, options, log, record);
+      rust?.close();
     },
   };
 }

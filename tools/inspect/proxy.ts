@@ -23,6 +23,8 @@ export interface ProxyOptions {
   readonly log?: string | undefined;
   /** NDJSON recording. */
   readonly record?: string | undefined;
+  /** A trace in the Rust conductor's format (tools/inspect/rust-trace.ts), for its viewer and ours. */
+  readonly trace?: string | undefined;
   /** Where the exit summary goes; default stderr. A `.json` name gets JSON. */
   readonly summary?: string | undefined;
   /**
@@ -73,7 +75,7 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   // thread for `--table` or `inlineAnalysis`; else only the analysis thread loads them, while
   // this one starts the agent.
   const tables = options.table === undefined ? undefined : await (await import("./tables.ts")).loadTables(options.table);
-  const observed = { command: options.command, log: options.log, record: options.record, summary: options.summary, startedAt: Date.now(), table: options.table };
+  const observed = { command: options.command, log: options.log, record: options.record, trace: options.trace, summary: options.summary, startedAt: Date.now(), table: options.table };
   const analysis: Observer = options.inlineAnalysis ? (await import("./observer.ts")).createObserver(observed, undefined, undefined, tables) : startAnalysisThread(observed);
   const agent = startProcess(command, args, { stdio: ["pipe", "pipe", "inherit"], graceMs: options.exitGraceMs ?? Infinity });
   const child = agent.child as typeof agent.child & { stdin: Writable; stdout: Readable };

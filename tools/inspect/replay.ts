@@ -1,6 +1,7 @@
 /**
  * `acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] -- <agent command…>`:
- * replays the client side of a recording (`inspect --record`) against an
+ * replays the client side of a recording (`inspect --record`, or a Rust
+ * conductor trace: its hop nearest the client, `clientHop`) against an
  * agent and reports where the agent's answers differ from the recorded ones
  * in shape or rule, never in free text: regression testing for agent
  * authors. Without a command, the recorded command is run. The report goes
@@ -10,11 +11,11 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { readRecording } from "./recording.ts";
+import { clientHop, readRecording } from "./recording.ts";
 import { buildPlan } from "./replay-plan.ts";
 import { runReplay, type ReplayOutcome } from "./replay-run.ts";
 
-const USAGE = "usage: acp-router inspect replay <trace.ndjson> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]";
+const USAGE = "usage: acp-router inspect replay <trace.ndjson|trace.jsons> [--json] [--timeout MS] [--quiet MS] [-- <agent command…>]";
 
 /** Per answer at least: 10 s, generous for a real agent on a loaded machine; an answer the recording shows slower is waited for twice its recorded latency. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -48,7 +49,7 @@ export async function replayMain(argv: readonly string[], command: readonly stri
     process.stderr.write(`acp-router inspect replay: cannot read ${file}: ${(error as Error).message}\n`);
     return 2;
   }
-  const plan = buildPlan(readRecording(text));
+  const plan = buildPlan(clientHop(readRecording(text)));
   const agent = command.length > 0 ? command : plan.command;
   if (agent.length === 0) return usage("no agent command after -- and none in the recording");
   if (plan.steps.length === 0) {

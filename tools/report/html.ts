@@ -3,7 +3,8 @@
  * script, no network. Sections: violations (linked to their message and to
  * the spec line), filters (method, session, direction, violations only), a
  * timeline per session of requests and their durations, and every message
- * with its pairing and collapsible JSON. The page is static HTML; the
+ * with its pairing, its hop (a chain's trace), its W3C trace id and
+ * collapsible JSON. The page is static HTML; the
  * script only hides rows that the filters exclude.
  */
 import type { ReportMessage, ReportModel, ReportViolation } from "./model.ts";
@@ -26,6 +27,7 @@ export function renderReport(model: ReportModel): string {
   }
   const methods = [...new Set(model.messages.map((m) => m.method).filter((m) => m !== ""))].sort();
   const sessions = [...new Set(model.messages.map((m) => m.session).filter((s) => s !== ""))];
+  const traces = [...new Set(model.messages.map((m) => m.traceId).filter((t) => t !== ""))];
   const options = (values: readonly string[]) => values.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`).join("");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,11 +39,12 @@ export function renderReport(model: ReportModel): string {
 <section id="filters"><h2>Filters</h2>
 <label>method <select id="f-method"><option value="">all</option>${options(methods)}</select></label>
 <label>session <select id="f-session"><option value="">all</option>${options(sessions)}</select></label>
+<label>trace id <select id="f-trace"><option value="">all</option>${options(traces)}</select></label>
 <label>direction <select id="f-dir"><option value="">both</option><option value="client">client → agent</option><option value="agent">agent → client</option></select></label>
 <label><input type="checkbox" id="f-violations"> violations only</label>
 <span id="shown">${model.messages.length} of ${model.messages.length} messages</span></section>
 <section id="timeline"><h2>Timeline per session</h2>${sessions.map((s) => timeline(model, s)).join("") || "<p>No session.</p>"}</section>
-<section><h2>Messages</h2><table id="messages"><thead><tr><th>#</th><th>ms</th><th>direction</th><th>kind</th><th>id</th><th>method</th><th>session</th><th>answer</th><th>message</th></tr></thead><tbody>
+<section><h2>Messages</h2><table id="messages"><thead><tr><th>#</th><th>ms</th><th>direction</th><th>kind</th><th>id</th><th>method</th><th>session</th><th>trace id</th><th>answer</th><th>message</th></tr></thead><tbody>
 ${model.messages.map((m) => row(m, byIndex.get(m.index) ?? [])).join("\n")}
 </tbody></table></section>
 <script>${PAGE_SCRIPT}</script>
@@ -65,9 +68,9 @@ function row(m: ReportMessage, violations: readonly ReportViolation[]): string {
   }
   const excerpt = m.json.length > EXCERPT ? `${m.json.slice(0, EXCERPT)}…` : m.json;
   const marks = violations.map((v) => `<div class="v">✗ ${v.url ? `<a class="spec" href="${escapeHtml(v.url)}">${v.requirement}</a>` : v.requirement} ${escapeHtml(v.rule)}: ${escapeHtml(v.message)}</div>`).join("");
-  return `<tr id="m-${m.index}" class="${m.from}${violations.length > 0 ? " violation" : ""}" data-method="${escapeHtml(m.method)}" data-session="${escapeHtml(m.session)}" data-dir="${m.from}" data-violation="${violations.length > 0}">`
-    + `<td>${m.index}</td><td>${m.t.toFixed(1)}</td><td>${m.from === "client" ? "client → agent" : "agent → client"}</td><td>${escapeHtml(m.kind.replace("_", " "))}${m.error !== undefined && m.kind === "response" ? ` ${m.error}` : ""}</td>`
-    + `<td>${escapeHtml(m.id)}</td><td>${escapeHtml(m.method)}</td><td>${escapeHtml(m.session)}</td><td>${answer}</td>`
+  return `<tr id="m-${m.index}" class="${m.from}${violations.length > 0 ? " violation" : ""}" data-method="${escapeHtml(m.method)}" data-session="${escapeHtml(m.session)}" data-trace="${escapeHtml(m.traceId)}" data-dir="${m.from}" data-violation="${violations.length > 0}">`
+    + `<td>${m.index}</td><td>${m.t.toFixed(1)}</td><td>${m.fromName !== "" ? `${escapeHtml(m.fromName)} → ${escapeHtml(m.toName)}` : m.from === "client" ? "client → agent" : "agent → client"}</td><td>${escapeHtml(m.kind.replace("_", " "))}${m.error !== undefined && m.kind === "response" ? ` ${m.error}` : ""}</td>`
+    + `<td>${escapeHtml(m.id)}</td><td>${escapeHtml(m.method)}</td><td>${escapeHtml(m.session)}</td><td class="trace">${escapeHtml(m.traceId)}</td><td>${answer}</td>`
     + `<td>${marks}<details><summary>${escapeHtml(excerpt)}</summary><pre>${escapeHtml(pretty)}</pre></details></td></tr>`;
 }
 

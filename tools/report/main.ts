@@ -1,6 +1,8 @@
 /**
  * `acp-router inspect report <trace.ndjson> -o <report.html>`: turns a
- * recording made with `inspect --record` into a self-contained HTML page.
+ * recording made with `inspect --record`, or a trace in the Rust
+ * conductor's format (tools/inspect/rust-trace.ts), into a self-contained
+ * HTML page.
  * Returns the exit code; messages go to stderr.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -8,7 +10,7 @@ import { parseArgs } from "node:util";
 import { renderReport } from "./html.ts";
 import { buildModel } from "./model.ts";
 
-const USAGE = "usage: acp-router inspect report <trace.ndjson> -o <report.html>";
+const USAGE = "usage: acp-router inspect report <trace.ndjson|trace.jsons> -o <report.html>";
 
 export async function reportMain(argv: readonly string[]): Promise<number> {
   let parsed;

@@ -12,17 +12,19 @@ summary{cursor:pointer;font-family:ui-monospace,monospace;font-size:12px;color:#
 .session{display:flex;align-items:center;margin:2px 0}.name{width:18em;font-family:ui-monospace,monospace;font-size:12px;overflow:hidden;text-overflow:ellipsis}
 .track{position:relative;flex:1;height:14px;background:#f3f3f3}.bar{position:absolute;top:2px;height:10px;background:#26a;opacity:.75}
 .bar.agent{background:#2a6}.bar.note{opacity:.35}
+td.trace{font-family:ui-monospace,monospace;font-size:11px;color:#666}
 `;
 
 export const PAGE_SCRIPT = `
 (function () {
-  var method = document.getElementById("f-method"), session = document.getElementById("f-session");
+  var method = document.getElementById("f-method"), session = document.getElementById("f-session"), trace = document.getElementById("f-trace");
   var dir = document.getElementById("f-dir"), only = document.getElementById("f-violations"), shown = document.getElementById("shown");
   var rows = Array.prototype.slice.call(document.querySelectorAll("#messages tbody tr"));
   function apply() {
     var n = 0;
     rows.forEach(function (r) {
       var ok = (!method.value || r.dataset.method === method.value) && (!session.value || r.dataset.session === session.value)
+        && (!trace.value || r.dataset.trace === trace.value)
         && (!dir.value || r.dataset.dir === dir.value) && (!only.checked || r.dataset.violation === "true");
       r.hidden = !ok;
       if (ok) n++;
@@ -30,6 +32,6 @@ export const PAGE_SCRIPT = `
     document.querySelectorAll("#timeline .session").forEach(function (s) { s.hidden = !!session.value && s.dataset.session !== session.value; });
     shown.textContent = n + " of " + rows.length + " messages";
   }
-  [method, session, dir, only].forEach(function (el) { el.addEventListener("change", apply); });
+  [method, session, trace, dir, only].forEach(function (el) { el.addEventListener("change", apply); });
 })();
 `;
