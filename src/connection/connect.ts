@@ -14,7 +14,6 @@ import type { Transport } from "../transport/transport.ts";
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine, processValue, rejectOversized } from "./pipeline.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -57,7 +56,7 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
   const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
   const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
   // The same sender handlers reach as `ctx.request` / `ctx.notify` (set in `open`).
-  const sender = (core.inbound as CallHost<Peer>).extensionSender as ExtensionSender;
+  const sender = core.extensionSender;
   const connection = {
     request: sender.request,
     notify: sender.notify,
@@ -77,13 +76,14 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
 function open<P>(router: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
   // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
   const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
-  const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
   // Handlers send extension methods through `ctx.request` / `ctx.notify` (call.ts), as the connection object does:
   // a definition passes the outbound gate and result validation (extensions/send.ts), a raw wire goes as it is.
-  (core.inbound as CallHost<P>).extensionSender = {
-    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
-    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
-  };
+  // The sender is built with the core, before its pipeline; it reaches `outbound` only when called.
+  const sender = (c: ConnectionCore<P>): ExtensionSender => ({
+    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? c.outbound.request(wire, params, opts) : requestExtension(c, wire, params, opts)),
+    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? c.outbound.notify(wire, params) : notifyExtension(c, wire, params)),
+  });
+  const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options, sender);
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxDepth = options.maxDepth;
   // After a response settles a call, later lines wait one microtask so the caller's
@@ -96,16 +96,15 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   let ended: { error: Error | undefined } | undefined;
 
   const inbound = core.inbound;
-  const oversized = (length: number) => rejectOversized(inbound, length, maxBytes);
+  const oversized = (length: number) => inbound.rejectOversized(length, maxBytes);
   const handle = (text: string | number | Parsed, shallow = false) => {
     if (typeof text === "number") return oversized(text);
-    if (typeof text === "string") processLine(inbound, text, maxDepth, shallow);
-    else processValue(inbound, text.value, text.kind);
+    if (typeof text === "string") inbound.processLine(text, maxDepth, shallow);
+    else inbound.processValue(text.value, text.kind);
     afterMessage();
   };
   const afterMessage = () => {
-    if (inbound.settledResponse) {
-      inbound.settledResponse = false;
+    if (inbound.takeSettledResponse()) {
       if (!yielding) {
         yielding = true;
         queueMicrotask(drain);
@@ -161,7 +160,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
         else oversized(line.length);
       } else if (yielding) queue.push(new Parsed(value, kind));
       else {
-        processValue(inbound, value, kind);
+        inbound.processValue(value, kind);
         afterMessage();
       }
     },
