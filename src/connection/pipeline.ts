@@ -199,12 +199,7 @@ export class Inbound<Peer> {
     this.pipeline = new Pipeline(host, state, handler, sender, options);
   }
 
-  /** One framed line: parsed (nesting bounded by `maxDepth`; `shallow`: the framer counted it within), then handled. */
-  processLine(text: string, maxDepth: number | undefined, shallow = false): void {
-    processLine(this.pipeline, text, maxDepth, shallow);
-  }
-
-  /** One message a transport parsed itself (a `ParseFailure` included), with its kind when it classified it. */
+  /** One message as the reader (`transport/reader.ts`) delivers it: parsed (a `ParseFailure` included), with its kind when it is one object. */
   processValue(value: unknown, kind?: MessageKind): void {
     processValue(this.pipeline, value, kind);
   }
@@ -304,11 +299,6 @@ export function reportHandlerError<P>(inbound: Pipeline<P>, message: string, err
   } catch {
     // A failing diagnostics hook must not break the connection.
   }
-}
-
-/** Handles one framed line; `shallow`: the framer found too few brackets in it to nest deeper than `maxDepth`. */
-function processLine<P>(inbound: Pipeline<P>, text: string, maxDepth: number | undefined, shallow = false): void {
-  processValue(inbound, parseValue(text, maxDepth, shallow));
 }
 
 /**

@@ -8,8 +8,8 @@
  * it came from, and never validated here (the components validate).
  */
 import { wireError, type ErrorObject } from "../errors.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { ProcessExit } from "../transport/process.ts";
+import { readerLimits } from "../transport/reader.ts";
 import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ChainRows } from "./chain-rows.ts";
@@ -47,7 +47,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   const mode = options.mode ?? "terminal";
   if (options.components.length === 0) throw new TypeError("conduct: at least one component (the agent) is needed");
   const diagnostic = options.onDiagnostic ?? (() => {});
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes });
 
   const peer = makeHop(PEER, mode === "terminal" ? "the client" : "the outer conductor", (text) => options.transport.write(text));
   const processes = options.components.map(([command, ...args], index) => {
@@ -156,10 +156,10 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
     closing = true;
     for (const p of processes) p.transport.close();
   };
-  readHop(peer, options.transport, maxBytes, message, close);
+  readHop(peer, options.transport, limits, message, close);
   processes.forEach((p, index) => {
     const hop = hops[index] as Hop;
-    readHop(hop, p.transport, maxBytes, message, () => {});
+    readHop(hop, p.transport, limits, message, () => {});
     void p.exited.then((exit) => {
       hop.alive = false;
       diagnostic(`${hop.name} exited${exit.code !== null ? ` with code ${exit.code}` : ` on ${exit.signal}`}`);

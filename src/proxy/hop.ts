@@ -5,10 +5,9 @@
  * itself (`-32700`, `-32600`). Messages leave as text, reused where they
  * can be (`splice.ts`).
  */
-import { classify } from "../jsonrpc/classify.ts";
-import { parseValue, ParseFailure } from "../jsonrpc/parse.ts";
+import { ParseFailure } from "../jsonrpc/parse.ts";
 import { wireError, type ErrorObject } from "../errors.ts";
-import { createFramer } from "../transport/framer.ts";
+import { readMessages, type ReaderLimits } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Id, Inbound } from "./splice.ts";
 
@@ -74,22 +73,23 @@ export function answerError(hop: Hop, id: Id | null, error: ErrorObject): void {
 }
 
 /**
- * Reads `transport` as `hop`'s stream: lines parsed once and classified; what
- * is not a JSON-RPC message is answered on the hop; the rest goes to `message`.
+ * Reads `transport` as `hop`'s stream (the one message reader,
+ * `transport/reader.ts`): what is not a JSON-RPC message is answered on the
+ * hop; the rest goes to `message`.
  */
-export function readHop(hop: Hop, transport: Transport, maxBytes: number, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
-  const framer = createFramer(
+export function readHop(hop: Hop, transport: Transport, limits: ReaderLimits, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
+  readMessages(
+    transport,
     {
-      line(text, shallow) {
-        const value = parseValue(text, undefined, shallow);
+      message(value, line, kind) {
         if (value instanceof ParseFailure) return answerError(hop, null, wireError.parse(value.reason));
         if (Array.isArray(value)) return answerError(hop, null, wireError.batchRejected(value.length === 0));
-        if (typeof value !== "object" || value === null) return answerError(hop, null, wireError.notJsonRpc());
-        message(hop, { body: value as Record<string, unknown>, kind: classify(value), line: text });
+        if (kind === undefined) return answerError(hop, null, wireError.notJsonRpc());
+        message(hop, { body: value as Record<string, unknown>, kind, line });
       },
-      oversized: () => answerError(hop, null, wireError.lineTooLong(maxBytes)),
+      oversized: () => answerError(hop, null, wireError.lineTooLong(limits.maxMessageBytes)),
+      end: onEnd,
     },
-    maxBytes,
+    limits,
   );
-  transport.start({ data: (chunk) => framer.push(chunk), end: () => (framer.end(), onEnd()) });
 }

@@ -5,11 +5,10 @@
  * still checks, when it applies and how it cancels: docs/proxy.md, "What a
  * pass-through proxy checks". Anything else goes to the connection as before.
  */
-import { classify } from "../jsonrpc/classify.ts";
-import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { RpcError } from "../errors.ts";
+import { ParseFailure } from "../jsonrpc/parse.ts";
+import { ErrorCode, RpcError } from "../errors.ts";
 import { isExtensionWire, type Row } from "../row.ts";
-import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import { readerLimits, readMessages } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import { protocol } from "./generated/protocol.ts";
@@ -49,8 +48,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
   const clientRows = callbackRows(protocol.rows.client);
   // The wire a side forwards here: a table row with a handler method (and not the proxy's own), or an unlisted `_` one.
   const forwards = (rows: Map<string, Row<never, never>>, wire: string) => (rows.has(wire) ? !own.has(wire) : isExtensionWire(wire));
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth });
   let open = false;
 
   return {
@@ -75,7 +73,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         forwarded.delete(id);
         if (!entry.upstream) byOrigin.delete(idKey(entry.originId));
         const error = m.body.error as { code?: unknown } | undefined;
-        if (entry.cancelled && entry.turn !== undefined && error?.code === -32800) return send(JSON.stringify({ jsonrpc: "2.0", id: entry.originId, result: entry.turn.onCancel }));
+        if (entry.cancelled && entry.turn !== undefined && error?.code === ErrorCode.RequestCancelled) return send(JSON.stringify({ jsonrpc: "2.0", id: entry.originId, result: entry.turn.onCancel }));
         send(answerLine(entry.originId, m));
       };
       /** `session/cancel` from the predecessor: once to the successor per running turn, and a cancel for each request of the session sent up. */
@@ -150,29 +148,21 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
 
       return {
         start(receiver: TransportReceiver) {
-          const deliver = (value: unknown, line: string) => {
-            if (value instanceof ParseFailure || typeof value !== "object" || value === null || Array.isArray(value)) return deliverMessage(receiver, value, line);
-            const kind = classify(value);
-            if (!take({ body: value as Record<string, unknown>, kind, line })) deliverMessage(receiver, value, line, kind);
-          };
-          const framer = createFramer(
+          readMessages(
+            transport,
             {
-              line: (text, shallow) => deliver(parseValue(text, maxDepth, shallow), text),
-              // The connection answers it as it answers any line too long.
-              oversized: () => deliverMessage(receiver, new ParseFailure(`line longer than maxMessageBytes (${maxBytes})`), ""),
+              message(value, line, kind) {
+                if (kind === undefined || !take({ body: value as Record<string, unknown>, kind, line })) deliverMessage(receiver, value, line, kind);
+              },
+              // The connection answers it as any line too long (a receiver without `oversized`: as the parse error it is).
+              oversized: (length) => (receiver.oversized ? receiver.oversized(length) : deliverMessage(receiver, new ParseFailure(`line longer than maxMessageBytes (${limits.maxMessageBytes})`), "")),
+              end(error) {
+                ended();
+                receiver.end(error);
+              },
             },
-            maxBytes,
-            maxDepth,
+            limits,
           );
-          transport.start({
-            data: (chunk) => framer.push(chunk),
-            message: (value, line) => deliver(value, line),
-            end(error) {
-              framer.end();
-              ended();
-              receiver.end(error);
-            },
-          });
         },
         write: (text) => transport.write(text),
         close: () => transport.close(),

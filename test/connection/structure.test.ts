@@ -142,7 +142,7 @@ describe("the inbound pipeline", () => {
     const inbound = classMembers(PIPELINE_MODULE, "Inbound");
     expect(inbound.exported).toBe(true);
     expect(inbound.members.filter((m) => m.kind === "field").map((m) => [m.name, m.private])).toEqual([["pipeline", true]]);
-    expect(inbound.members.filter((m) => !m.private).map((m) => m.name)).toEqual(["processLine", "processValue", "rejectOversized", "report", "responseSettled", "takeSettledResponse", "handler", "lanesSent", "settleInLane", "cancelOwnSession", "answerCancelledAtEnd", "close", "counts"]);
+    expect(inbound.members.filter((m) => !m.private).map((m) => m.name)).toEqual(["processValue", "rejectOversized", "report", "responseSettled", "takeSettledResponse", "handler", "lanesSent", "settleInLane", "cancelOwnSession", "answerCancelledAtEnd", "close", "counts"]);
     const pipeline = classMembers(PIPELINE_MODULE, "Pipeline");
     expect(pipeline.exported).toBe(false);
     expect(pipeline.members.filter((m) => m.kind === "field").length).toBeGreaterThan(10);
