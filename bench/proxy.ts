@@ -5,8 +5,9 @@
  * byte relay process (lib/relay.ts, the cost of an extra process hop
  * alone); and through `acp-router conduct` with one pass-through proxy
  * (lib/pass-proxy.ts) in front of the agent — the conductor and the proxy
- * each parse every line, the proxy validates it against the proxy table,
- * and each message crosses two more processes than direct. Prints prompt
+ * each parse every line and pass it on as text (the proxy's pass-through
+ * path, src/proxy/pass.ts), and each message crosses two more processes
+ * than direct. Prints prompt
  * throughput with 64 prompts in flight and the ratios to the relay and to
  * direct (medians of same-round ratios); in the notes, the p50 of one
  * sequential round trip each way and the load average. Printed, never

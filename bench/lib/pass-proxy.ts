@@ -1,6 +1,7 @@
 /**
  * A pass-through ACP proxy for the proxy figure: `serveProxyStdio()` with no
- * hooks, so every message is validated by the proxy table and forwarded.
+ * hooks, so every message after initialize takes the pass-through path
+ * (src/proxy/pass.ts) and is forwarded as text.
  *
  *   node --import tsx bench/lib/pass-proxy.ts
  */

@@ -23,8 +23,8 @@ export interface CallHost<Peer> {
   readonly clientCapabilities: Capabilities | undefined;
   /** Notification calls that handed out a signal, so close can abort it. */
   readonly liveNotifications: Set<InboundCall<Peer>>;
-  /** What `ctx.request` / `ctx.notify` send through: the connection's own extension sender, set by `connect.ts` when it opens the connection. */
-  extensionSender?: ExtensionSender;
+  /** What `ctx.request` / `ctx.notify` send through: the connection's own extension sender, given to the pipeline when it is built. */
+  readonly extensionSender: ExtensionSender;
 }
 
 /** The connection's sender of extension methods (a definition, gated and validated, or a raw `_` wire), as `conn.request` / `conn.notify` send them. */
@@ -94,15 +94,13 @@ export class InboundCall<Peer> implements HandlerContext<Peer, Capabilities, Cap
   request<E extends ExtensionRequest<unknown, unknown>>(extension: E, params: ParamsInput<E>, options?: RequestOptions): Promise<ResultOutput<E>>;
   request<R = unknown>(wire: `_${string}`, params: object, options?: RequestOptions): Promise<R>;
   request(wire: `_${string}` | ExtensionRequest<unknown, unknown>, params: unknown, options?: RequestOptions): Promise<unknown> {
-    const sender = this.host.extensionSender;
-    return sender ? sender.request(wire, params, options) : Promise.reject(new Error("ctx.request: this connection has no extension sender"));
+    return this.host.extensionSender.request(wire, params, options);
   }
 
   notify<E extends ExtensionNotification<unknown>>(extension: E, params: ParamsInput<E>): Promise<void>;
   notify(wire: `_${string}`, params: object): Promise<void>;
   notify(wire: `_${string}` | ExtensionNotification<unknown>, params: unknown): Promise<void> {
-    const sender = this.host.extensionSender;
-    return sender ? sender.notify(wire, params) : Promise.reject(new Error("ctx.notify: this connection has no extension sender"));
+    return this.host.extensionSender.notify(wire, params);
   }
 
   get agentCapabilities(): Capabilities | undefined {

@@ -8,13 +8,11 @@ import { withExtensions } from "../extensions/registry.ts";
 import { notifyExtension, requestExtension } from "../extensions/send.ts";
 import type { RequestOptions, PeerCaller } from "../peer-caller.ts";
 import type { Protocol } from "../protocol.ts";
-import { DEFAULT_MAX_DEPTH } from "../jsonrpc/parse.ts";
-import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import { readerLimits, readMessages } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import type { CallHost, ExtensionSender } from "./call.ts";
 import { ConnectionCore, type CloseInfo, type ConnectionStats, type Side } from "./core.ts";
-import { processLine, processValue, rejectOversized } from "./pipeline.ts";
 import type { ConnectionOptions } from "./options.ts";
 
 /** What both sides' connections offer, typed by the peer's method maps and the protocol's capability types. */
@@ -57,7 +55,7 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
   const makePeer = (side === "agent" ? protocol.peers.client : protocol.peers.agent) as (caller: PeerCaller) => Peer;
   const core = open<Peer>(protocol, side, handler, transport, makePeer, options);
   // The same sender handlers reach as `ctx.request` / `ctx.notify` (set in `open`).
-  const sender = (core.inbound as CallHost<Peer>).extensionSender as ExtensionSender;
+  const sender = core.extensionSender;
   const connection = {
     request: sender.request,
     notify: sender.notify,
@@ -77,35 +75,33 @@ export function openConnection<Peer, C>(protocol: Protocol, side: Side, handler:
 function open<P>(router: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => P, options: ConnectionOptions): ConnectionCore<P> {
   // Registered extensions become rows of this connection's router (src/extensions/registry.ts).
   const routed = withExtensions(router, side, options.extensions, (kind, message, data) => core.report(kind, message, data));
-  const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options);
   // Handlers send extension methods through `ctx.request` / `ctx.notify` (call.ts), as the connection object does:
   // a definition passes the outbound gate and result validation (extensions/send.ts), a raw wire goes as it is.
-  (core.inbound as CallHost<P>).extensionSender = {
-    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? core.outbound.request(wire, params, opts) : requestExtension(core, wire, params, opts)),
-    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? core.outbound.notify(wire, params) : notifyExtension(core, wire, params)),
-  };
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const maxDepth = options.maxDepth;
-  // After a response settles a call, later lines wait one microtask so the caller's
+  // The sender is built with the core, before its pipeline; it reaches `outbound` only when called.
+  const sender = (c: ConnectionCore<P>): ExtensionSender => ({
+    request: (wire: string | ExtensionRequest<unknown, unknown>, params: unknown, opts?: RequestOptions) => (typeof wire === "string" ? c.outbound.request(wire, params, opts) : requestExtension(c, wire, params, opts)),
+    notify: (wire: string | ExtensionNotification<unknown>, params: unknown) => (typeof wire === "string" ? c.outbound.notify(wire, params) : notifyExtension(c, wire, params)),
+  });
+  const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options, sender);
+  // The limits of reading, resolved once; junk before a message is recovered only when reading an agent (the agent side stays strict).
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth, recoverPrefixedLines: side === "client" && (options.recoverPrefixedLines ?? transport.recoverPrefixedLines ?? false) });
+  // After a response settles a call, later messages wait one microtask so the caller's
   // continuation runs first (arrival order is processing order). They queue here; a
-  // number stands for an oversized line of that length, a Parsed for a message the transport
-  // parsed itself. One queue with a head index: draining never copies.
-  let queue: (string | number | Parsed)[] = [];
+  // number stands for an oversized line of that length. One queue with a head index: draining never copies.
+  let queue: (number | Parsed)[] = [];
   let head = 0;
   let yielding = false;
   let ended: { error: Error | undefined } | undefined;
 
   const inbound = core.inbound;
-  const oversized = (length: number) => rejectOversized(inbound, length, maxBytes);
-  const handle = (text: string | number | Parsed, shallow = false) => {
-    if (typeof text === "number") return oversized(text);
-    if (typeof text === "string") processLine(inbound, text, maxDepth, shallow);
-    else processValue(inbound, text.value, text.kind);
+  const oversized = (length: number) => inbound.rejectOversized(length, limits.maxMessageBytes);
+  const handle = (item: number | Parsed) => {
+    if (typeof item === "number") return oversized(item);
+    inbound.processValue(item.value, item.kind);
     afterMessage();
   };
   const afterMessage = () => {
-    if (inbound.settledResponse) {
-      inbound.settledResponse = false;
+    if (inbound.takeSettledResponse()) {
       if (!yielding) {
         yielding = true;
         queueMicrotask(drain);
@@ -116,7 +112,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     yielding = false;
     while (head < queue.length) {
       if (core.isClosed) return;
-      const item = queue[head] as string | number | Parsed;
+      const item = queue[head] as number | Parsed;
       queue[head++] = 0;
       handle(item);
       if (yielding) return; // a response settled: continue after the next microtask
@@ -127,12 +123,17 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   };
   const finish = (error: Error | undefined) => core.close(error ? error.message : "the peer closed the stream", error);
 
-  const framer = createFramer(
+  // The one message reader (transport/reader.ts): framed, parsed and classified once, or handed over parsed by the transport.
+  readMessages(
+    transport,
     {
-      line(text, shallow) {
+      message(value, _line, kind) {
         if (core.isClosed) return;
-        if (yielding) queue.push(text);
-        else handle(text, shallow);
+        if (yielding) queue.push(new Parsed(value, kind));
+        else {
+          inbound.processValue(value, kind);
+          afterMessage();
+        }
       },
       oversized(length) {
         if (core.isClosed) return;
@@ -142,36 +143,14 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
       prefixed(prefix) {
         if (!core.isClosed) core.report("parse_error", `recovered a message after ${prefix.length} characters of non-JSON output before it on the same line: ${JSON.stringify(prefix.slice(0, 80))}`, { prefix });
       },
+      end(error) {
+        if (core.isClosed) return;
+        if (yielding) ended = { error };
+        else finish(error);
+      },
     },
-    maxBytes,
-    // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
-    maxDepth ?? DEFAULT_MAX_DEPTH,
-    // Junk before a message is recovered only when reading an agent; the agent side stays strict.
-    side === "client" && (options.recoverPrefixedLines ?? transport.recoverPrefixedLines ?? false),
+    limits,
   );
-  transport.start({
-    data(chunk) {
-      if (!core.isClosed) framer.push(chunk);
-    },
-    // A message the transport framed and parsed (remote server): the same limits and order as a line.
-    message(value, line, kind) {
-      if (core.isClosed) return;
-      if (line.length > maxBytes) {
-        if (yielding) queue.push(line.length);
-        else oversized(line.length);
-      } else if (yielding) queue.push(new Parsed(value, kind));
-      else {
-        processValue(inbound, value, kind);
-        afterMessage();
-      }
-    },
-    end(error) {
-      if (core.isClosed) return;
-      framer.end();
-      if (yielding) ended = { error };
-      else finish(error);
-    },
-  });
   return core;
 }
 

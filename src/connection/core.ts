@@ -15,8 +15,9 @@
  * - `side`, `peerSide`, `protocol`: who this is and which table (with
  *   registered extensions) it speaks — the extension senders gate with them;
  * - `state`: the negotiated facts, read-only (`Connection.agentCapabilities`);
- * - `peer`, `outbound`: the typed proxy and the sends behind it and
- *   `Connection.request` / `notify`;
+ * - `peer`, `outbound`, `extensionSender`: the typed proxy and the sends
+ *   behind it and `Connection.request` / `notify` (the sender is built
+ *   before the pipeline, which hands it to handlers);
  * - `inbound`: where `connect.ts` hands each framed line;
  * - `transport`, `report`, `close`, `closed`, `isClosed`, `closeInfo`,
  *   `stats`: the life of the connection.
@@ -29,7 +30,8 @@ import type { Protocol } from "../protocol.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ConnectionOptions, Diagnostic } from "./options.ts";
 import { Outbound, type OutboundHost } from "./outbound.ts";
-import { Inbound, describeError, report, type InboundHost } from "./pipeline.ts";
+import type { ExtensionSender } from "./call.ts";
+import { Inbound, describeError, type InboundHost } from "./pipeline.ts";
 import { ConnectionState, type StateView } from "./state.ts";
 
 /** One side of a connection: the agent or the client. */
@@ -63,14 +65,19 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   private info: CloseInfo | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
-  constructor(protocol: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions) {
+  /** What `Connection.request` / `notify` and a handler's `ctx.request` / `ctx.notify` send through. */
+  readonly extensionSender: ExtensionSender;
+
+  /** `makeSender` builds the extension sender from this core (it sends through `outbound` when called), before the pipeline that hands it to handlers. */
+  constructor(protocol: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions, makeSender: (core: ConnectionCore<Peer>) => ExtensionSender) {
     this.protocol = protocol;
     this.side = side;
     this.peerSide = side === "agent" ? "client" : "agent";
     this.transport = transport;
     // Per-object gates are learnt by the client from the updates it receives (rows the agent handles).
     this.writer = new ConnectionState(side === "client" ? protocol.rows.agent.filter((r) => r.objectCapability !== undefined) : []);
-    this.inbound = new Inbound<Peer>(this, this.writer, handler, options);
+    this.extensionSender = makeSender(this);
+    this.inbound = new Inbound<Peer>(this, this.writer, handler, this.extensionSender, options);
     this.outbound = new Outbound<Peer>(this, this.writer, this.inbound, options);
     this.peer = makePeer({
       request: (wire, params, opts) => this.outbound.request(wire, params, opts),
@@ -95,7 +102,7 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   }
 
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void {
-    report(this.inbound, kind, message, data);
+    this.inbound.report(kind, message, data);
   }
 
   answerPending(body: Record<string, unknown>): void {
@@ -138,6 +145,7 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
 
   stats(): ConnectionStats {
     const { timers, listeners } = this.outbound.pending.resources();
-    return { pendingOutbound: this.outbound.pending.size, inFlightInbound: this.inbound.inFlight.size, busyLanes: this.inbound.lanes.size, timers, abortListeners: listeners };
+    const { inFlight, busyLanes } = this.inbound.counts();
+    return { pendingOutbound: this.outbound.pending.size, inFlightInbound: inFlight, busyLanes, timers, abortListeners: listeners };
   }
 }

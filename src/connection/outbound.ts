@@ -155,7 +155,7 @@ export class Outbound<Peer> {
         wire,
         row,
         sessionId: typeof sessionId === "string" ? sessionId : undefined,
-        sentDuring: this.inbound.lanes.sent(),
+        sentDuring: this.inbound.lanesSent(),
         resolve,
         reject,
         timer: undefined,
@@ -234,7 +234,7 @@ export class Outbound<Peer> {
       this.core.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
       return false;
     }
-    this.inbound.settledResponse = true;
+    this.inbound.responseSettled();
     const error = body.error;
     if (error !== undefined) {
       const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
@@ -284,7 +284,7 @@ export class Outbound<Peer> {
     if (!isRequestId(body.id) || !Object.prototype.hasOwnProperty.call(body, "result") || body.error === undefined) return false;
     const call = this.pending.take(body.id);
     if (!call) return typeof body.id === "number" && this.abandoned.delete(body.id);
-    this.inbound.settledResponse = true;
+    this.inbound.responseSettled();
     const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
     this.core.report("invalid_result", message, { id: call.id });
     this.settle(call, false, RpcError.internal(message, { result: body.result, error: body.error }));
@@ -296,10 +296,8 @@ export class Outbound<Peer> {
    * those the call may be awaited by (the rule is in `lanes.ts`).
    */
   private settle(call: PendingCall, ok: boolean, value: unknown): void {
-    const s = call.sessionId;
-    // No busy lane: nothing of the session is waiting, settle now (no closure, no lookup).
-    if (s === undefined || this.inbound.lanes.size === 0) return ok ? call.resolve(value) : call.reject(value);
-    this.inbound.lanes.answer(s, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
+    // No session, or no busy lane: nothing of the session is waiting, settle now (the pipeline says which).
+    this.inbound.settleInLane(call.sessionId, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
   }
 }
 

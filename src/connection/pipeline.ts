@@ -24,9 +24,9 @@ import { traceContextOf, type Tracing } from "../tracing/hook.ts";
 import type { Transport } from "../transport/transport.ts";
 import { decodeParams, type Leniency } from "../validation/check.ts";
 import { reportUnhandled } from "./advertised.ts";
-import { InboundCall, type BatchSink, type CallHost } from "./call.ts";
+import { InboundCall, type BatchSink, type CallHost, type ExtensionSender } from "./call.ts";
 import { gate } from "./gate.ts";
-import { Lanes, isThenable } from "./lanes.ts";
+import { Lanes, isThenable, type HandlerRun } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import type { Capabilities, ConnectionState } from "./state.ts";
 
@@ -50,8 +50,12 @@ export interface InboundHost<Peer> {
   cancelOutbound(sessionId: string, cause: "session_cancel" | "session_close"): void;
 }
 
-/** The inbound half of one connection. */
-export class Inbound<Peer> implements CallHost<Peer> {
+/**
+ * The pipeline's own state and steps: this module's alone. The rest of the
+ * connection reaches it only through {@link Inbound}, so every field here is
+ * read and written in this file.
+ */
+class Pipeline<Peer> implements CallHost<Peer> {
   /** Inbound requests whose handler has not answered yet, by request id (type-exact). */
   readonly inFlight = new Map<RequestId, InboundCall<Peer>>();
   /** Notification calls whose handler read `ctx.signal` and has not finished: aborted on close. */
@@ -75,9 +79,12 @@ export class Inbound<Peer> implements CallHost<Peer> {
   readonly hasRepeatable: boolean;
   /** The `tracing` hook; undefined: handler calls are not wrapped and no `_meta` is read. */
   readonly tracing: Tracing | undefined;
+  /** What `ctx.request` / `ctx.notify` send through (the connection's own sender, built before this pipeline). */
+  readonly extensionSender: ExtensionSender;
 
-  constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, options: ConnectionOptions) {
+  constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, sender: ExtensionSender, options: ConnectionOptions) {
     this.host = host;
+    this.extensionSender = sender;
     this.diagnostic = options.onDiagnostic;
     this.state = state;
     this.handler = handler;
@@ -181,8 +188,87 @@ export class Inbound<Peer> implements CallHost<Peer> {
   }
 }
 
+/**
+ * The inbound half of one connection, as the rest of the connection sees it:
+ * what arrives goes in (`processLine`, `processValue`, `rejectOversized`);
+ * the outbound half says when a response settled a call and settles its
+ * calls in their session's lane order; close and stats. Its state is
+ * {@link Pipeline}'s, private to this module: nothing outside this file
+ * reads or writes a field of it.
+ */
+export class Inbound<Peer> {
+  private readonly pipeline: Pipeline<Peer>;
+
+  constructor(host: InboundHost<Peer>, state: ConnectionState, handler: object, sender: ExtensionSender, options: ConnectionOptions) {
+    this.pipeline = new Pipeline(host, state, handler, sender, options);
+  }
+
+  /** One message as the reader (`transport/reader.ts`) delivers it: parsed (a `ParseFailure` included), with its kind when it is one object. */
+  processValue(value: unknown, kind?: MessageKind): void {
+    processValue(this.pipeline, value, kind);
+  }
+
+  /** A line longer than `maxBytes`, skipped: answered `-32700`. */
+  rejectOversized(length: number, maxBytes: number): void {
+    rejectOversized(this.pipeline, length, maxBytes);
+  }
+
+  /** Tells the `onDiagnostic` hook, if any. */
+  report(kind: Diagnostic["kind"], message: string, data?: unknown): void {
+    report(this.pipeline, kind, message, data);
+  }
+
+  /** A response settled one of our calls: the next line waits one microtask, so the caller's continuation runs first. */
+  responseSettled(): void {
+    this.pipeline.settledResponse = true;
+  }
+
+  /** True (once) when a response settled a call since the last ask. */
+  takeSettledResponse(): boolean {
+    const settled = this.pipeline.settledResponse;
+    this.pipeline.settledResponse = false;
+    return settled;
+  }
+
+  /** The handler served (read-only: the client's `initialize` checks what it lacks). */
+  get handler(): object {
+    return this.pipeline.handler;
+  }
+
+  /** The handlers running now, for a call about to be sent (see `Lanes.sent`). */
+  lanesSent(): HandlerRun[] | undefined {
+    return this.pipeline.lanes.sent();
+  }
+
+  /** Settles an answer to a call of session `sessionId` after that session's earlier notifications (see `Lanes.answer`); at once when no lane is busy. */
+  settleInLane(sessionId: string | undefined, sentDuring: readonly HandlerRun[] | undefined, settle: () => void): void {
+    if (sessionId === undefined || this.pipeline.lanes.size === 0) settle();
+    else this.pipeline.lanes.answer(sessionId, sentDuring, settle);
+  }
+
+  /** Outbound `session/cancel` (client side): see {@link Pipeline.cancelOwnSession}. */
+  cancelOwnSession(sessionId: string): void {
+    this.pipeline.cancelOwnSession(sessionId);
+  }
+
+  /** A clean close: requests still running are answered as cancelled. */
+  answerCancelledAtEnd(): void {
+    this.pipeline.answerCancelledAtEnd();
+  }
+
+  /** Close: every call in flight is over and its signal aborted. */
+  close(): void {
+    this.pipeline.close();
+  }
+
+  /** Requests in flight and busy lanes, for `stats()`. */
+  counts(): { readonly inFlight: number; readonly busyLanes: number } {
+    return { inFlight: this.pipeline.inFlight.size, busyLanes: this.pipeline.lanes.size };
+  }
+}
+
 /** Tells the `onDiagnostic` hook; a failing hook never breaks the connection. */
-export function report<P>(inbound: Inbound<P>, kind: Diagnostic["kind"], message: string, data?: unknown): void {
+function report<P>(inbound: Pipeline<P>, kind: Diagnostic["kind"], message: string, data?: unknown): void {
   const hook = inbound.diagnostic;
   if (hook === undefined) return;
   try {
@@ -198,7 +284,7 @@ export function report<P>(inbound: Inbound<P>, kind: Diagnostic["kind"], message
  * `logErrors` a line on stderr with the stack (never stdout: on stdio it
  * carries the protocol).
  */
-export function reportHandlerError<P>(inbound: Inbound<P>, message: string, error: unknown): void {
+export function reportHandlerError<P>(inbound: Pipeline<P>, message: string, error: unknown): void {
   if (inbound.logErrors) {
     const detail = error instanceof Error ? (error.stack ?? describeError(error)) : describeError(error);
     try {
@@ -219,17 +305,12 @@ export function reportHandlerError<P>(inbound: Inbound<P>, message: string, erro
   }
 }
 
-/** Handles one framed line; `shallow`: the framer found too few brackets in it to nest deeper than `maxDepth`. */
-export function processLine<P>(inbound: Inbound<P>, text: string, maxDepth: number | undefined, shallow = false): void {
-  processValue(inbound, parseValue(text, maxDepth, shallow));
-}
-
 /**
  * Handles one parsed line: a message, or a batch of them. Transports that parse messages
  * themselves (`TransportReceiver.message`) hand their value here, a `ParseFailure` included
  * (answered as an unparsable line), with its `kind` when they classified it.
  */
-export function processValue<P>(inbound: Inbound<P>, value: unknown, kind?: MessageKind): void {
+function processValue<P>(inbound: Pipeline<P>, value: unknown, kind?: MessageKind): void {
   if (value instanceof ParseFailure) {
     report(inbound, "parse_error", `unparsable line: ${value.reason}`);
     reject(inbound, null, wireError.parse(value.reason), undefined);
@@ -238,13 +319,13 @@ export function processValue<P>(inbound: Inbound<P>, value: unknown, kind?: Mess
 }
 
 /** Answers a line too long to read: `-32700`, `id: null`. */
-export function rejectOversized<P>(inbound: Inbound<P>, length: number, maxBytes: number): void {
+function rejectOversized<P>(inbound: Pipeline<P>, length: number, maxBytes: number): void {
   report(inbound, "oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
   reject(inbound, null, wireError.lineTooLong(maxBytes), undefined);
 }
 
 /** A batch (JSON-RPC 2.0 §6): rejected whole, or each element handled and the answers written as one array. */
-function processBatch<P>(inbound: Inbound<P>, items: unknown[]): void {
+function processBatch<P>(inbound: Pipeline<P>, items: unknown[]): void {
   if (!inbound.acceptBatches || items.length === 0) {
     report(inbound, "batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
     reject(inbound, null, wireError.batchRejected(items.length === 0), undefined);
@@ -269,7 +350,7 @@ function processBatch<P>(inbound: Inbound<P>, items: unknown[]): void {
 }
 
 /** Handles one message: classified once (here, unless its transport did), its row looked up once. */
-function processMessage<P>(inbound: Inbound<P>, value: unknown, batch: BatchSink | undefined, kind: MessageKind = classify(value)): void {
+function processMessage<P>(inbound: Pipeline<P>, value: unknown, batch: BatchSink | undefined, kind: MessageKind = classify(value)): void {
   // Response-shaped bodies (having `result` or `error`) are never answered, whatever else is wrong.
   const responseShaped = kind === "unknown" && isResponseShaped(value);
   const body = value as Body;
@@ -296,7 +377,7 @@ function processMessage<P>(inbound: Inbound<P>, value: unknown, batch: BatchSink
  * kind, decode, what the state learns from it, then its call — answered
  * (requests) or delivered in its session's lane (notifications).
  */
-function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "notification", row: AnyRow | undefined, batch: BatchSink | undefined): void {
+function processCall<P>(inbound: Pipeline<P>, body: Body, kind: "request" | "notification", row: AnyRow | undefined, batch: BatchSink | undefined): void {
   const wire = body.method as string;
   const request = kind === "request";
   const id = request ? (body.id as RequestId) : undefined;
@@ -356,7 +437,7 @@ function processCall<P>(inbound: Inbound<P>, body: Body, kind: "request" | "noti
  * authentication. The error to answer, or undefined to go on. A request
  * with no row is an unregistered `_` method for `extMethod`, or unknown.
  */
-function refuseRequest<P>(inbound: Inbound<P>, body: Body, wire: string, id: RequestId, row: AnyRow | undefined, inBatch: boolean): ErrorObject | undefined {
+function refuseRequest<P>(inbound: Pipeline<P>, body: Body, wire: string, id: RequestId, row: AnyRow | undefined, inBatch: boolean): ErrorObject | undefined {
   if (inBatch && row?.unbatched) return wireError.unbatched(wire);
   const envelope = checkEnvelope(body);
   if (envelope !== undefined) return envelope;
@@ -383,7 +464,7 @@ function refuseRequest<P>(inbound: Inbound<P>, body: Body, wire: string, id: Req
  * `extNotification`) and the capability gate (dropped with a diagnostic).
  * True when it goes on to decode and delivery.
  */
-function admitNotification<P>(inbound: Inbound<P>, params: unknown, wire: string, row: AnyRow | undefined): boolean {
+function admitNotification<P>(inbound: Pipeline<P>, params: unknown, wire: string, row: AnyRow | undefined): boolean {
   if (row?.layer === "protocol") {
     inbound.cancelRequest((params as { requestId?: unknown } | null)?.requestId);
     return false;
@@ -406,7 +487,7 @@ function admitNotification<P>(inbound: Inbound<P>, params: unknown, wire: string
   return false;
 }
 
-function runNotification<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
+function runNotification<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): unknown {
   if (inbound.isClosed) return undefined;
   const result = callHandler(inbound, call, params);
   if (result === THREW) return undefined;
@@ -423,7 +504,7 @@ function runNotification<P>(inbound: Inbound<P>, call: InboundCall<P>, params: u
   );
 }
 
-function finishNotification<P>(inbound: Inbound<P>, call: InboundCall<P>): void {
+function finishNotification<P>(inbound: Pipeline<P>, call: InboundCall<P>): void {
   call.answered = true;
   // Only a call whose handler read `ctx.signal` was added (looking up the others would hash each call).
   if (call.signalled) inbound.liveNotifications.delete(call);
@@ -439,7 +520,7 @@ const THREW: unique symbol = Symbol("threw");
  * `extNotification` for an unregistered `_` method. A synchronous throw
  * fails a request, or is reported for a notification.
  */
-function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
+function callHandler<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): unknown {
   try {
     const tracing = inbound.tracing;
     if (tracing !== undefined) return traced(tracing, inbound, call, params);
@@ -455,20 +536,20 @@ function callHandler<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unkno
 }
 
 /** A handler call through the `tracing` hook, with the context the message carried. */
-function traced<P>(tracing: Tracing, inbound: Inbound<P>, call: InboundCall<P>, params: unknown): unknown {
+function traced<P>(tracing: Tracing, inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): unknown {
   call.traceContext = traceContextOf(params);
   const kind = call.requestId === undefined ? "notification" : "request";
   return tracing.inbound({ method: call.wire, kind, side: inbound.host.side, sessionId: call.sessionId, requestId: call.requestId }, call.traceContext, () => dispatch(call.row, inbound.handler, call.wire, params, call));
 }
 
 /** Starts a request that waited in its session's lane, unless it was answered or cancelled meanwhile. */
-function begin<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): void {
+function begin<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): void {
   if (call.answered) return;
   if (call.cancelled) return fail(inbound, call, RpcError.requestCancelled());
   run(inbound, call, params);
 }
 
-function run<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): void {
+function run<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): void {
   const result = callHandler(inbound, call, params);
   if (result === THREW) return;
   if (isThenable(result)) {
@@ -480,7 +561,7 @@ function run<P>(inbound: Inbound<P>, call: InboundCall<P>, params: unknown): voi
   } else succeed(inbound, call, result);
 }
 
-function succeed<P>(inbound: Inbound<P>, call: InboundCall<P>, value: unknown): void {
+function succeed<P>(inbound: Pipeline<P>, call: InboundCall<P>, value: unknown): void {
   if (call.answered) return;
   const row = call.row;
   // After session/cancel the turn answers as cancelled (ACP prompt-turn: the agent MUST
@@ -505,7 +586,7 @@ function succeed<P>(inbound: Inbound<P>, call: InboundCall<P>, value: unknown): 
   writeAnswer(inbound, line, call.batch);
 }
 
-function fail<P>(inbound: Inbound<P>, call: InboundCall<P>, error: unknown): void {
+function fail<P>(inbound: Pipeline<P>, call: InboundCall<P>, error: unknown): void {
   if (call.answered) return;
   if (call.cancelled && (!(error instanceof RpcError) || error.code === ErrorCode.RequestCancelled)) {
     const onCancel = call.row?.onCancel;
@@ -519,12 +600,12 @@ function fail<P>(inbound: Inbound<P>, call: InboundCall<P>, error: unknown): voi
 }
 
 /** Answers a rejected message; `id` was chosen by the rejection-id rule (DESIGN §4.3). */
-function reject<P>(inbound: Inbound<P>, id: RequestId | null, error: ErrorObject, batch: BatchSink | undefined): void {
+function reject<P>(inbound: Pipeline<P>, id: RequestId | null, error: ErrorObject, batch: BatchSink | undefined): void {
   writeAnswer(inbound, encodeLine(errorMessage(id, error)), batch);
 }
 
 /** Writes an answer line, or hands it to the batch it belongs to. */
-function writeAnswer<P>(inbound: Inbound<P>, line: string, batch: BatchSink | undefined): void {
+function writeAnswer<P>(inbound: Pipeline<P>, line: string, batch: BatchSink | undefined): void {
   if (inbound.isClosed) return;
   if (batch) batch.add(line.slice(0, -1));
   else inbound.host.transport.write(line);

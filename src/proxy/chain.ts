@@ -8,12 +8,13 @@
  * it came from, and never validated here (the components validate).
  */
 import { wireError, type ErrorObject } from "../errors.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
 import type { ProcessExit } from "../transport/process.ts";
+import { readerLimits } from "../transport/reader.ts";
 import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ChainRows } from "./chain-rows.ts";
 import { answerError, answerLine, holdUntil, idKey, makeHop, notificationLine, readHop, requestLine, type Hop, type Id, type Inbound } from "./hop.ts";
+import { spliceOf, type Splice } from "./splice.ts";
 import { mcpBridgeHook, type AgentHook, type UpstreamCall } from "./mcp-hook.ts";
 import { PEER, route, type ChainShape } from "./route.ts";
 
@@ -46,7 +47,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   const mode = options.mode ?? "terminal";
   if (options.components.length === 0) throw new TypeError("conduct: at least one component (the agent) is needed");
   const diagnostic = options.onDiagnostic ?? (() => {});
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes });
 
   const peer = makeHop(PEER, mode === "terminal" ? "the client" : "the outer conductor", (text) => options.transport.write(text));
   const processes = options.components.map(([command, ...args], index) => {
@@ -78,7 +79,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   const hook: AgentHook | undefined = agentHop === undefined ? undefined : mcpBridgeHook(rows, callUpstream, diagnostic);
 
   /** Sends a request on `target` on behalf of (`origin`, `originId`), or answers it with the target's exit. */
-  function sendRequest(origin: Hop, originId: Id, target: Hop, method: string, params: unknown, same: Inbound | undefined): void {
+  function sendRequest(origin: Hop, originId: Id, target: Hop, method: string, params: unknown, from: Splice | undefined): void {
     if (!target.alive) return answerError(origin, originId, exited(target));
     const id = target.nextId++;
     target.pending.set(id, { origin, originId });
@@ -92,12 +93,12 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
           ready.then((p) => requestLine(id, method, p)),
         );
     }
-    target.send(requestLine(id, method, params, same));
+    target.send(requestLine(id, method, params, from));
   }
-  function sendNotification(target: Hop, method: string, params: unknown, same?: Inbound): void {
+  function sendNotification(target: Hop, method: string, params: unknown, from?: Splice): void {
     if (target === agentHop && hook?.notification(method, params) === true) return;
     if (!target.alive) return diagnostic(`${method} for ${target.name} dropped: it has exited`);
-    target.send(notificationLine(method, params, same));
+    target.send(notificationLine(method, params, from));
   }
 
   /** Routes one message that `from` sent. */
@@ -117,8 +118,8 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
         return diagnostic(`${m.body.method as string} notification from ${from.name} dropped: ${decision.error.message}`);
       case "forward": {
         const target = hopAt(decision.to);
-        const same = decision.same ? m : undefined;
-        return id === undefined ? sendNotification(target, decision.method, decision.params, same) : sendRequest(from, id, target, decision.method, decision.params, same);
+        const text = spliceOf(m, decision.method, decision.same, rows.envelope);
+        return id === undefined ? sendNotification(target, decision.method, decision.params, text) : sendRequest(from, id, target, decision.method, decision.params, text);
       }
     }
   }
@@ -155,10 +156,10 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
     closing = true;
     for (const p of processes) p.transport.close();
   };
-  readHop(peer, options.transport, maxBytes, message, close);
+  readHop(peer, options.transport, limits, message, close);
   processes.forEach((p, index) => {
     const hop = hops[index] as Hop;
-    readHop(hop, p.transport, maxBytes, message, () => {});
+    readHop(hop, p.transport, limits, message, () => {});
     void p.exited.then((exit) => {
       hop.alive = false;
       diagnostic(`${hop.name} exited${exit.code !== null ? ` with code ${exit.code}` : ` on ${exit.signal}`}`);

@@ -2,24 +2,16 @@
  * One hop of a chain, as the conductor keeps it: the line framing of its
  * stream, its ids (the conductor's own requests on it, and what it forwarded
  * for requests received on it), and the answers the conductor gives on it
- * itself (`-32700`, `-32600`). Messages leave as text: a message that goes on
- * unchanged but for its id leaves as the line it came in with, the id
- * spliced in, never parsed into a new object and encoded again.
+ * itself (`-32700`, `-32600`). Messages leave as text, reused where they
+ * can be (`splice.ts`).
  */
-import { classify, type MessageKind } from "../jsonrpc/classify.ts";
-import { parseValue, ParseFailure } from "../jsonrpc/parse.ts";
+import { ParseFailure } from "../jsonrpc/parse.ts";
 import { wireError, type ErrorObject } from "../errors.ts";
-import { createFramer } from "../transport/framer.ts";
+import { readMessages, type ReaderLimits } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
+import type { Id, Inbound } from "./splice.ts";
 
-export type Id = string | number;
-
-/** A message read from a hop: its parsed body, its kind (classified once) and the line it came as. */
-export interface Inbound {
-  readonly body: Record<string, unknown>;
-  readonly kind: MessageKind;
-  readonly line: string;
-}
+export { answerLine, notificationLine, requestLine, splicedId, type Id, type Inbound, type Splice } from "./splice.ts";
 
 /** Where an answer on a hop goes: back to the hop and id a request came from, or to the conductor's own caller. */
 export type Waiting = { readonly origin: Hop; readonly originId: Id } | { readonly own: (answer: Record<string, unknown>) => void };
@@ -81,56 +73,23 @@ export function answerError(hop: Hop, id: Id | null, error: ErrorObject): void {
 }
 
 /**
- * Reads `transport` as `hop`'s stream: lines parsed once and classified; what
- * is not a JSON-RPC message is answered on the hop; the rest goes to `message`.
+ * Reads `transport` as `hop`'s stream (the one message reader,
+ * `transport/reader.ts`): what is not a JSON-RPC message is answered on the
+ * hop; the rest goes to `message`.
  */
-export function readHop(hop: Hop, transport: Transport, maxBytes: number, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
-  const framer = createFramer(
+export function readHop(hop: Hop, transport: Transport, limits: ReaderLimits, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
+  readMessages(
+    transport,
     {
-      line(text, shallow) {
-        const value = parseValue(text, undefined, shallow);
+      message(value, line, kind) {
         if (value instanceof ParseFailure) return answerError(hop, null, wireError.parse(value.reason));
         if (Array.isArray(value)) return answerError(hop, null, wireError.batchRejected(value.length === 0));
-        if (typeof value !== "object" || value === null) return answerError(hop, null, wireError.notJsonRpc());
-        message(hop, { body: value as Record<string, unknown>, kind: classify(value), line: text });
+        if (kind === undefined) return answerError(hop, null, wireError.notJsonRpc());
+        message(hop, { body: value as Record<string, unknown>, kind, line });
       },
-      oversized: () => answerError(hop, null, wireError.lineTooLong(maxBytes)),
+      oversized: () => answerError(hop, null, wireError.lineTooLong(limits.maxMessageBytes)),
+      end: onEnd,
     },
-    maxBytes,
+    limits,
   );
-  transport.start({ data: (chunk) => framer.push(chunk), end: () => (framer.end(), onEnd()) });
-}
-
-const HEAD = '{"jsonrpc":"2.0",';
-const ID_HEAD = '{"jsonrpc":"2.0","id":';
-
-/**
- * `m`'s line with its id replaced by `id`, when the line starts as this
- * library and the SDKs write a message (`{"jsonrpc":"2.0","id":…,`) and names
- * no other `"id"` after it (a repeated key would win over the spliced one);
- * undefined otherwise (the caller encodes the message anew).
- */
-export function splicedId(m: Inbound, id: Id): string | undefined {
-  const { line } = m;
-  if (!line.startsWith(ID_HEAD)) return undefined;
-  const old = JSON.stringify(m.body.id);
-  const after = ID_HEAD.length + old.length;
-  if (!line.startsWith(old, ID_HEAD.length) || line.charCodeAt(after) !== 44 /* , */ || line.indexOf('"id"', after) !== -1) return undefined;
-  return `${ID_HEAD}${JSON.stringify(id)}${line.slice(after)}`;
-}
-
-/** A request's line: `m`'s own with the id spliced when its method and params go on unchanged, else encoded. */
-export function requestLine(id: Id, method: string, params: unknown, same?: Inbound): string {
-  return (same && splicedId(same, id)) ?? JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
-}
-
-/** A notification's line: `m`'s own when its method and params go on unchanged (and it says `"jsonrpc":"2.0"` first), else encoded. */
-export function notificationLine(method: string, params: unknown, same?: Inbound): string {
-  if (same !== undefined && same.line.startsWith(HEAD)) return same.line;
-  return JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
-}
-
-/** An answer's line under `id`: the answer's own line with the id spliced, else its result or error encoded. */
-export function answerLine(id: Id, answer: Inbound): string {
-  return splicedId(answer, id) ?? JSON.stringify("error" in answer.body ? { jsonrpc: "2.0", id, error: answer.body.error } : { jsonrpc: "2.0", id, result: answer.body.result });
 }

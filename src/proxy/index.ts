@@ -19,7 +19,9 @@ import { nodeStreamTransport, type NodeStreamOptions } from "../transport/node.t
 import type { Transport } from "../transport/transport.ts";
 import { defineProxy, type ProxyHooks } from "./define.ts";
 import { connectAgent } from "./generated/index.ts";
-import type { TableTypes } from "./generated/handlers.ts";
+import type { AgentContext, TableTypes } from "./generated/handlers.ts";
+import type { InitializeProxyRequest } from "./generated/types.ts";
+import { passThrough, type PassThrough } from "./pass.ts";
 
 export { defineProxy, type ProxyContext, type ProxyHook, type ProxyHookSet, type DefinedProxy, type ProxyHooks, type ProxyOutbound, type ProxySender } from "./define.ts";
 export { conduct, type Conductor, type ConductOptions } from "./conductor.ts";
@@ -34,11 +36,19 @@ export type * from "./generated/peers.ts";
 /** Serves a proxy built from `hooks` over `transport` (its conductor's connection). */
 export function connectProxy(hooks: ProxyHooks, transport: Transport, options: ConnectionOptions = {}): AgentConnection<TableTypes> {
   const proxy = defineProxy(hooks);
-  const conn = connectAgent(proxy.handler, transport, options);
+  // What no hook wants goes on as a line (pass.ts), once the proxy's own initialize answered.
+  const pass = passThrough(hooks, options);
+  const handler = pass === undefined ? proxy.handler : { ...proxy.handler, initializeProxy: async (params: InitializeProxyRequest, ctx: AgentContext) => opened(await proxy.handler.initializeProxy(params, ctx), pass) };
+  const conn = connectAgent(handler, pass === undefined ? transport : pass.wrap(transport), options);
   const untyped = conn as unknown as { request(wire: string, params: unknown, options?: object): Promise<unknown>; notify(wire: string, params: unknown): Promise<void> };
   proxy.attach({ request: (wire, params, o) => untyped.request(wire, params, o), notify: (wire, params) => untyped.notify(wire, params) });
   return conn;
 }
+
+const opened = <T>(answer: T, pass: PassThrough): T => {
+  pass.opened();
+  return answer;
+};
 
 /** Serves a proxy built from `hooks` on stdin/stdout, as a conductor spawns it. */
 export function serveProxyStdio(hooks: ProxyHooks = {}, options: ConnectionOptions & NodeStreamOptions = {}): AgentConnection<TableTypes> {

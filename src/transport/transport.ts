@@ -24,6 +24,12 @@ export interface TransportReceiver {
    * the transport must fall back to that. Connections always have it.
    */
   message?(value: unknown, line: string, kind?: MessageKind): void;
+  /**
+   * A message longer than the receiver's limit was skipped (`length`: how much of it was seen),
+   * from a transport that frames and reads messages itself (`transport/reader.ts`). Optional, as
+   * `message` is; connections have it, and answer it as they answer an oversized line.
+   */
+  oversized?(length: number): void;
   /** The inbound side ended; `error` says why when it failed (stream error, peer exit, overflow). */
   end(error?: Error): void;
 }

@@ -1,9 +1,11 @@
 // DESIGN §11: the connection core in one piece. Read from the code's text, like the module-graph
 // test: no import cycle in src/ (src/mcp and src/proxy included), tools/ or codegen/, nor across the repository's folders; no module-level mutable state in src/; the negotiated
 // state (initialized, authenticated, version, capabilities, sessions, turns, objects) written in
-// one module only, src/connection/state.ts, whose fields are private.
+// one module only, src/connection/state.ts, whose fields are private; the inbound pipeline's state private to
+// src/connection/pipeline.ts (Inbound shows methods only), and nothing patched into it from outside.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { cyclesOf, filesIn, importsIn, importsOf, root } from "../support/imports.ts";
 
@@ -102,5 +104,53 @@ describe("the negotiated state", () => {
   it("is held by the connection, not beside it: no module of src/connection keeps a map keyed by connections", () => {
     const keyed = filesIn("src/connection").filter((f) => /new WeakMap</.test(read(f)));
     expect(keyed).toEqual([]);
+  });
+});
+
+/** A class's members in `file`: name, kind and whether it is private; and whether the class is exported. */
+function classMembers(file: string, name: string): { exported: boolean; members: { name: string; kind: "field" | "method" | "accessor"; private: boolean }[] } {
+  const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
+  const found = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
+  if (found === undefined) throw new Error(`no class ${name} in ${file}`);
+  const modifiers = (n: ts.Node) => (ts.canHaveModifiers(n) ? (ts.getModifiers(n) ?? []) : []).map((m) => m.kind);
+  const members = found.members.flatMap((m) => {
+    if (m.name === undefined || ts.isConstructorDeclaration(m)) return [];
+    const kind = ts.isPropertyDeclaration(m) ? "field" : ts.isMethodDeclaration(m) ? "method" : "accessor";
+    return [{ name: m.name.getText(source), kind, private: modifiers(m).includes(ts.SyntaxKind.PrivateKeyword) || ts.isPrivateIdentifier(m.name) } as const];
+  });
+  return { exported: modifiers(found).includes(ts.SyntaxKind.ExportKeyword), members };
+}
+
+/** Writes into the pipeline from outside it: a field of `inbound` assigned, a sender patched in, a cast to reach either. */
+const PIPELINE_WRITE = /\binbound\.\w+\s*=(?!=)|(?<!\bthis)\.extensionSender\s*=(?!=)|\bas CallHost\b|\.settledResponse\b/;
+const PIPELINE_MODULE = "src/connection/pipeline.ts";
+
+describe("the inbound pipeline", () => {
+  it("detects a write from outside (the check can fail)", () => {
+    expect(PIPELINE_WRITE.test("this.inbound.settledResponse = true;")).toBe(true);
+    expect(PIPELINE_WRITE.test("(core.inbound as CallHost<P>).extensionSender = sender;")).toBe(true);
+    expect(PIPELINE_WRITE.test("if (inbound.takeSettledResponse()) drain();")).toBe(false);
+    expect(PIPELINE_WRITE.test("this.extensionSender = makeSender(this);")).toBe(false);
+  });
+
+  it("is written only in pipeline.ts: no field of it assigned elsewhere, no sender patched in, no cast", () => {
+    const files = [...filesIn("src")].filter((f) => f !== PIPELINE_MODULE);
+    expect(files.filter((f) => read(f).split("\n").some((line) => PIPELINE_WRITE.test(line)))).toEqual([]);
+  });
+
+  it("shows methods only: Inbound's one field is private, and the class holding the state is not exported", () => {
+    const inbound = classMembers(PIPELINE_MODULE, "Inbound");
+    expect(inbound.exported).toBe(true);
+    expect(inbound.members.filter((m) => m.kind === "field").map((m) => [m.name, m.private])).toEqual([["pipeline", true]]);
+    expect(inbound.members.filter((m) => !m.private).map((m) => m.name)).toEqual(["processValue", "rejectOversized", "report", "responseSettled", "takeSettledResponse", "handler", "lanesSent", "settleInLane", "cancelOwnSession", "answerCancelledAtEnd", "close", "counts"]);
+    const pipeline = classMembers(PIPELINE_MODULE, "Pipeline");
+    expect(pipeline.exported).toBe(false);
+    expect(pipeline.members.filter((m) => m.kind === "field").length).toBeGreaterThan(10);
+  });
+
+  it("gets the extension sender at construction, built before it, and every handler context reaches it", () => {
+    expect(read(PIPELINE_MODULE)).toMatch(/readonly extensionSender: ExtensionSender;/);
+    expect(read("src/connection/call.ts")).toMatch(/readonly extensionSender: ExtensionSender;/);
+    expect(read("src/connection/call.ts")).not.toMatch(/extensionSender\?/);
   });
 });

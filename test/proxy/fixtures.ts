@@ -5,6 +5,8 @@ const at = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const tsx = (file: string, ...args: string[]): string[] => [process.execPath, "--import", "tsx", at(file), ...args];
 export const bin = (...args: string[]): string[] => tsx("../../bin/acp-router.ts", ...args);
 export const exampleProxy = (...args: string[]) => tsx("../../examples/proxy.ts", ...args);
+/** A proxy with no hooks (`pass-proxy.ts`): the pass-through path. */
+export const passProxy = () => tsx("./pass-proxy.ts");
 export const exampleAgent = () => tsx("../../examples/agent.ts");
 export const sdkAgent = () => tsx("../peers/sdk-agent.ts");
 export const exampleClient = at("../../examples/client.ts");

@@ -1,0 +1,90 @@
+/**
+ * The one message reader: a transport's inbound side as messages. Bytes are
+ * framed into lines (`framer.ts`), each line parsed once with the depth bound
+ * and classified once; a transport that frames and parses its messages itself
+ * (`TransportReceiver.message`) hands them straight through, with the same
+ * length bound. The limits are resolved once, by {@link readerLimits}. What
+ * to answer for a message that is not one (`-32700`, `-32600`) is the
+ * reader's caller's, by one rule (`jsonrpc/classify.ts`, `rejectionId`).
+ */
+import { classify, type MessageKind } from "../jsonrpc/classify.ts";
+import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "./framer.ts";
+import type { Transport } from "./transport.ts";
+
+/** The limits of reading, as options give them (every one optional). */
+export interface ReaderOptions {
+  /** Longest line, in bytes (default 32 MiB); a longer one is skipped and reported to {@link MessageSink.oversized}. */
+  readonly maxMessageBytes?: number | undefined;
+  /** Deepest JSON nesting (default 128); a deeper line is a `ParseFailure`. */
+  readonly maxDepth?: number | undefined;
+  /** Recover a message after junk on its line (`framer.ts`); default false. */
+  readonly recoverPrefixedLines?: boolean | undefined;
+}
+
+/** {@link ReaderOptions} with every default applied. */
+export interface ReaderLimits {
+  readonly maxMessageBytes: number;
+  readonly maxDepth: number;
+  readonly recoverPrefixedLines: boolean;
+}
+
+/** The defaults of {@link ReaderOptions}, applied once. */
+export function readerLimits(options: ReaderOptions = {}): ReaderLimits {
+  return {
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    recoverPrefixedLines: options.recoverPrefixedLines ?? false,
+  };
+}
+
+/** Where the reader delivers. */
+export interface MessageSink {
+  /**
+   * One message: `value` is what `parseValue` gave for `line` (a `ParseFailure`
+   * too), and `kind` its classification when it is one object (undefined for
+   * a failure, a batch or another JSON value).
+   */
+  message(value: unknown, line: string, kind: MessageKind | undefined): void;
+  /** A line longer than the limit was skipped; `length` is how much of it was seen. */
+  oversized(length: number): void;
+  /** With `recoverPrefixedLines`: junk cut from before a message on its line. */
+  prefixed?(prefix: string): void;
+  /** The inbound side ended (`error`: why, when it failed). */
+  end(error?: Error): void;
+}
+
+/** The kind of a parsed value: its classification when it is one object, else undefined. */
+export function kindOf(value: unknown): MessageKind | undefined {
+  return typeof value !== "object" || value === null || Array.isArray(value) || value instanceof ParseFailure ? undefined : classify(value);
+}
+
+/** Starts reading `transport` into `sink` (see the module comment). */
+export function readMessages(transport: Transport, sink: MessageSink, limits: ReaderLimits): void {
+  const framer = createFramer(
+    {
+      line(text, shallow) {
+        const value = parseValue(text, limits.maxDepth, shallow);
+        sink.message(value, text, kindOf(value));
+      },
+      oversized: (length) => sink.oversized(length),
+      prefixed: (prefix) => sink.prefixed?.(prefix),
+    },
+    limits.maxMessageBytes,
+    // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
+    limits.maxDepth,
+    limits.recoverPrefixedLines,
+  );
+  transport.start({
+    data: (chunk) => framer.push(chunk),
+    message(value, line, kind) {
+      if (line.length > limits.maxMessageBytes) sink.oversized(line.length);
+      else sink.message(value, line, kind ?? kindOf(value));
+    },
+    oversized: (length) => sink.oversized(length),
+    end(error) {
+      framer.end();
+      sink.end(error);
+    },
+  });
+}
