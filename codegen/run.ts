@@ -14,7 +14,7 @@ import { loadSchema } from "./schema.ts";
 export interface TableModule {
   readonly methods?: readonly MethodRow[];
   readonly schemaSource?: SchemaSource;
-  /** The table this one extends (another table module, same schema pin); its folder is `RunOptions.baseFolder`. */
+  /** The table this one extends (another table module, whose schema is this one's or a subset of it); its folder is `RunOptions.baseFolder`. */
   readonly base?: TableModule;
   /** The protocol's short name, when the schema file's does not fit (`"v1-proxy"`). */
   readonly name?: string;
@@ -53,13 +53,22 @@ export async function runCodegen(o: RunOptions): Promise<number> {
     return 2;
   }
   const { base } = o.table;
+  let extension = {};
   if (base !== undefined) {
-    if (!Array.isArray(base.methods) || base.schemaSource?.sha256 !== schemaSource.sha256 || o.baseFolder === undefined) {
-      o.log(`codegen: ${o.tableName} extends another table ("base"), which must export "methods" and pin the same schema, and whose generated folder must be named${o.baseFolder === undefined ? " (none was)" : ""}`);
+    if (!Array.isArray(base.methods) || base.schemaSource === undefined || o.baseFolder === undefined) {
+      o.log(`codegen: ${o.tableName} extends another table ("base"), which must export "methods" and "schemaSource", and whose generated folder must be named${o.baseFolder === undefined ? " (none was)" : ""}`);
       return 2;
     }
+    // A base over another schema file: its pin must hold too; emit-extension checks that it is a subset of this one.
+    if (base.schemaSource.sha256 !== schemaSource.sha256) {
+      const theirs = loadSchema(base.schemaSource);
+      if (theirs.sha256 !== base.schemaSource.sha256) {
+        o.log(`codegen: the base table's schema ${base.schemaSource.package}/${base.schemaSource.file} has SHA-256 ${theirs.sha256}, but that table pins ${base.schemaSource.sha256}`);
+        return 2;
+      }
+      extension = { base: { rows: base.methods, folder: o.baseFolder, schema: theirs.schema } };
+    } else extension = { base: { rows: base.methods, folder: o.baseFolder } };
   }
-  const extension = base === undefined || o.baseFolder === undefined ? {} : { base: { rows: base.methods as readonly MethodRow[], folder: o.baseFolder } };
   const files = await generate(methods, schema, { protocol: protocolInfoOf(schemaSource.file, o.table.name), ...o, ...extension });
   if (o.check) {
     const stale: string[] = [];
