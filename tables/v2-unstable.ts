@@ -43,8 +43,12 @@ export const base = v2Table;
 
 const v2 = v2Table.methods;
 
-/** The rows the v2 unstable schema adds to the v2 table. */
-export const unstableMethods: readonly MethodRow[] = [
+/**
+ * The rows the v2 unstable schema adds to the v2 table. Named apart from the
+ * v1 unstable table's `unstableMethods` (`acp-router/table/unstable`), so the
+ * two table entries export no name with two meanings.
+ */
+export const v2UnstableMethods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
   // auth/status answers even when authentication is required: clients call it to learn that (schema: MUST NOT reject with -32000).
   { wire: "auth/status", side: "agent", kind: "request", callback: "authStatus", params: "AuthStatusRequest", result: "AuthStatusResponse", capability: ["auth", "status"], layer: "app" },
@@ -67,5 +71,5 @@ export const unstableMethods: readonly MethodRow[] = [
   { wire: "auth/status_update", side: "client", kind: "notification", callback: "authStatusUpdate", params: "AuthStatusUpdateNotification", callerCapability: ["auth", "status"], layer: "app" },
 ];
 
-/** Every row of the v2 unstable surface: the v2 table's, then {@link unstableMethods}. */
-export const methods: readonly MethodRow[] = [...v2, ...unstableMethods];
+/** Every row of the v2 unstable surface: the v2 table's, then {@link v2UnstableMethods}. */
+export const methods: readonly MethodRow[] = [...v2, ...v2UnstableMethods];
