@@ -48,6 +48,8 @@ export interface ExtensionBase {
   readonly rows: readonly MethodRow[];
   readonly folder: string;
   readonly schema?: AcpSchema;
+  /** The base folder's `validators.ts` as it is on disk, whose compiled functions this folder imports rather than prints (none when absent). */
+  readonly validators?: string;
 }
 
 /**
@@ -163,7 +165,7 @@ function extensionValidators(rows: readonly MethodRow[], delta: readonly MethodR
   }
   const from = `"${base.folder}/validators${p.ext}"`;
   const reexports = [`export * from ${from};`, ...(aliases.length > 0 ? [`export { ${aliases.join(", ")} } from ${from};`] : [])];
-  return emitValidators(rows, schema, p, compiled, reexports);
+  return emitValidators(rows, schema, p, compiled, reexports, { text: base.validators, from });
 }
 
 function extensionLeniency(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, p: Printer): string {

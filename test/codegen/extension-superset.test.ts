@@ -1,11 +1,13 @@
 // A table that extends another over a superset schema (tables/v1-unstable.ts over method-table.ts,
 // tables/v2-unstable.ts over tables/v2.ts): the types both schemas define alike are the base
 // folder's; changed and new types, and every type and row that reaches one, are printed again.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedTypes, tableDelta } from "../../codegen/emit-extension.ts";
+import { contentNames } from "../../codegen/validator-share.ts";
 import { generate } from "../../codegen/generate.ts";
 import { loadSchema, type AcpSchema } from "../../codegen/schema.ts";
 import { decode } from "../../src/decode.ts";
@@ -114,5 +116,33 @@ describe("a user's table extending the stable table over the unstable schema (ac
     expect(decode(protocol, "agent", "request", "session/fork", { cwd: "/w" }).tag).toBe("invalid_params");
     expect(protocol.inboundRow("agent", "request", "session/cancel")).toBeUndefined(); // a notification row, not a request
     expect(protocol.inboundRow("agent", "notification", "session/cancel")).toBe(stable.inboundRow("agent", "notification", "session/cancel"));
+  });
+});
+
+describe("the compiled functions an extension's validators share with its base's (codegen/validator-share.ts)", () => {
+  const read = (folder: string) => readFileSync(join(repoRoot, folder, "validators.ts"), "utf8");
+  const defined = (text: string) => new Set([...text.matchAll(/\bvalidate\d+ as (v_[0-9a-f]+)\b/g)].map((m) => m[1] as string));
+
+  it.each([
+    ["src/unstable/generated", "src/generated"],
+    ["src/v2/unstable/generated", "src/v2/generated"],
+  ])("%s imports from %s the functions both compile, and prints none of them again", (folder, baseFolder) => {
+    const mine = read(folder);
+    const base = defined(read(baseFolder));
+    const imported = [...mine.matchAll(/\b(v_[0-9a-f]+) as validate\d+\b/g)].map((m) => m[1] as string);
+    expect(imported.length).toBeGreaterThan(10);
+    for (const name of imported) expect(base.has(name), name).toBe(true);
+    expect([...defined(mine)].filter((name) => base.has(name))).toEqual([]);
+  });
+
+  it("names a function by its content: the same body with other local numbers and error-table indices has one name; another body another", () => {
+    const fn = (n: number, k: number, callee: number) => `function validate${n}(data, instancePath=""){let vErrors = null;let errors = 0;if(!validate${callee}(data, instancePath)){vErrors = addError(vErrors, instancePath, K[${k}]);errors++;}validate${n}.errors = vErrors;return errors === 0;}`;
+    const leaf = (n: number, k: number) => `function validate${n}(data, instancePath=""){let vErrors = null;let errors = 0;if(typeof data !== "string"){vErrors = addError(vErrors, instancePath, K[${k}]);errors++;}validate${n}.errors = vErrors;return errors === 0;}`;
+    const a = contentNames(fn(1, 0, 2) + leaf(2, 1), ['["a", {}]', '["type", {type: "string"}]']);
+    const b = contentNames(leaf(7, 0) + fn(9, 1, 7), ['["type", {type: "string"}]', '["a", {}]']);
+    expect([a.get("validate1"), a.get("validate2")]).toEqual([b.get("validate9"), b.get("validate7")]);
+    const c = contentNames(fn(1, 0, 2) + leaf(2, 1), ['["a", {}]', '["type", {type: "number"}]']);
+    expect(c.get("validate2")).not.toBe(a.get("validate2"));
+    expect(c.get("validate1")).not.toBe(a.get("validate1")); // its callee differs
   });
 });
