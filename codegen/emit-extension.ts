@@ -7,10 +7,16 @@
  *   (changed: the proxy table's `initialize`, which opens nothing there); a
  *   changed row keeps its wire, side, kind, callback and types, so the
  *   peers and method maps of the base still hold ({@link tableDelta}).
- * - `types.ts` and `errors.ts` re-export the base's (one schema pin for both).
- * - `validators.ts` compiles only the types the base does not validate; a
- *   type that is only a reference to one the base validates
- *   (`InitializeProxyRequest` → `InitializeRequest`) is that validator.
+ * - The extension's schema may be another file than the base's, a superset
+ *   of it (the unstable tables over the stable ones): the types it defines
+ *   otherwise, or newly, and every type referring to them are the extension's
+ *   own ({@link changedTypes}); the base rows naming one are re-printed.
+ * - `types.ts` re-exports the base's and declares the extension's own types;
+ *   `errors.ts` re-exports the base's unless the schema's codes differ.
+ * - `validators.ts` compiles only the types the base does not validate as
+ *   the extension's schema defines them; a type that is only a reference to
+ *   one the base validates (`InitializeProxyRequest` → `InitializeRequest`)
+ *   is that validator.
  * - `leniency.ts` holds the nodes the base's graphs lack, merged over them.
  * - `routes.ts`, the halves and `router.ts` print the delta rows, and each
  *   value is `extendProtocol(base value, delta)`: the runtime lays the rows
@@ -24,58 +30,114 @@ import { emitPeerFactories } from "./emit-handlers.ts";
 import { decodedBy, lookupLines, other, rowConst, rowLine, rowsLines, emitRoutes } from "./emit-router.ts";
 import { validatedTypes, validatorName } from "./emit-validators.ts";
 import { emitValidators } from "./emit-validators.ts";
+import { emitErrors } from "./emit-errors.ts";
+import { emitTypes, typeDefinitions } from "./emit-types.ts";
 import { lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
 import { capabilityFields, type ProtocolInfo } from "./protocol-info.ts";
 import { refName, stripDocs, isNode, type AcpSchema, type SchemaNode } from "./schema.ts";
 import { SIDES, cap, contextType, handledBy, handlerType, isOptional, typeNames, type HandlingSide } from "./sides.ts";
 import { localImport, runtimeImport, type Printer, type RuntimeSymbol } from "./symbols.ts";
 
-/** The base table of an extension: its rows and where its generated folder is, as an import specifier from the extension's folder. */
+/**
+ * The base table of an extension: its rows, where its generated folder is (an
+ * import specifier from the extension's folder), and its schema when that is
+ * another file than the extension's (a subset of it: every definition of the
+ * base's is in the extension's; default: the extension's own).
+ */
 export interface ExtensionBase {
   readonly rows: readonly MethodRow[];
   readonly folder: string;
+  readonly schema?: AcpSchema;
+  /** The base folder's `validators.ts` as it is on disk, whose compiled functions this folder imports rather than prints (none when absent). */
+  readonly validators?: string;
+}
+
+/**
+ * The types of an extension (schema definitions and inline row schemas) that
+ * its base folder does not declare as they are here: new ones, ones whose
+ * definition differs (compared without the keywords that only document), and,
+ * transitively, every one that refers to such a type. Throws, naming them,
+ * when the base has definitions the extension's schema lacks.
+ */
+export function changedTypes(rows: readonly MethodRow[], schema: AcpSchema, base: readonly MethodRow[], baseSchema: AcpSchema): Set<string> {
+  const mine = typeDefinitions(rows, schema);
+  const theirs = typeDefinitions(base, baseSchema);
+  const missing = Object.keys(theirs).filter((n) => !(n in mine));
+  if (missing.length > 0) throw new Error(`codegen: the extension's schema is not a superset of its base's: it lacks ${missing.join(", ")}`);
+  const changed = new Set(Object.keys(mine).filter((n) => !(n in theirs) || stable(stripDocs(mine[n])) !== stable(stripDocs(theirs[n]))));
+  const refs = new Map(Object.entries(mine).map(([n, def]) => [n, referencedDefs(def)]));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [n, to] of refs) if (!changed.has(n) && [...to].some((r) => changed.has(r))) (changed.add(n), (grew = true));
+  }
+  return changed;
+}
+
+/** The `$defs` names a schema node refers to (`$ref`), at any depth. */
+function referencedDefs(node: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const v of node) referencedDefs(v, into);
+  else if (isNode(node)) {
+    for (const [k, v] of Object.entries(node)) {
+      const name = k === "$ref" ? refName(v) : undefined;
+      if (name !== undefined) into.add(name);
+      else referencedDefs(v, into);
+    }
+  }
+  return into;
 }
 
 const key = (r: MethodRow) => `${r.side} ${r.kind} ${r.wire}`;
 const stable = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isNode(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
-/** The rows an extension adds or changes, in table order; throws, naming the row, when it drops a base row or changes what the base's types print. */
-export function tableDelta(rows: readonly MethodRow[], base: readonly MethodRow[]): { delta: MethodRow[]; added: MethodRow[]; changed: MethodRow[] } {
+/**
+ * The rows an extension adds or changes, in table order; throws, naming the
+ * row, when it drops a base row or changes what the base's types print.
+ * `retyped` are the base rows whose params or result type is in `types` (the
+ * extension's schema defines it otherwise): printed again, with the
+ * extension's validators and types; they are also in `changed`.
+ */
+export function tableDelta(rows: readonly MethodRow[], base: readonly MethodRow[], types: ReadonlySet<string> = new Set()): { delta: MethodRow[]; added: MethodRow[]; changed: MethodRow[]; retyped: MethodRow[] } {
   const byKey = new Map(base.map((r) => [key(r), r]));
   const mine = new Set(rows.map(key));
   const problems: string[] = [];
   for (const r of base) if (!mine.has(key(r))) problems.push(`the extension drops the base row ${key(r)}; an extension may add rows and change columns only`);
   const added: MethodRow[] = [];
   const changed: MethodRow[] = [];
+  const retyped: MethodRow[] = [];
+  const typeChanged = (r: MethodRow) => [paramsTypeName(r), resultTypeName(r)].some((n) => n !== undefined && types.has(n));
   for (const r of rows) {
     const b = byKey.get(key(r));
     if (b === undefined) added.push(r);
-    else if (stable(b) !== stable(r)) {
+    else if (stable(b) !== stable(r) || typeChanged(r)) {
       for (const f of ["callback", "params", "result"] as const) if (stable(b[f]) !== stable(r[f])) problems.push(`the extension changes ${f} of the base row ${key(r)}; only other columns may change`);
       changed.push(r);
+      if (typeChanged(r)) retyped.push(r);
     }
     if (b === undefined && (isNode(r.params) || isNode(r.result))) problems.push(`the extension row ${key(r)} has an inline schema; an extension's types are its base's (one schema)`);
   }
   if (problems.length > 0) throw new Error(`codegen: ${problems.join("; ")}`);
   const delta = rows.filter((r) => added.includes(r) || changed.includes(r));
-  return { delta, added, changed };
+  return { delta, added, changed, retyped };
 }
 
 /** Every file of an extension's folder, by name. */
-export function emitExtension(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, info: ProtocolInfo, p: Printer): Map<string, string> {
-  const { delta, added, changed } = tableDelta(rows, base.rows);
+export async function emitExtension(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, info: ProtocolInfo, p: Printer): Promise<Map<string, string>> {
+  const baseSchema = base.schema ?? schema;
+  const types = baseSchema === schema ? new Set<string>() : changedTypes(rows, schema, base.rows, baseSchema);
+  const { delta, added, changed, retyped } = tableDelta(rows, base.rows, types);
   const from = (file: string) => `"${base.folder}/${file}${p.ext}"`;
+  const errors = emitErrors(schema, p);
   return new Map<string, string>([
-    ["types.ts", `${p.header}\n// The base table's types: one schema for both.\nexport type * from ${from("types")};\n`],
-    ["validators.ts", extensionValidators(rows, delta, schema, base, p)],
+    ["types.ts", types.size === 0 ? `${p.header}\n// The base table's types: its schema defines them as this one does.\nexport type * from ${from("types")};\n` : await emitTypes(rows, schema, p, { own: types, from: `${base.folder}/types${p.ext}` })],
+    ["validators.ts", extensionValidators(rows, delta, schema, base, types, p)],
     ["leniency.ts", extensionLeniency(rows, schema, base, p)],
-    ["errors.ts", `${p.header}\nexport { ErrorCode, type ErrorCodeValue } from ${from("errors")};\n`],
+    ["errors.ts", errors === emitErrors(baseSchema, p) ? `${p.header}\nexport { ErrorCode, type ErrorCodeValue } from ${from("errors")};\n` : errors],
     ["routes.ts", emitRoutes(rows, p, delta)],
-    ["agent.ts", extensionHalf(rows, delta, added, "agent", info, base, p)],
-    ["client.ts", extensionHalf(rows, delta, added, "client", info, base, p)],
+    ["agent.ts", extensionHalf(rows, delta, [...added, ...retyped], "agent", info, base, p)],
+    ["client.ts", extensionHalf(rows, delta, [...added, ...retyped], "client", info, base, p)],
     ["router.ts", extensionRouter(rows, delta, p)],
     ["handlers.ts", extensionHandlers(rows, delta, changed, base, p)],
-    ["peers.ts", extensionPeers(added, base, p)],
+    ["peers.ts", extensionPeers(added, retyped, base, p)],
     ["protocol.ts", extensionProtocol(rows, info, base, p)],
   ]);
 }
@@ -90,8 +152,9 @@ function aliasOf(def: unknown): string | undefined {
   return undefined;
 }
 
-function extensionValidators(rows: readonly MethodRow[], delta: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, p: Printer): string {
-  const baseTypes = new Set(validatedTypes(base.rows));
+function extensionValidators(rows: readonly MethodRow[], delta: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, types: ReadonlySet<string>, p: Printer): string {
+  // The base's validators of the types this schema defines as the base's does.
+  const baseTypes = new Set(validatedTypes(base.rows).filter((n) => !types.has(n)));
   const aliases: string[] = [];
   const compiled: string[] = [];
   for (const name of validatedTypes(delta)) {
@@ -102,12 +165,12 @@ function extensionValidators(rows: readonly MethodRow[], delta: readonly MethodR
   }
   const from = `"${base.folder}/validators${p.ext}"`;
   const reexports = [`export * from ${from};`, ...(aliases.length > 0 ? [`export { ${aliases.join(", ")} } from ${from};`] : [])];
-  return emitValidators(rows, schema, p, compiled, reexports);
+  return emitValidators(rows, schema, p, compiled, reexports, { text: base.validators, from });
 }
 
 function extensionLeniency(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, p: Printer): string {
   const graph = buildLeniencyGraph(rows, schema);
-  const baseGraph = buildLeniencyGraph(base.rows, schema);
+  const baseGraph = buildLeniencyGraph(base.rows, base.schema ?? schema);
   // The nodes a half of the extension reaches that the same half of the base lacks (or has otherwise).
   const fresh = (side: HandlingSide) => {
     const had = new Set(reachable(baseGraph, decodedBy(base.rows, side)));
@@ -355,8 +418,8 @@ function extensionHandlers(rows: readonly MethodRow[], delta: readonly MethodRow
   return out.join("\n");
 }
 
-function extensionPeers(added: readonly MethodRow[], base: ExtensionBase, p: Printer): string {
-  const app = added.filter((r) => r.layer !== "protocol");
+function extensionPeers(added: readonly MethodRow[], retyped: readonly MethodRow[], base: ExtensionBase, p: Printer): string {
+  const app = [...added, ...retyped].filter((r) => r.layer !== "protocol");
   const out: string[] = [p.header];
   out.push(runtimeImport(p, ["RequestOptions"]));
   out.push(baseImport(p, base, "peers", "* as B", true));
@@ -364,17 +427,20 @@ function extensionPeers(added: readonly MethodRow[], base: ExtensionBase, p: Pri
   for (const side of SIDES) {
     const mine = app.filter((r) => r.side === side);
     const S = cap(side);
+    // The base's members this table types otherwise are left out of what the interfaces extend.
+    const without = (what: string, names: readonly string[]) => (names.length === 0 ? `B.${what}` : `Omit<B.${what}, ${[...new Set(names)].map(lit).join(" | ")}>`);
+    const again = retyped.filter((r) => r.layer !== "protocol" && r.side === side);
     out.push("");
     out.push(`/** Every request the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Methods extends B.${S}Methods {`);
+    out.push(`export interface ${S}Methods extends ${without(`${S}Methods`, again.filter((r) => r.kind === "request").map((r) => r.wire))} {`);
     for (const r of mine.filter((r) => r.kind === "request")) out.push(`  ${lit(r.wire)}: { params: ${paramsTypeName(r)}; result: ${resultTypeName(r)} };`);
     out.push("}");
     out.push(`/** Every notification the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Notifications extends B.${S}Notifications {`);
+    out.push(`export interface ${S}Notifications extends ${without(`${S}Notifications`, again.filter((r) => r.kind === "notification").map((r) => r.wire))} {`);
     for (const r of mine.filter((r) => r.kind === "notification")) out.push(`  ${lit(r.wire)}: ${paramsTypeName(r)};`);
     out.push("}");
     out.push(`/** Typed proxy for calling the ${side}: the base table's methods, and this table's. */`);
-    out.push(`export interface ${S}Peer extends B.${S}Peer {`);
+    out.push(`export interface ${S}Peer extends ${without(`${S}Peer`, again.map(peerMethodName))} {`);
     for (const r of mine) {
       out.push(`  /** Sends \`${r.wire}\`.${r.capability ? ` Rejects locally, without sending, unless the ${side} advertised \`${r.capability.join(".")}\`.` : ""} */`);
       if (r.kind === "request") out.push(`  ${peerMethodName(r)}(params: ${paramsTypeName(r)}, options?: RequestOptions): Promise<${resultTypeName(r)}>;`);

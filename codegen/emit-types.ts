@@ -25,7 +25,17 @@ export function typeDefinitions(rows: readonly MethodRow[], schema: AcpSchema): 
   return defs;
 }
 
-export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER): Promise<string> {
+/**
+ * For an extension table over a superset schema: the types this folder
+ * declares (`own`, its new and changed types) and the base folder's
+ * `types` module, which every other type comes from.
+ */
+export interface OwnTypes {
+  readonly own: ReadonlySet<string>;
+  readonly from: string;
+}
+
+export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER, only?: OwnTypes): Promise<string> {
   const source = typeDefinitions(rows, schema);
   const defs: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(source)) defs[name] = { ...(withoutTitles(def) as SchemaNode), title: name };
@@ -44,7 +54,7 @@ export async function emitTypes(rows: readonly MethodRow[], schema: AcpSchema, p
     format: false,
     strictIndexSignatures: false,
   });
-  return `${p.header}\n/* eslint-disable */\n\n${tidy(raw, new Set(Object.keys(defs)))}`;
+  return `${p.header}\n/* eslint-disable */\n\n${tidy(raw, new Set(Object.keys(defs)), only)}`;
 }
 
 function withoutTitles(value: unknown): unknown {
@@ -58,11 +68,12 @@ function withoutTitles(value: unknown): unknown {
   return out;
 }
 
-function tidy(raw: string, names: ReadonlySet<string>): string {
+function tidy(raw: string, names: ReadonlySet<string>, only?: OwnTypes): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const sf = project.createSourceFile("types.ts", raw.replace(/\n \*\s*\n \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g, "").replace(/ \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n/g, ""));
   sf.getInterface("AcpTypeRoot")?.remove();
   inlineNumbered(sf, names);
+  if (only !== undefined) keepOwn(sf, only);
   sf.formatText({ indentSize: 2, convertTabsToSpaces: true });
   return sf.getFullText().replace(/\n{3,}/g, "\n\n");
 }
@@ -82,4 +93,20 @@ function inlineNumbered(sf: SourceFile, names: ReadonlySet<string>): void {
     decl.remove();
   }
   throw new Error("codegen: could not inline numbered helper types");
+}
+
+/**
+ * Removes every declaration `only` does not own, imports from the base folder
+ * the removed ones the rest still names, and re-exports the base's types
+ * (a local declaration shadows the base's of the same name).
+ */
+function keepOwn(sf: SourceFile, only: OwnTypes): void {
+  const removed = new Set<string>();
+  for (const decl of [...sf.getTypeAliases(), ...sf.getInterfaces(), ...sf.getEnums()]) {
+    if (only.own.has(decl.getName())) continue;
+    removed.add(decl.getName());
+    decl.remove();
+  }
+  const used = new Set(sf.getDescendantsOfKind(SyntaxKind.TypeReference).map((r) => r.getTypeName().getText()).filter((n) => removed.has(n)));
+  sf.insertStatements(0, [`export type * from ${JSON.stringify(only.from)};`, ...(used.size > 0 ? [`import type { ${[...used].sort().join(", ")} } from ${JSON.stringify(only.from)};`] : [])]);
 }

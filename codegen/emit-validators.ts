@@ -14,6 +14,7 @@ import { DEFAULT_PRINTER, runtimeImport, type Printer } from "./symbols.ts";
 import { stripDocs, type AcpSchema } from "./schema.ts";
 import { typeDefinitions } from "./emit-types.ts";
 import { inlineSchemaReads, objectTests, sharedErrorSites } from "./validator-size.ts";
+import { contentNames, exportedContentNames, shareFunctions, tableEntries } from "./validator-share.ts";
 
 const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneModule.default;
@@ -106,11 +107,23 @@ export function validatorAjv(rows: readonly MethodRow[], schema: AcpSchema, inli
 }
 
 /**
+ * The base folder's validators an extension's file may import compiled
+ * functions from: that file's text (undefined when it cannot be read: then
+ * nothing is shared) and its import specifier, quoted.
+ */
+export interface SharedValidators {
+  readonly text: string | undefined;
+  readonly from: string;
+}
+
+/**
  * `names` (default: every params/result type of `rows`) are the validators
  * compiled here; `reexports` are lines printed after the imports (an
- * extension table's folder re-exports its base folder's validators).
+ * extension table's folder re-exports its base folder's validators);
+ * `share` names the base folder's file whose compiled functions this one
+ * imports instead of printing them again (codegen/validator-share.ts).
  */
-export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER, names: readonly string[] = validatedTypes(rows), reexports: readonly string[] = []): string {
+export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p: Printer = DEFAULT_PRINTER, names: readonly string[] = validatedTypes(rows), reexports: readonly string[] = [], share?: SharedValidators): string {
   if (names.length === 0) return `${p.header}\n${reexports.join("\n")}\n`;
   const { ajv, exports } = validatorAjv(rows, schema, true, names);
   let code = standaloneCode(ajv, exports);
@@ -130,7 +143,11 @@ export function emitValidators(rows: readonly MethodRow[], schema: AcpSchema, p:
   if (leftover) throw new Error(`codegen: ajv standalone code needs "${leftover[1]}", which has no runtime replacement`);
   code = objectTests(inlineSchemaReads(code));
   const sites = sharedErrorSites(code);
-  code = sites.code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
+  const byContent = contentNames(sites.code, tableEntries(sites.table));
+  const shared = shareFunctions(sites.code, byContent, share?.text === undefined ? new Set() : exportedContentNames(share.text));
+  code = shared.code.replace(/export const (\w+) = (validate\d+);/g, "export const $1: Validator = $2 as Validator;");
+  if (shared.exports.length > 0) code += `\n/** The compiled functions by content name, for the folders of tables that extend this one (codegen/validator-share.ts). @internal */\nexport { ${shared.exports.join(", ")} };`;
+  if (shared.imports.length > 0) reexports = [...reexports, `import { ${shared.imports.join(", ")} } from ${(share as SharedValidators).from};`];
   const imports = runtimeImport(p, ["addError", "addErrors", "addPlaceholder", "errorKinds", "isObject", "Validator", ...(needsLength ? (["ucs2length"] as const) : [])]);
   const table = `/** The distinct errors this file's validators report (keyword, params, message), shared by every call. */\nconst K = errorKinds(${sites.table});`;
   return `${p.header}\n// @ts-nocheck -- ajv standalone output, typed through its exports\n${imports}\n${reexports.map((l) => `${l}\n`).join("")}\n${table}\n\n${code.replace(/;(?=(const|function|export) )/g, ";\n")}\n`;

@@ -38,7 +38,9 @@ export interface GenerateOptions {
    * The table this one extends (its rows, and its generated folder as an
    * import specifier from this one's): only the rows this table adds or
    * changes are printed, and the rest is imported from that folder
-   * (`emit-extension.ts`). Both tables must pin the same schema.
+   * (`emit-extension.ts`). The base's schema (`base.schema`, default this
+   * table's) must be a subset of this table's: types it defines alike are
+   * the base folder's, the others are printed here.
    */
   readonly base?: ExtensionBase;
 }
@@ -53,8 +55,8 @@ export async function generate(rows: readonly MethodRow[], schema: AcpSchema, op
   };
   const info = options.protocol ?? DEFAULT_PROTOCOL_INFO;
   if (options.base !== undefined) {
-    checkTable(options.base.rows, schema);
-    const files = emitExtension(rows, schema, options.base, info, p);
+    checkTable(options.base.rows, options.base.schema ?? schema);
+    const files = await emitExtension(rows, schema, options.base, info, p);
     files.set("index.ts", emitIndex(p));
     return files;
   }

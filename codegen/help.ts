@@ -18,9 +18,9 @@ options:
   --runtime SPECIFIER   the module the generated files import the runtime from
                         (default acp-router/runtime; name your own re-export of it)
   --base DIR            for a table that extends another (it exports base, the other
-                        table, with the same schema pin): that table's generated folder;
-                        DIR gets only the rows this table adds or changes and imports
-                        the rest from there
+                        table, on the same schema or a subset of this table's): that
+                        table's generated folder; DIR gets only the rows and types
+                        this table adds or changes and imports the rest from there
   -h, --help            show this help
 
 Messages go to stderr. Exit 0 on success, 1 when --check finds stale files,

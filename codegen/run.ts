@@ -4,17 +4,18 @@
  * repository's `npm run codegen` and the package's `acp-router codegen`.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { MethodRow, SchemaSource } from "../method-table.ts";
 import { protocolInfoOf } from "./protocol-info.ts";
 import { generate, type GenerateOptions } from "./generate.ts";
-import { loadSchema } from "./schema.ts";
+import { loadSchema, type AcpSchema } from "./schema.ts";
+import type { ExtensionBase } from "./emit-extension.ts";
 
 /** A loaded table module: what `--table FILE` must export. */
 export interface TableModule {
   readonly methods?: readonly MethodRow[];
   readonly schemaSource?: SchemaSource;
-  /** The table this one extends (another table module, same schema pin); its folder is `RunOptions.baseFolder`. */
+  /** The table this one extends (another table module, whose schema is this one's or a subset of it); its folder is `RunOptions.baseFolder`. */
   readonly base?: TableModule;
   /** The protocol's short name, when the schema file's does not fit (`"v1-proxy"`). */
   readonly name?: string;
@@ -53,13 +54,26 @@ export async function runCodegen(o: RunOptions): Promise<number> {
     return 2;
   }
   const { base } = o.table;
+  let extension: { base?: ExtensionBase } = {};
   if (base !== undefined) {
-    if (!Array.isArray(base.methods) || base.schemaSource?.sha256 !== schemaSource.sha256 || o.baseFolder === undefined) {
-      o.log(`codegen: ${o.tableName} extends another table ("base"), which must export "methods" and pin the same schema, and whose generated folder must be named${o.baseFolder === undefined ? " (none was)" : ""}`);
+    if (!Array.isArray(base.methods) || base.schemaSource === undefined || o.baseFolder === undefined) {
+      o.log(`codegen: ${o.tableName} extends another table ("base"), which must export "methods" and "schemaSource", and whose generated folder must be named${o.baseFolder === undefined ? " (none was)" : ""}`);
       return 2;
     }
+    // A base over another schema file: its pin must hold too; emit-extension checks that it is a subset of this one.
+    let baseSchema: AcpSchema | undefined;
+    if (base.schemaSource.sha256 !== schemaSource.sha256) {
+      const theirs = loadSchema(base.schemaSource);
+      if (theirs.sha256 !== base.schemaSource.sha256) {
+        o.log(`codegen: the base table's schema ${base.schemaSource.package}/${base.schemaSource.file} has SHA-256 ${theirs.sha256}, but that table pins ${base.schemaSource.sha256}`);
+        return 2;
+      }
+      baseSchema = theirs.schema;
+    }
+    // The base folder's validators as written (regenerated first: bases come first in codegen/tables.json), whose compiled functions this folder imports.
+    const validators = resolve(o.out, o.baseFolder, "validators.ts");
+    extension = { base: { rows: base.methods, folder: o.baseFolder, ...(baseSchema === undefined ? {} : { schema: baseSchema }), ...(existsSync(validators) ? { validators: readFileSync(validators, "utf8") } : {}) } };
   }
-  const extension = base === undefined || o.baseFolder === undefined ? {} : { base: { rows: base.methods as readonly MethodRow[], folder: o.baseFolder } };
   const files = await generate(methods, schema, { protocol: protocolInfoOf(schemaSource.file, o.table.name), ...o, ...extension });
   if (o.check) {
     const stale: string[] = [];

@@ -1,9 +1,10 @@
 /**
  * A small ACP v2 agent on the **v2 unstable** table (`acp-router/v2/unstable`),
  * built from that table's generated `AgentHandler`: besides the v2 baseline
- * (`session/new`, `session/prompt`) it answers `session/fork` and
- * `providers/list` / `providers/set` / `providers/disable`, which it
- * advertises as `capabilities.session.fork` and `capabilities.providers`.
+ * (`session/new`, `session/prompt`) it answers `session/fork`,
+ * `session/status` and `providers/list` / `providers/set` /
+ * `providers/disable`, which it advertises as `capabilities.session.fork`,
+ * `capabilities.session.status` and `capabilities.providers`.
  *
  * A forked session starts with its parent's conversation and goes its own
  * way; a prompt is acknowledged at once and its turn echoes the text with
@@ -40,7 +41,7 @@ export function createV2UnstableAgent(): AgentHandler {
     initialize: () => ({
       protocolVersion: 2,
       info: { name: "acp-router-v2-unstable-agent", version: "0.1.0" },
-      capabilities: { session: { fork: {} }, providers: {} },
+      capabilities: { session: { fork: {}, status: {} }, providers: {} },
     }),
 
     newSession: () => ({ sessionId: open([]) }),
@@ -60,6 +61,8 @@ export function createV2UnstableAgent(): AgentHandler {
 
     // The fork copies the parent's conversation; the parent is unchanged.
     forkSession: (params) => ({ sessionId: open([...get(params.sessionId)]) }),
+    // Every session this agent knows is in memory; asking changes nothing (session/status has no side effects).
+    sessionStatus: (params) => (get(params.sessionId), { status: "open" }),
 
     listProviders: () => ({ providers: [{ providerId: "main", supported: ["openai", "anthropic"], required: false, current }] }),
     setProvider: ({ apiType, baseUrl }) => ((current = { apiType, baseUrl }), {}),

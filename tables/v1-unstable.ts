@@ -5,6 +5,11 @@
  * `src/unstable/generated/`, served by the opt-in entry `acp-router/unstable`;
  * the default entry never loads it.
  *
+ * The table extends the stable table ({@link base}) over a superset schema:
+ * codegen prints into `src/unstable/generated/` only the rows and types the
+ * unstable schema adds or defines otherwise, and imports the rest from
+ * `src/generated/`.
+ *
  * Capabilities follow the schema, not the prose: `session/fork` is gated by
  * `sessionCapabilities.fork` (the request's description says `session.fork`).
  *
@@ -15,7 +20,8 @@
  * extension table with those two rows) rather than from this table, whose two
  * sides are an agent and a client.
  */
-import { methods as stable, type MethodRow, type SchemaSource } from "../method-table.ts";
+import * as stableTable from "../method-table.ts";
+import type { MethodRow, SchemaSource } from "../method-table.ts";
 
 export type { MethodRow, SchemaSource } from "../method-table.ts";
 
@@ -26,6 +32,11 @@ export const schemaSource: SchemaSource = {
   file: "schema/v1/schema.unstable.json",
   sha256: "ce7881d10c854bcac4f0e7d3a9ce4fb0f612ec0a09e64b572940beec4668c189",
 };
+
+/** The table this one extends: the stable v1 table, whose schema is a subset of this one's. */
+export const base = stableTable;
+
+const stable = stableTable.methods;
 
 /** The rows the unstable schema adds to the stable table. */
 export const unstableMethods: readonly MethodRow[] = [

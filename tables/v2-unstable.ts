@@ -6,12 +6,13 @@
  * `acp-router/v2/unstable`; neither the default entry nor `acp-router/v2`
  * loads it.
  *
- * Not a table extension (`base`): an extension shares its base's schema pin
- * and types, and this table's schema is another file whose types differ from
- * v2's (`SessionCapabilities` gains `fork`, `archive`, `status`, `title`;
- * `AgentCapabilities` gains `providers`; `session/update` gains variants), so
- * it is a whole table, generated into its own folder — as the v1 unstable
- * table is to the stable one.
+ * The table extends the v2 table ({@link base}) over a superset schema: the
+ * types the unstable schema defines as v2's (most of them) are imported from
+ * `src/v2/generated/`; the ones it defines otherwise (`SessionCapabilities`
+ * gains `fork`, `archive`, `status`, `title`; `AgentCapabilities` gains
+ * `providers`; `session/update` gains variants), every type referring to
+ * them, and the rows whose params or result is such a type are printed into
+ * `src/v2/unstable/generated/` with the added rows.
  *
  * The added rows are the v1 unstable table's (`tables/v1-unstable.ts`), with
  * v2's capability paths: the session methods sit under the agent's
@@ -24,7 +25,8 @@
  * (`SubagentSessionCapabilities`) is not a gate yet: the schema types it, and
  * `session/cancel` stays the v2 table's connection-routed row.
  */
-import { methods as v2, type MethodRow, type SchemaSource } from "./v2.ts";
+import * as v2Table from "./v2.ts";
+import type { MethodRow, SchemaSource } from "./v2.ts";
 
 export type { MethodRow, SchemaSource } from "./v2.ts";
 
@@ -36,8 +38,17 @@ export const schemaSource: SchemaSource = {
   sha256: "49e10f8c1935854363ed5b176cc6560d856642ba5020c97d264d34de4b6f1b31",
 };
 
-/** The rows the v2 unstable schema adds to the v2 table. */
-export const unstableMethods: readonly MethodRow[] = [
+/** The table this one extends: the v2 table, whose schema is a subset of this one's. */
+export const base = v2Table;
+
+const v2 = v2Table.methods;
+
+/**
+ * The rows the v2 unstable schema adds to the v2 table. Named apart from the
+ * v1 unstable table's `unstableMethods` (`acp-router/table/unstable`), so the
+ * two table entries export no name with two meanings.
+ */
+export const v2UnstableMethods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
   // auth/status answers even when authentication is required: clients call it to learn that (schema: MUST NOT reject with -32000).
   { wire: "auth/status", side: "agent", kind: "request", callback: "authStatus", params: "AuthStatusRequest", result: "AuthStatusResponse", capability: ["auth", "status"], layer: "app" },
@@ -60,5 +71,5 @@ export const unstableMethods: readonly MethodRow[] = [
   { wire: "auth/status_update", side: "client", kind: "notification", callback: "authStatusUpdate", params: "AuthStatusUpdateNotification", callerCapability: ["auth", "status"], layer: "app" },
 ];
 
-/** Every row of the v2 unstable surface: the v2 table's, then {@link unstableMethods}. */
-export const methods: readonly MethodRow[] = [...v2, ...unstableMethods];
+/** Every row of the v2 unstable surface: the v2 table's, then {@link v2UnstableMethods}. */
+export const methods: readonly MethodRow[] = [...v2, ...v2UnstableMethods];

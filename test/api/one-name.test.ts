@@ -1,7 +1,7 @@
 // One name, one meaning across entries (DESIGN §11): a name exported by several entries of
 // package.json "exports" is the same declaration everywhere, or the per-table form of one
 // concept — a schema type of each table's generated folder, each table entry's `serveStdio`
-// bound to its table, each table file's `methods` / `schemaSource`. `serveStdio` on
+// bound to its table, each table file's `methods` / `schemaSource` / `base` (the table it extends). `serveStdio` on
 // acp-router/stdio (protocol first) and a `ProtocolVersion`, `RequestId` or `Side` meaning two
 // different things in two entries fail here.
 import { readFileSync } from "node:fs";
@@ -22,7 +22,7 @@ const sources = Object.entries(exportsField).flatMap(([entry, target]) => {
 function perTable(name: string, files: readonly string[]): boolean {
   if (files.every((f) => /^src\/(?:[a-z0-9]+\/){0,2}generated\//.test(f)) && new Set(files.map((f) => f.replace(/^.*generated\//, ""))).size === 1) return true;
   if (name === "serveStdio") return files.every((f) => ["src/serve-stdio-v1.ts", "src/v2/index.ts", "src/v2/unstable/index.ts", "src/unstable/index.ts"].includes(f));
-  if (name === "methods" || name === "schemaSource") return files.every((f) => f === "method-table.ts" || f.startsWith("tables/"));
+  if (name === "methods" || name === "schemaSource" || name === "base") return files.every((f) => f === "method-table.ts" || f.startsWith("tables/"));
   return false;
 }
 

@@ -3,7 +3,8 @@
  * tests under test/ (see PAGES): docs/conformance.md (ACP v1) from
  * docs/conformance-catalogue.json, docs/conformance-v2.md from
  * docs/conformance-catalogue-v2.json, docs/conformance-unstable.md from
- * docs/conformance-catalogue-unstable.json. A test is bound to a catalogue
+ * docs/conformance-catalogue-unstable.json, docs/conformance-v2-unstable.md from
+ * docs/conformance-catalogue-v2-unstable.json. A test is bound to a catalogue
  * entry when its `it(...)` / `test(...)` name carries the entry's id in
  * brackets, e.g. `it("[ACP-INIT-101] answers -32600 ...")`; ids are unique
  * across the catalogues.
@@ -58,7 +59,7 @@ export interface Section {
 
 /** One conformance page: its catalogue, the spec pages and schema it cites, its sections. */
 export interface Page {
-  readonly name: "v1" | "v2" | "unstable";
+  readonly name: "v1" | "v2" | "unstable" | "v2-unstable";
   /** Repository-relative paths of the catalogue and of the rendered page. */
   readonly catalogue: string;
   readonly page: string;
@@ -131,6 +132,20 @@ export const PAGES: readonly Page[] = [
       { title: "Authentication status", areas: ["AUTH"] },
       { title: "Providers", areas: ["PROVIDERS"] },
       { title: "MCP over ACP", areas: ["MCP"] },
+    ],
+  },
+  {
+    name: "v2-unstable",
+    catalogue: "docs/conformance-catalogue-v2-unstable.json",
+    page: "docs/conformance-v2-unstable.md",
+    specVersion: "v2",
+    schema: "node_modules/@agentclientprotocol/sdk/schema/v2/schema.unstable.json",
+    title: "ACP v2 unstable conformance (`acp-router/v2/unstable`)",
+    intro: "This page lists the normative statements that the unstable ACP v2 schema (`@agentclientprotocol/sdk` 2.4.0, `schema/v2/schema.unstable.json`, the schema `acp-router/v2/unstable` is generated from) makes about the agent's side of its methods: `session/fork`, `session/archive` / `unarchive`, `session/status`, `session/set_title`, `auth/status` and `providers/*`, under v2's capability paths (`capabilities.session.fork`, …). The unstable methods have no spec pages yet, so every citation points into that schema. Every statement of the v2 page ([`conformance-v2.md`](conformance-v2.md)) holds for this table too: its rows are the v2 rows plus these. `acp-router check --protocol 2` judges these rows for an agent that advertises the methods. The entries live in [`conformance-catalogue-v2-unstable.json`](conformance-catalogue-v2-unstable.json); how they were collected is in [`conformance-sources.md`](conformance-sources.md).",
+    sections: [
+      { title: "Sessions", areas: ["SESSION"] },
+      { title: "Authentication status", areas: ["AUTH"] },
+      { title: "Providers", areas: ["PROVIDERS"] },
     ],
   },
 ];
@@ -286,7 +301,7 @@ export function render(catalogue: readonly CatalogueEntry[], bindings: readonly 
     "",
     page.name === "v1"
       ? "**Ids** follow the acp-tck conformance kit: `ACP-<AREA>-<NNN>`. Where an acp-tck requirement corresponds, its id is reused (v1 ids numbered 0xx, v2 ids 2xx, and the probes `ACP-INFO-PARSE-001` and `ACP-INFO-INVALIDREQ-001`); ids new to this catalogue are numbered from 101 within their area, so they cannot collide with either."
-      : `**Ids** follow the acp-tck conformance kit's form, \`ACP-<AREA>-<NNN>\`, numbered from ${page.name === "v2" ? 301 : 401} within their area on this page, so that they never collide with the other pages' ids (a test name binds to exactly one page) nor with acp-tck's v1 (0xx) and v2 (2xx) numbers.`,
+      : `**Ids** follow the acp-tck conformance kit's form, \`ACP-<AREA>-<NNN>\`, numbered from ${{ v2: 301, unstable: 401, "v2-unstable": 501 }[page.name]} within their area on this page, so that they never collide with the other pages' ids (a test name binds to exactly one page) nor with acp-tck's v1 (0xx) and v2 (2xx) numbers.`,
     "",
     "**Citations** are `file.mdx:line` at the commit above (linked), or a JSON pointer into the schema. Several are separated by line breaks; the first is the main source.",
     "",

@@ -1,4 +1,4 @@
-// check's v2 cancel rows against a scripted v2 stub agent (test/fixtures/check-v2-agent.mjs): what they no longer charge
+// check's v2 cancel rows and v2 unstable rows against a scripted v2 stub agent (test/fixtures/check-v2-agent.mjs): what they no longer charge
 // (a turn that fails on its own whether cancelled or not; session metadata after the idle update; a batch refused whole,
 // which inspect's monitor used to call an answer naming no request) and what they still catch (turn content after idle).
 import { fileURLToPath } from "node:url";
@@ -36,5 +36,16 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect(title.card.notes).toContain("ACP-CANCEL-306: after the idle state_update came 1 update(s) that are not turn content (session_info_update); not counted");
     const chunk = await check("chunk-after-idle");
     expect(chunk.row("ACP-CANCEL-306")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^a content or tool call update followed the idle state_update that reported the cancellation: \{"jsonrpc":"2\.0","method":"session\/update","params":\{"sessionId":"v\d+","update":\{"sessionUpdate":"agent_message_chunk"/) as string });
+  }, 120_000);
+
+  it("judges the v2 unstable rows of an agent that advertises them: all pass when it serves them; refusing auth/status -32000 and touching the session on session/status fail their MUST NOT rows, and a refused session/fork or providers/list is noted on its declarative row", async () => {
+    const good = await check("unstable");
+    for (const id of ["ACP-SESSION-501", "ACP-SESSION-502", "ACP-SESSION-504", "ACP-SESSION-505", "ACP-SESSION-506", "ACP-AUTH-501", "ACP-AUTH-502", "ACP-PROVIDERS-501"]) expect([id, good.row(id)?.outcome]).toEqual([id, "pass"]);
+    const broken = await check("unstable-broken");
+    expect(broken.row("ACP-AUTH-501")).toMatchObject({ outcome: "fail", evidence: 'auth/status was refused error -32000 "Authentication required"' });
+    expect(broken.row("ACP-SESSION-505")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^session\/status was followed by a session\/update: .*"touched by session\/status"/) as string });
+    expect(broken.row("ACP-SESSION-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: session/fork is advertised but was answered error -32601') as string });
+    expect(broken.row("ACP-PROVIDERS-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: providers/list is advertised but was answered error -32601') as string });
+    expect(good.failed).not.toContain("ACP-AUTH-501");
   }, 120_000);
 });

@@ -9,6 +9,7 @@ import { notification, request } from "../support/messages.ts";
 import { protocol as v1Protocol } from "../../src/index.ts";
 import { protocol as unstableProtocol } from "../../src/unstable/index.ts";
 import { protocol as v2Protocol } from "../../src/v2/index.ts";
+import { protocol as v2UnstableProtocol } from "../../src/v2/unstable/index.ts";
 
 /** The built-in table for a negotiated protocolVersion. */
 const tableFor = BUILT_IN.forVersion;
@@ -46,11 +47,12 @@ describe("tools/inspect/tables.ts", () => {
       "v1 1 clientCapabilities/agentCapabilities answer",
       "v1-unstable 1 clientCapabilities/agentCapabilities answer",
       "v2 2 capabilities/capabilities turnEnd",
+      "v2-unstable 2 capabilities/capabilities turnEnd",
     ]);
   });
 
   it("is each generated protocol value, read as it is: its version, name, capability fields and error codes", () => {
-    expect(ALL_TABLES.map((t) => t.protocol)).toEqual([v1Protocol, unstableProtocol, v2Protocol]);
+    expect(ALL_TABLES.map((t) => t.protocol)).toEqual([v1Protocol, unstableProtocol, v2Protocol, v2UnstableProtocol]);
     for (const t of ALL_TABLES) {
       expect(t.router).toBe(t.protocol);
       expect([t.version, t.name, t.capabilityFields, t.errorCodes]).toEqual([t.protocol.version, t.protocol.name, t.protocol.capabilityFields, t.protocol.errorCodes]);
@@ -59,12 +61,13 @@ describe("tools/inspect/tables.ts", () => {
     expect(tableFor(1)?.errorCodes.UnsupportedProtocolVersion).toBeUndefined();
   });
 
-  it("widens v1 stable to v1 unstable only for a method the stable table lacks and the unstable one has", () => {
+  it("widens v1 stable to v1 unstable and v2 to v2 unstable only for a method the stable table lacks and the unstable one has", () => {
     const v1 = tableFor(1)!;
     expect(widerTableFor(v1, "agent", "request", "session/fork")?.name).toBe("v1-unstable");
     expect(widerTableFor(v1, "agent", "request", "session/new")).toBeUndefined();
     expect(widerTableFor(v1, "agent", "request", "session/nope")).toBeUndefined();
-    expect(widerTableFor(tableFor(2)!, "agent", "request", "session/fork")).toBeUndefined();
+    expect(widerTableFor(tableFor(2)!, "agent", "request", "session/fork")?.name).toBe("v2-unstable");
+    expect(widerTableFor(tableFor(2)!, "agent", "request", "session/new")).toBeUndefined();
   });
 });
 
@@ -131,7 +134,22 @@ describe("the monitor's table", () => {
       found: [],
       notes: ["switched from the v1 table to v1-unstable at message 4: client sent session/fork, which only v1-unstable has"],
     });
-    expect(feed([...initV2, ["client", request(2, "session/fork", { sessionId: S, cwd: "/w" })]]).violations.map((v) => v.rule)).toEqual(["unknown-method"]);
+    // On v2 the same method switches to v2-unstable, which judges it: the agent of initV2 did not advertise session.fork.
+    expect(feed([...initV2, ["client", request(2, "session/fork", { sessionId: S, cwd: "/w" })]]).violations.map((v) => v.rule)).toEqual(["capability-gate"]);
+  });
+
+  it("switches a v2 connection to v2 unstable at the first unstable-only method, and judges its answer with that table", () => {
+    const init = [
+      ["client", request(0, "initialize", { protocolVersion: 2, info: { name: "c", version: "1" }, capabilities: {} })],
+      ["agent", result(0, { protocolVersion: 2, info: { name: "a", version: "1" }, capabilities: { session: { fork: {} } } })],
+    ] as const;
+    const m = feed([...init, ["client", request(1, "session/fork", { sessionId: S, cwd: "/w" })], ["agent", result(1, { sessionId: "fork-1" })]]);
+    expect({ table: m.state.table.name, found: found(m), notes: m.state.notes }).toEqual({
+      table: "v2-unstable",
+      found: [],
+      notes: ["switched from the v2 table to v2-unstable at message 2: client sent session/fork, which only v2-unstable has"],
+    });
+    expect(found(feed([...init, ["client", request(1, "session/fork", { sessionId: S, cwd: "/w" })], ["agent", result(1, { sessionId: 7 })]]))).toEqual([expect.stringMatching(/^schema /) as string]);
   });
 
   it("names v2's capability field when a v2 client calls a session method the agent did not advertise", () => {

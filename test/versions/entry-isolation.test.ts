@@ -1,4 +1,5 @@
-// Importing one entry never loads another table (DESIGN §10): the modules esbuild bundles for each entry.
+// Importing one entry never loads another table (DESIGN §10) but the ones its table extends (an unstable
+// table is a delta over its stable one): the modules esbuild bundles for each entry.
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -33,10 +34,11 @@ describe("what each entry loads", () => {
     expect(modules.filter((m) => /^src\/(generated|unstable|v2\/unstable)\//.test(m))).toEqual([]);
   });
 
-  it("acp-router/v2/unstable loads the v2 unstable table and not the v1, v1 unstable or v2 one", async () => {
+  it("acp-router/v2/unstable loads the v2 unstable table and its base (v2), not the v1 or v1 unstable one", async () => {
     const modules = await modulesOf("src/v2/unstable/index.ts");
     expect(modules).toContain("src/v2/unstable/generated/protocol.ts");
-    expect(modules.filter((m) => /^src\/(generated|unstable|v2\/generated)\//.test(m))).toEqual([]);
+    expect(modules).toContain("src/v2/generated/protocol.ts");
+    expect(modules.filter((m) => /^src\/(generated|unstable)\//.test(m))).toEqual([]);
   });
 
   it.each([
@@ -50,10 +52,11 @@ describe("what each entry loads", () => {
     expect(modules.filter(table)).toEqual([]);
   });
 
-  it("acp-router/unstable loads the unstable table and not the v1 or v2 one", async () => {
+  it("acp-router/unstable loads the unstable table and its base (v1), not a v2 one", async () => {
     const modules = await modulesOf("src/unstable/index.ts");
     expect(modules).toContain("src/unstable/generated/protocol.ts");
-    expect(modules.filter((m) => /^src\/(generated|v2)\//.test(m))).toEqual([]);
+    expect(modules).toContain("src/generated/protocol.ts");
+    expect(modules.filter((m) => /^src\/v2\//.test(m))).toEqual([]);
   });
 
   it("a v2 agent built from acp-router/v2 (its serveStdio, or serveProtocolStdio of acp-router/stdio, or acp-router/remote) bundles no v1 table", async () => {
@@ -70,11 +73,15 @@ describe("what each entry loads", () => {
     expect(remote.filter(v1Table)).toEqual([]);
   });
 
-  it.each(["v2", "unstable", "v2/unstable"])("defineExtension of acp-router/%s loads that table alone", async (entry) => {
+  it.each([
+    ["v2", "src/v2/generated/"],
+    ["unstable", "src/generated/"],
+    ["v2/unstable", "src/v2/generated/"],
+  ])("defineExtension of acp-router/%s loads that table alone, with the table it extends", async (entry, base) => {
     const modules = await modulesOf({ contents: `import { defineExtension, serveStdio } from "./src/${entry}/index.ts"; const ext = defineExtension({ wire: "_x/echo", params: (v) => v }); serveStdio({} as never, { extensions: [ext.handle((p) => p)] });` });
     expect(modules).toContain("src/extensions/define.ts");
     expect(modules).toContain(`src/${entry}/generated/protocol.ts`);
-    expect(modules.filter((m) => table(m) && !m.startsWith(`src/${entry}/generated/`))).toEqual([]);
+    expect(modules.filter((m) => table(m) && !m.startsWith(`src/${entry}/generated/`) && !m.startsWith(base))).toEqual([]);
   });
 
   it("the v1 one-liner serveStdio(handler) lives in the default entry, which loads the v1 table", async () => {

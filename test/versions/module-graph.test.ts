@@ -45,18 +45,18 @@ describe("the surfaces' module graphs", () => {
     for (const file of filesIn("src")) expect(importsOf(file).filter((t) => t.startsWith("codegen/")), file).toEqual([]);
   });
 
-  it("src/mcp loads the unstable table only", () => {
-    expect(generatedFoldersIn(reach("src/mcp/index.ts"))).toEqual(["src/unstable/generated"]);
+  it("src/mcp loads the unstable table and, through it, its base (the stable table) only", () => {
+    expect(generatedFoldersIn(reach("src/mcp/index.ts"))).toEqual(["src/generated", "src/unstable/generated"]);
   });
 
-  it("each version entry loads its own table only: acp-router/v2 the v2 table, acp-router/v2/unstable the v2 unstable table", () => {
+  it("each version entry loads its own table and the tables it extends only: acp-router/v2 the v2 table, acp-router/v2/unstable the v2 unstable table over v2, acp-router/unstable the v1 unstable table over v1", () => {
     expect(generatedFoldersIn(reach("src/v2/index.ts"))).toEqual(["src/v2/generated"]);
-    expect(generatedFoldersIn(reach("src/v2/unstable/index.ts"))).toEqual(["src/v2/unstable/generated"]);
-    expect(generatedFoldersIn(reach("src/unstable/index.ts"))).toEqual(["src/unstable/generated"]);
+    expect(generatedFoldersIn(reach("src/v2/unstable/index.ts"))).toEqual(["src/v2/generated", "src/v2/unstable/generated"]);
+    expect(generatedFoldersIn(reach("src/unstable/index.ts"))).toEqual(["src/generated", "src/unstable/generated"]);
   });
 
-  it("src/proxy loads the proxy table and, through it, its base (the unstable table) only", () => {
-    expect(generatedFoldersIn(reach("src/proxy/index.ts"))).toEqual(["src/proxy/generated", "src/unstable/generated"]);
+  it("src/proxy loads the proxy table and, through it, its bases (the unstable table, and the stable one under it) only", () => {
+    expect(generatedFoldersIn(reach("src/proxy/index.ts"))).toEqual(["src/generated", "src/proxy/generated", "src/unstable/generated"]);
   });
 
   it("the conductor's parts load no table: they route by the rows conductor.ts reads off the proxy table and hands them", () => {

@@ -2,7 +2,8 @@
  * The requirements a `check` scorecard lists: every entry of the catalogue of
  * the negotiated protocol (docs/conformance-catalogue.json for v1,
  * docs/conformance-catalogue-v2.json for v2; v1 adds the unstable entries
- * of docs/conformance-catalogue-unstable.json) that binds an agent (side
+ * of docs/conformance-catalogue-unstable.json, v2 those of
+ * docs/conformance-catalogue-v2-unstable.json) that binds an agent (side
  * `agent` or `both`). Client-only entries are left out: an agent cannot
  * break them. The catalogues are read from the package's docs folder, so a
  * scorecard always matches the catalogue it names.
@@ -10,6 +11,7 @@
 import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
 import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import unstableEntries from "../../docs/conformance-catalogue-unstable.json" with { type: "json" };
+import v2UnstableEntries from "../../docs/conformance-catalogue-v2-unstable.json" with { type: "json" };
 
 /** One catalogue entry as check uses it. */
 export interface Entry {
@@ -39,5 +41,5 @@ const make = (version: 1 | 2, catalogue: string, all: readonly Entry[]): Checkli
 
 /** v1: the 123 agent-side entries of docs/conformance-catalogue.json, then the agent-side entries of docs/conformance-catalogue-unstable.json (unstable v1 features, judged when advertised). */
 export const V1_CHECKLIST: Checklist = make(1, "docs/conformance-catalogue.json (ACP v1) and docs/conformance-catalogue-unstable.json", [...v1Entries, ...unstableEntries]);
-/** v2: the agent-side entries of docs/conformance-catalogue-v2.json. */
-export const V2_CHECKLIST: Checklist = make(2, "docs/conformance-catalogue-v2.json (ACP v2)", v2Entries);
+/** v2: the agent-side entries of docs/conformance-catalogue-v2.json, then those of docs/conformance-catalogue-v2-unstable.json (unstable v2 features, judged when advertised). */
+export const V2_CHECKLIST: Checklist = make(2, "docs/conformance-catalogue-v2.json (ACP v2) and docs/conformance-catalogue-v2-unstable.json", [...v2Entries, ...v2UnstableEntries]);

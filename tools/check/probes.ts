@@ -14,7 +14,7 @@ import type { Driver } from "./driver.ts";
 import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
-import { unstableProbes, V1_UNSTABLE_ROWS } from "./probes-unstable.ts";
+import { unstableProbes, v2UnstableProbes, V1_UNSTABLE_ROWS, V2_UNSTABLE_ROWS } from "./probes-unstable.ts";
 import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
@@ -73,6 +73,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     const info = result.info as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(result.info === undefined ? `the initialize answer (protocolVersion 2) has no info: ${show(first.answer).slice(0, 160)}` : `initialize answered info ${show(result.info)}`));
     await v2Probes(run, result);
+    await v2UnstableProbes(run, result);
     await v2TrafficProbes(run, result, options.spawn);
   } else {
     card.score("ACP-INIT-001", pass);
@@ -91,7 +92,7 @@ function finish(run: Run, unprobed: string): CheckResult {
   const { d, card } = run;
   fromMonitor(run);
   if (d.death !== undefined) {
-    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS, ...V1_UNSTABLE_ROWS];
+    const probed = card.checklist.version === 2 ? [...wireRows(V2_WIRE), ...V2_ROWS, ...V2_UNSTABLE_ROWS] : [...wireRows(V1_WIRE), ...V1_SESSION_ROWS, ...V1_DEPTH_ROWS, ...V1_UNSTABLE_ROWS];
     for (const id of probed) if (!card.has(id)) card.score(id, notRun(deathReason(d)));
   }
   // Late answers are not violations of "must answer": the silence's fail is withdrawn, the latency noted.

@@ -1,6 +1,6 @@
 /**
  * Which method table judges a connection's traffic, for `inspect`, `check`,
- * `replay` and `report` alike: v1 stable, v1 unstable or v2. The only module
+ * `replay` and `report` alike: v1 stable, v1 unstable, v2 or v2 unstable. The only module
  * of the tools that imports generated code: it takes each generated folder's
  * `protocol` value and reads what it carries, rebuilding nothing.
  *
@@ -12,9 +12,10 @@
  *   `protocolVersion` it names; a later answer (a negotiating client that
  *   offered 2, was answered 1, and initializes again) replaces an earlier
  *   one, since the latest successful `initialize` is the one in force;
- * - on a v1 connection, the first message whose method is in the v1
- *   unstable table but not in v1 stable (`session/fork`, `providers/list`…)
- *   switches to the unstable table, which holds every stable row too;
+ * - on a v1 (v2) connection, the first message whose method is in the v1
+ *   (v2) unstable table but not in the stable one (`session/fork`,
+ *   `providers/list`…) switches to the unstable table, which holds every
+ *   stable row too;
  * - for a version with no table, the current one stays and a note says so.
  *
  * `inspect --table <generated folder>` adds a user's own table (ACP rows plus
@@ -32,6 +33,7 @@ import type { Row } from "../../src/row.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { protocol as v1Unstable } from "../../src/unstable/generated/protocol.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
+import { protocol as v2Unstable } from "../../src/v2/unstable/generated/protocol.ts";
 
 /**
  * A method table the tools can validate against: a generated `protocol`
@@ -43,7 +45,7 @@ export interface Table {
   readonly protocol: Protocol;
   /** The protocol version the table describes (`protocol.version`). */
   readonly version: number;
-  /** Name shown in summaries (`protocol.name`: `v1`, `v1-unstable`, `v2`). */
+  /** Name shown in summaries (`protocol.name`: `v1`, `v1-unstable`, `v2`, `v2-unstable`). */
   readonly name: string;
   /** The same value as `protocol`, under the name the rules read it by (row lookups and leniency). */
   readonly router: Protocol;
@@ -53,7 +55,7 @@ export interface Table {
   readonly errorCodes: Protocol["errorCodes"];
   /** The `session/prompt` row's turn end: present when the answer only acknowledges and a notification ends the turn (v2). */
   readonly turnEnd: Row<never, never>["turnEnd"];
-  /** The table holding this one's rows and more, switched to when a method only it has appears (v1 → v1-unstable); undefined when none. */
+  /** The table holding this one's rows and more, switched to when a method only it has appears (v1 → v1-unstable, v2 → v2-unstable); undefined when none. */
   readonly wider: Table | undefined;
 }
 
@@ -64,7 +66,8 @@ function table(protocol: Protocol, wider: Table | undefined): Table {
 
 const V1_UNSTABLE = table(v1Unstable as Protocol, undefined);
 const V1 = table(v1 as Protocol, V1_UNSTABLE);
-const V2 = table(v2 as Protocol, undefined);
+const V2_UNSTABLE = table(v2Unstable as Protocol, undefined);
+const V2 = table(v2 as Protocol, V2_UNSTABLE);
 
 /**
  * The tables a monitor judges with: the one in force before negotiation,
@@ -87,11 +90,11 @@ function tableSet(byVersion: readonly Table[], initial: Table): Tables {
 export const BUILT_IN: Tables = tableSet([V1, V2], V1);
 
 /** Every built-in table, for tests and listings. */
-export const ALL_TABLES: readonly Table[] = [V1, V1_UNSTABLE, V2];
+export const ALL_TABLES: readonly Table[] = [V1, V1_UNSTABLE, V2, V2_UNSTABLE];
 
 /**
  * The built-in tables with a user's generated table in place of the one of
- * its version. It keeps that version's wider table (v1 → v1 unstable), so an
+ * its version. It keeps that version's wider table (v1 → v1 unstable, v2 → v2 unstable), so an
  * unstable method the user's table lacks is still judged.
  */
 export function withTable(protocol: Protocol): Tables {
@@ -151,8 +154,8 @@ function isProtocol(value: unknown): value is Protocol {
 
 /**
  * The wider table to switch to when `table` has no row for a message that
- * `handler` receives but its wider table has (an unstable method on a v1
- * connection), else undefined.
+ * `handler` receives but its wider table has (an unstable method on a v1 or
+ * v2 connection), else undefined.
  */
 export function widerTableFor(table: Table, handler: "agent" | "client", kind: "request" | "notification", wire: string): Table | undefined {
   const wider = table.wider;

@@ -14,16 +14,6 @@ export const A_initialize: Route = {
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "initialize",
   paramsType: "InitializeRequest", resultType: "InitializeResponse",
 };
-export const A_authenticate: Route = {
-  wire: "authenticate", kind: "request", layer: "app", callback: "authenticate",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  paramsType: "AuthenticateRequest", resultType: "AuthenticateResponse",
-};
-export const A_logout: Route = {
-  wire: "logout", kind: "request", layer: "app", callback: "logout",
-  capability: ["auth","logout"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  paramsType: "LogoutRequest", resultType: "LogoutResponse",
-};
 export const A_session_new: Route = {
   wire: "session/new", kind: "request", layer: "app", callback: "newSession",
   capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
@@ -39,45 +29,15 @@ export const A_session_list: Route = {
   capability: ["sessionCapabilities","list"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   paramsType: "ListSessionsRequest", resultType: "ListSessionsResponse",
 };
-export const A_session_delete: Route = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["sessionCapabilities","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  paramsType: "DeleteSessionRequest", resultType: "DeleteSessionResponse",
-};
 export const A_session_resume: Route = {
   wire: "session/resume", kind: "request", layer: "app", callback: "resumeSession",
   capability: ["sessionCapabilities","resume"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
   paramsType: "ResumeSessionRequest", resultType: "ResumeSessionResponse",
 };
-export const A_session_close: Route = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["sessionCapabilities","close"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  paramsType: "CloseSessionRequest", resultType: "CloseSessionResponse",
-};
-export const A_session_set_mode: Route = {
-  wire: "session/set_mode", kind: "request", layer: "app", callback: "setSessionMode",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "SetSessionModeRequest", resultType: "SetSessionModeResponse",
-};
-export const A_session_set_config_option: Route = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: undefined, auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "SetSessionConfigOptionRequest", resultType: "SetSessionConfigOptionResponse",
-};
 export const A_session_prompt: Route = {
   wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
   capability: undefined, auth: true, onCancel: {"stopReason":"cancelled"}, cancelsSession: false, lifecycle: undefined,
   paramsType: "PromptRequest", resultType: "PromptResponse",
-};
-export const A_session_cancel: Route = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelNotification", resultType: undefined,
-};
-export const A___cancel_request: Route = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelRequestNotification", resultType: undefined,
 };
 export const A_auth_status: Route = {
   wire: "auth/status", kind: "request", layer: "app", callback: "authStatus",
@@ -132,65 +92,10 @@ export const A_mcp_message: Route = {
 };
 
 // ── rows handled by the client ──
-export const C_session_request_permission: Route = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  paramsType: "RequestPermissionRequest", resultType: "RequestPermissionResponse",
-};
 export const C_session_update: Route = {
   wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   paramsType: "SessionNotification", resultType: undefined,
-};
-export const C_fs_read_text_file: Route = {
-  wire: "fs/read_text_file", kind: "request", layer: "app", callback: "readTextFile",
-  capability: ["fs","readTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "ReadTextFileRequest", resultType: "ReadTextFileResponse",
-};
-export const C_fs_write_text_file: Route = {
-  wire: "fs/write_text_file", kind: "request", layer: "app", callback: "writeTextFile",
-  capability: ["fs","writeTextFile"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "WriteTextFileRequest", resultType: "WriteTextFileResponse",
-};
-export const C_terminal_create: Route = {
-  wire: "terminal/create", kind: "request", layer: "app", callback: "createTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CreateTerminalRequest", resultType: "CreateTerminalResponse",
-};
-export const C_terminal_output: Route = {
-  wire: "terminal/output", kind: "request", layer: "app", callback: "terminalOutput",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "TerminalOutputRequest", resultType: "TerminalOutputResponse",
-};
-export const C_terminal_release: Route = {
-  wire: "terminal/release", kind: "request", layer: "app", callback: "releaseTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "ReleaseTerminalRequest", resultType: "ReleaseTerminalResponse",
-};
-export const C_terminal_wait_for_exit: Route = {
-  wire: "terminal/wait_for_exit", kind: "request", layer: "app", callback: "waitForTerminalExit",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "WaitForTerminalExitRequest", resultType: "WaitForTerminalExitResponse",
-};
-export const C_terminal_kill: Route = {
-  wire: "terminal/kill", kind: "request", layer: "app", callback: "killTerminal",
-  capability: ["terminal"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "KillTerminalRequest", resultType: "KillTerminalResponse",
-};
-export const C_elicitation_create: Route = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CreateElicitationRequest", resultType: "CreateElicitationResponse",
-};
-export const C_elicitation_complete: Route = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CompleteElicitationNotification", resultType: undefined,
-};
-export const C___cancel_request: Route = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelRequestNotification", resultType: undefined,
 };
 export const C_mcp_message: Route = {
   wire: "mcp/message", kind: "request", layer: "app", callback: "mcpMessage",

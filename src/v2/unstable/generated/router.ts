@@ -6,21 +6,11 @@ import * as A from "./agent.ts";
 import * as C from "./client.ts";
 import type { AgentContext, AgentHandler, ClientContext, ClientHandler } from "./handlers.ts";
 
-// ── rows handled by the agent: the agent half's row, with the result validator the client half decodes ──
+// ── rows the agent handles that the base table lacks or has otherwise, with the result validator the client half decodes ──
 const A_initialize: Row<AgentHandler, AgentContext> = { ...A.A_initialize, result: V.validateInitializeResponse };
-const A_auth_login: Row<AgentHandler, AgentContext> = { ...A.A_auth_login, result: V.validateLoginAuthResponse };
-const A_auth_logout: Row<AgentHandler, AgentContext> = { ...A.A_auth_logout, result: V.validateLogoutAuthResponse };
 const A_session_new: Row<AgentHandler, AgentContext> = { ...A.A_session_new, result: V.validateNewSessionResponse };
 const A_session_list: Row<AgentHandler, AgentContext> = { ...A.A_session_list, result: V.validateListSessionsResponse };
 const A_session_resume: Row<AgentHandler, AgentContext> = { ...A.A_session_resume, result: V.validateResumeSessionResponse };
-const A_session_close: Row<AgentHandler, AgentContext> = { ...A.A_session_close, result: V.validateCloseSessionResponse };
-const A_session_delete: Row<AgentHandler, AgentContext> = { ...A.A_session_delete, result: V.validateDeleteSessionResponse };
-const A_session_set_config_option: Row<AgentHandler, AgentContext> = { ...A.A_session_set_config_option, result: V.validateSetSessionConfigOptionResponse };
-const A_session_prompt: Row<AgentHandler, AgentContext> = { ...A.A_session_prompt, result: V.validatePromptResponse };
-const A_session_cancel: Row<AgentHandler, AgentContext> = A.A_session_cancel;
-const A_tool_call_cancel: Row<AgentHandler, AgentContext> = { ...A.A_tool_call_cancel, result: V.validateCancelToolCallResponse };
-const A_terminal_cancel: Row<AgentHandler, AgentContext> = { ...A.A_terminal_cancel, result: V.validateCancelTerminalResponse };
-const A___cancel_request: Row<AgentHandler, AgentContext> = A.A___cancel_request;
 const A_auth_status: Row<AgentHandler, AgentContext> = { ...A.A_auth_status, result: V.validateAuthStatusResponse };
 const A_providers_list: Row<AgentHandler, AgentContext> = { ...A.A_providers_list, result: V.validateListProvidersResponse };
 const A_providers_set: Row<AgentHandler, AgentContext> = { ...A.A_providers_set, result: V.validateSetProviderResponse };
@@ -32,12 +22,8 @@ const A_session_status: Row<AgentHandler, AgentContext> = { ...A.A_session_statu
 const A_session_set_title: Row<AgentHandler, AgentContext> = { ...A.A_session_set_title, result: V.validateSetSessionTitleResponse };
 const A_mcp_message: Row<AgentHandler, AgentContext> = A.A_mcp_message;
 
-// ── rows handled by the client: the client half's row, with the result validator the agent half decodes ──
-const C_session_request_permission: Row<ClientHandler, ClientContext> = { ...C.C_session_request_permission, result: V.validateRequestPermissionResponse };
+// ── rows the client handles that the base table lacks or has otherwise, with the result validator the agent half decodes ──
 const C_session_update: Row<ClientHandler, ClientContext> = C.C_session_update;
-const C_elicitation_create: Row<ClientHandler, ClientContext> = { ...C.C_elicitation_create, result: V.validateCreateElicitationResponse };
-const C_elicitation_complete: Row<ClientHandler, ClientContext> = C.C_elicitation_complete;
-const C___cancel_request: Row<ClientHandler, ClientContext> = C.C___cancel_request;
 const C_mcp_message: Row<ClientHandler, ClientContext> = { ...C.C_mcp_message, result: V.validateMessageMcpResponse };
 const C_auth_status_update: Row<ClientHandler, ClientContext> = C.C_auth_status_update;
 
@@ -48,17 +34,9 @@ const C_auth_status_update: Row<ClientHandler, ClientContext> = C.C_auth_status_
 export function agentRequestRow(wire: string): Row<AgentHandler, AgentContext> | undefined {
   switch (wire) {
     case "initialize": return A_initialize;
-    case "auth/login": return A_auth_login;
-    case "auth/logout": return A_auth_logout;
     case "session/new": return A_session_new;
     case "session/list": return A_session_list;
     case "session/resume": return A_session_resume;
-    case "session/close": return A_session_close;
-    case "session/delete": return A_session_delete;
-    case "session/set_config_option": return A_session_set_config_option;
-    case "session/prompt": return A_session_prompt;
-    case "tool_call/cancel": return A_tool_call_cancel;
-    case "terminal/cancel": return A_terminal_cancel;
     case "auth/status": return A_auth_status;
     case "providers/list": return A_providers_list;
     case "providers/set": return A_providers_set;
@@ -78,8 +56,6 @@ export function agentRequestRow(wire: string): Row<AgentHandler, AgentContext> |
  */
 export function agentNotificationRow(wire: string): Row<AgentHandler, AgentContext> | undefined {
   switch (wire) {
-    case "session/cancel": return A_session_cancel;
-    case "$/cancel_request": return A___cancel_request;
     case "mcp/message": return A_mcp_message;
     default: return undefined;
   }
@@ -91,8 +67,6 @@ export function agentNotificationRow(wire: string): Row<AgentHandler, AgentConte
  */
 export function clientRequestRow(wire: string): Row<ClientHandler, ClientContext> | undefined {
   switch (wire) {
-    case "session/request_permission": return C_session_request_permission;
-    case "elicitation/create": return C_elicitation_create;
     case "mcp/message": return C_mcp_message;
     default: return undefined;
   }
@@ -105,18 +79,16 @@ export function clientRequestRow(wire: string): Row<ClientHandler, ClientContext
 export function clientNotificationRow(wire: string): Row<ClientHandler, ClientContext> | undefined {
   switch (wire) {
     case "session/update": return C_session_update;
-    case "elicitation/complete": return C_elicitation_complete;
-    case "$/cancel_request": return C___cancel_request;
     case "auth/status_update": return C_auth_status_update;
     default: return undefined;
   }
 }
 
 /**
- * Every row each side handles, in table order.
+ * The rows each side handles that the base table lacks or has otherwise, in table order.
  * @internal
  */
 export const rows: { readonly agent: readonly Row<never, never>[]; readonly client: readonly Row<never, never>[] } = {
-  agent: [A_initialize, A_auth_login, A_auth_logout, A_session_new, A_session_list, A_session_resume, A_session_close, A_session_delete, A_session_set_config_option, A_session_prompt, A_session_cancel, A_tool_call_cancel, A_terminal_cancel, A___cancel_request, A_auth_status, A_providers_list, A_providers_set, A_providers_disable, A_session_fork, A_session_archive, A_session_unarchive, A_session_status, A_session_set_title, A_mcp_message],
-  client: [C_session_request_permission, C_session_update, C_elicitation_create, C_elicitation_complete, C___cancel_request, C_mcp_message, C_auth_status_update],
+  agent: [A_initialize, A_session_new, A_session_list, A_session_resume, A_auth_status, A_providers_list, A_providers_set, A_providers_disable, A_session_fork, A_session_archive, A_session_unarchive, A_session_status, A_session_set_title, A_mcp_message],
+  client: [C_session_update, C_mcp_message, C_auth_status_update],
 };

@@ -15,17 +15,6 @@ export const A_initialize: Route = {
   capabilityFields: {"params":"capabilities","result":"capabilities"}, repeatable: "until_first_request", unbatched: true,
   paramsType: "InitializeRequest", resultType: "InitializeResponse",
 };
-export const A_auth_login: Route = {
-  wire: "auth/login", kind: "request", layer: "app", callback: "login",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "authenticate",
-  unbatched: true,
-  paramsType: "LoginAuthRequest", resultType: "LoginAuthResponse",
-};
-export const A_auth_logout: Route = {
-  wire: "auth/logout", kind: "request", layer: "app", callback: "logout",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: "logout",
-  paramsType: "LogoutAuthRequest", resultType: "LogoutAuthResponse",
-};
 export const A_session_new: Route = {
   wire: "session/new", kind: "request", layer: "app", callback: "newSession",
   capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
@@ -42,49 +31,6 @@ export const A_session_resume: Route = {
   capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "opens_session",
   unbatched: true,
   paramsType: "ResumeSessionRequest", resultType: "ResumeSessionResponse",
-};
-export const A_session_close: Route = {
-  wire: "session/close", kind: "request", layer: "app", callback: "closeSession",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: true, lifecycle: "closes_session",
-  paramsType: "CloseSessionRequest", resultType: "CloseSessionResponse",
-};
-export const A_session_delete: Route = {
-  wire: "session/delete", kind: "request", layer: "app", callback: "deleteSession",
-  capability: ["session","delete"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: "closes_session",
-  paramsType: "DeleteSessionRequest", resultType: "DeleteSessionResponse",
-};
-export const A_session_set_config_option: Route = {
-  wire: "session/set_config_option", kind: "request", layer: "app", callback: "setSessionConfigOption",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "SetSessionConfigOptionRequest", resultType: "SetSessionConfigOptionResponse",
-};
-export const A_session_prompt: Route = {
-  wire: "session/prompt", kind: "request", layer: "app", callback: "prompt",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  turnEnd: {"notification":"session/update","match":{"update.sessionUpdate":"state_update","update.state":"idle"}}, unbatched: true,
-  paramsType: "PromptRequest", resultType: "PromptResponse",
-};
-export const A_session_cancel: Route = {
-  wire: "session/cancel", kind: "notification", layer: "session_control",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelSessionNotification", resultType: undefined,
-};
-export const A_tool_call_cancel: Route = {
-  wire: "tool_call/cancel", kind: "request", layer: "app", callback: "cancelToolCall",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"tool_call_update","id":"toolCallId","path":["capabilities","cancel"]},
-  paramsType: "CancelToolCallRequest", resultType: "CancelToolCallResponse",
-};
-export const A_terminal_cancel: Route = {
-  wire: "terminal/cancel", kind: "request", layer: "app", callback: "cancelTerminal",
-  capability: ["session"], auth: true, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  objectCapability: {"update":"terminal_update","id":"terminalId","path":["capabilities","cancel"]},
-  paramsType: "CancelTerminalRequest", resultType: "CancelTerminalResponse",
-};
-export const A___cancel_request: Route = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelRequestNotification", resultType: undefined,
 };
 export const A_auth_status: Route = {
   wire: "auth/status", kind: "request", layer: "app", callback: "authStatus",
@@ -139,30 +85,10 @@ export const A_mcp_message: Route = {
 };
 
 // ── rows handled by the client ──
-export const C_session_request_permission: Route = {
-  wire: "session/request_permission", kind: "request", layer: "app", callback: "requestPermission",
-  capability: undefined, auth: false, onCancel: {"outcome":{"outcome":"cancelled"}}, cancelsSession: false, lifecycle: undefined,
-  paramsType: "RequestPermissionRequest", resultType: "RequestPermissionResponse",
-};
 export const C_session_update: Route = {
   wire: "session/update", kind: "notification", layer: "app", callback: "sessionUpdate",
   capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
   paramsType: "UpdateSessionNotification", resultType: undefined,
-};
-export const C_elicitation_create: Route = {
-  wire: "elicitation/create", kind: "request", layer: "app", callback: "createElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CreateElicitationRequest", resultType: "CreateElicitationResponse",
-};
-export const C_elicitation_complete: Route = {
-  wire: "elicitation/complete", kind: "notification", layer: "app", callback: "completeElicitation",
-  capability: ["elicitation"], auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CompleteElicitationNotification", resultType: undefined,
-};
-export const C___cancel_request: Route = {
-  wire: "$/cancel_request", kind: "notification", layer: "protocol",
-  capability: undefined, auth: false, onCancel: undefined, cancelsSession: false, lifecycle: undefined,
-  paramsType: "CancelRequestNotification", resultType: undefined,
 };
 export const C_mcp_message: Route = {
   wire: "mcp/message", kind: "request", layer: "app", callback: "mcpMessage",
