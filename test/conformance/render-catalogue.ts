@@ -89,7 +89,7 @@ export const SECTIONS: readonly { readonly title: string; readonly areas: readon
 
 const specLink = (version: string) => `[\`${SPEC_COMMIT.slice(0, 7)}\`](https://github.com/${SPEC_REPO}/tree/${SPEC_COMMIT}/docs/protocol/${version})`;
 
-/** The pages, v1 first. Ids are unique across their catalogues: v1 numbers new ids from 101, v2 from 301, unstable from 401. */
+/** The pages, v1 first. Ids are unique across their catalogues: v1 numbers new ids from 101, v2 from 301, unstable from 401, v2 unstable from 501. */
 export const PAGES: readonly Page[] = [
   {
     name: "v1",
@@ -141,11 +141,14 @@ export const PAGES: readonly Page[] = [
     specVersion: "v2",
     schema: "node_modules/@agentclientprotocol/sdk/schema/v2/schema.unstable.json",
     title: "ACP v2 unstable conformance (`acp-router/v2/unstable`)",
-    intro: "This page lists the normative statements that the unstable ACP v2 schema (`@agentclientprotocol/sdk` 2.4.0, `schema/v2/schema.unstable.json`, the schema `acp-router/v2/unstable` is generated from) makes about the agent's side of its methods: `session/fork`, `session/archive` / `unarchive`, `session/status`, `session/set_title`, `auth/status` and `providers/*`, under v2's capability paths (`capabilities.session.fork`, …). The unstable methods have no spec pages yet, so every citation points into that schema. Every statement of the v2 page ([`conformance-v2.md`](conformance-v2.md)) holds for this table too: its rows are the v2 rows plus these. `acp-router check --protocol 2` judges these rows for an agent that advertises the methods. The entries live in [`conformance-catalogue-v2-unstable.json`](conformance-catalogue-v2-unstable.json); how they were collected is in [`conformance-sources.md`](conformance-sources.md).",
+    intro: "This page lists the normative statements (MUST, MUST NOT and the methods' declarative availability rules) that the unstable ACP v2 schema (`@agentclientprotocol/sdk` 2.4.0, `schema/v2/schema.unstable.json`, the schema `acp-router/v2/unstable` is generated from) adds to the stable v2 schema: its methods `session/fork`, `session/archive` / `unarchive`, `session/status`, `session/set_title`, `auth/status` and `providers/*` under v2's capability paths (`capabilities.session.fork`, …), and its new types: the archive filter and `archived` field of `session/list`, system prompts, the unknown session state, subagent updates, auth accounts, LLM protocol identifiers, ACP-transport MCP server ids and the proxy chain's `proxy/initialize` and `proxy/successor`. Agent, client and proxy obligations are listed; a proxy's side is `agent` (it answers its predecessor as an agent does). The unstable methods have no spec pages yet, so every citation points into that schema. Every statement of the v2 page ([`conformance-v2.md`](conformance-v2.md)) holds for this table too: its rows are the v2 rows plus these. `acp-router check --protocol 2` judges the method rows for an agent that advertises the methods; the agent-side rows it has no probe for are listed as not run. The entries live in [`conformance-catalogue-v2-unstable.json`](conformance-catalogue-v2-unstable.json); how they were collected is in [`conformance-sources.md`](conformance-sources.md).",
     sections: [
       { title: "Sessions", areas: ["SESSION"] },
+      { title: "Session state", areas: ["PROMPT"] },
       { title: "Authentication status", areas: ["AUTH"] },
       { title: "Providers", areas: ["PROVIDERS"] },
+      { title: "MCP over ACP", areas: ["MCP"] },
+      { title: "Proxy chains", areas: ["PROXY"] },
     ],
   },
 ];

@@ -1,5 +1,6 @@
 // Conformance: the ACP v2 unstable methods (docs/conformance-v2-unstable.md) on acp-router/v2/unstable:
-// their capability gates under v2's paths, and auth/status under required authentication.
+// their capability gates under v2's paths, session/archive's cancellation, auth/status under required
+// authentication, and the open LLM protocol enum.
 // Test names carry the catalogue ids.
 import { describe, expect, it } from "vitest";
 import { connectAgent, connectClient, type AgentCapabilities, type AgentHandler } from "../../src/v2/unstable/index.ts";
@@ -66,6 +67,36 @@ describe("the v2 unstable methods' capability gates", () => {
     await expect(d.conn.agent.forkSession({ sessionId: "s1", cwd: "/w" })).rejects.toMatchObject({ code: -32601 });
     await expect(d.conn.agent.listProviders({})).rejects.toMatchObject({ code: -32601 });
     expect(await d.sync()).toEqual([]);
+  });
+});
+
+describe("session/archive", () => {
+  it("[ACP-SESSION-503] aborts the session's running turn before the session/archive handler runs, as session/close does", async () => {
+    type Ctx = Parameters<NonNullable<AgentHandler["prompt"]>>[1];
+    const turns: Ctx[] = [];
+    let abortedAtArchive: boolean | undefined;
+    const d = await initialized({
+      ...agent({ session: { archive: {} } }),
+      prompt: (_p, ctx) => (turns.push(ctx), { messageId: "m1" }),
+      archiveSession: () => ((abortedAtArchive = turns[0]?.signal.aborted), {}),
+    });
+    d.send(request(1, "session/prompt", { sessionId: "s1", prompt: [{ type: "text", text: "hi" }] }));
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { messageId: "m1" } });
+    expect(turns[0]?.signal.aborted).toBe(false);
+    d.send(request(2, "session/archive", { sessionId: "s1" }));
+    expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(abortedAtArchive).toBe(true);
+  });
+});
+
+describe("open enums", () => {
+  it("[ACP-PROVIDERS-502] passes an unknown LLM protocol identifier to providers/set instead of rejecting it -32602", async () => {
+    const got: unknown[] = [];
+    const d = await initialized({ ...agent({ providers: {} }), setProvider: (p) => (got.push(p.apiType), {}) });
+    d.send(request(1, "providers/set", { providerId: "p", apiType: "_example.com/llm", baseUrl: "https://example.com" }));
+    d.send(request(2, "providers/set", { providerId: "p", apiType: "future-protocol", baseUrl: "https://example.com" }));
+    expect([(await d.next()).result, (await d.next()).result]).toEqual([{}, {}]);
+    expect(got).toEqual(["_example.com/llm", "future-protocol"]);
   });
 });
 

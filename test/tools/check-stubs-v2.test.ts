@@ -4,6 +4,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkJson, scratch } from "./support.ts";
+import v2UnstableEntries from "../../docs/conformance-catalogue-v2-unstable.json" with { type: "json" };
+import { V2_UNSTABLE_ROWS } from "../../tools/check/probes-unstable.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-v2-agent.mjs", import.meta.url));
 
@@ -38,7 +40,7 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect(chunk.row("ACP-CANCEL-306")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^a content or tool call update followed the idle state_update that reported the cancellation: \{"jsonrpc":"2\.0","method":"session\/update","params":\{"sessionId":"v\d+","update":\{"sessionUpdate":"agent_message_chunk"/) as string });
   }, 120_000);
 
-  it("judges the v2 unstable rows of an agent that advertises them: all pass when it serves them; refusing auth/status -32000 and touching the session on session/status fail their MUST NOT rows, and a refused session/fork or providers/list is noted on its declarative row", async () => {
+  it("judges the v2 unstable rows of an agent that advertises them: all pass when it serves them; refusing auth/status -32000 and touching the session on session/status fail their MUST NOT rows, and a refused session/fork or providers/list is noted on its declarative row; the rows no probe scores are not run, the client-side rows absent", async () => {
     const good = await check("unstable");
     for (const id of ["ACP-SESSION-501", "ACP-SESSION-502", "ACP-SESSION-504", "ACP-SESSION-505", "ACP-SESSION-506", "ACP-AUTH-501", "ACP-AUTH-502", "ACP-PROVIDERS-501"]) expect([id, good.row(id)?.outcome]).toEqual([id, "pass"]);
     const broken = await check("unstable-broken");
@@ -47,5 +49,10 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect(broken.row("ACP-SESSION-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: session/fork is advertised but was answered error -32601') as string });
     expect(broken.row("ACP-PROVIDERS-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: providers/list is advertised but was answered error -32601') as string });
     expect(good.failed).not.toContain("ACP-AUTH-501");
+    // The agent-side rows of the v2 unstable catalogue that no probe scores are listed as not run, never pass or fail.
+    const unprobed = v2UnstableEntries.filter((e) => e.side !== "client" && !V2_UNSTABLE_ROWS.includes(e.id)).map((e) => e.id);
+    expect(unprobed.length).toBeGreaterThanOrEqual(10);
+    for (const card of [good, broken]) for (const id of unprobed) expect([id, card.row(id)]).toEqual([id, expect.objectContaining({ outcome: "not run", evidence: "check has no probe for this requirement" })]);
+    for (const e of v2UnstableEntries.filter((x) => x.side === "client")) expect([e.id, good.row(e.id)]).toEqual([e.id, undefined]);
   }, 120_000);
 });
