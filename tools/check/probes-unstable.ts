@@ -32,10 +32,17 @@ interface Surface {
   readonly authNoReject: string;
   readonly authStatus: string;
   readonly providers: string;
-  /** v1 only: the rows of the running turn archived, the unknown archive filter and the unknown API type. */
+  /** v1 only: the row of the running turn archived (judged by its prompt's answer). */
   readonly archiveCancels?: string;
+  /** The unknown archive filter and the unknown API type. */
   readonly listFilter?: string;
   readonly providersOpen?: string;
+  /** v2 only: the running turn archived (n/a when archive is not advertised; otherwise not probed yet), the archived field of listed sessions, and the system prompt rows. */
+  readonly archiveCancelsUnprobed?: string;
+  readonly listArchived?: string;
+  readonly systemPromptRejects?: string;
+  readonly systemPromptMode?: string;
+  readonly systemPromptText?: string;
 }
 
 const V1_SURFACE: Surface = {
@@ -65,14 +72,24 @@ const V2_SURFACE: Surface = {
   authNoReject: "ACP-AUTH-501",
   authStatus: "ACP-AUTH-502",
   providers: "ACP-PROVIDERS-501",
+  listFilter: "ACP-SESSION-508",
+  providersOpen: "ACP-PROVIDERS-502",
+  archiveCancelsUnprobed: "ACP-SESSION-503",
+  listArchived: "ACP-SESSION-507",
+  systemPromptRejects: "ACP-SESSION-517",
+  systemPromptMode: "ACP-SESSION-518",
+  systemPromptText: "ACP-SESSION-519",
 };
 
-const rowsOf = (s: Surface): string[] => [s.fork, s.archive, s.archiveCancels, s.status, s.statusQuiet, s.title, s.listFilter, s.authNoReject, s.authStatus, s.providers, s.providersOpen].filter((r): r is string => r !== undefined);
+/** v2: the row of the subagent announcement order, judged on the traffic so far. */
+const SUBAGENT_ORDER = "ACP-SESSION-513";
+
+const rowsOf = (s: Surface): string[] => [s.fork, s.archive, s.archiveCancels, s.listArchived, s.status, s.statusQuiet, s.title, s.listFilter, s.systemPromptRejects, s.systemPromptMode, s.systemPromptText, s.authNoReject, s.authStatus, s.providers, s.providersOpen].filter((r): r is string => r !== undefined);
 
 /** Every row the v1 probes of this file score. */
 export const V1_UNSTABLE_ROWS = [...rowsOf(V1_SURFACE), "ACP-MCP-401", "ACP-MCP-402", "ACP-MCP-406"];
 /** Every row the v2 probes of this file score. */
-export const V2_UNSTABLE_ROWS = rowsOf(V2_SURFACE);
+export const V2_UNSTABLE_ROWS = [...rowsOf(V2_SURFACE), SUBAGENT_ORDER];
 
 /** The v1 unstable probes, and the ACP-transport MCP rows. */
 export async function unstableProbes(run: Run, init: Obj): Promise<void> {
@@ -90,6 +107,31 @@ export async function unstableProbes(run: Run, init: Obj): Promise<void> {
 /** The v2 unstable probes (docs/conformance-catalogue-v2-unstable.json), on a v2 connection. */
 export async function v2UnstableProbes(run: Run, init: Obj): Promise<void> {
   await surfaceProbes(run, init, V2_SURFACE);
+  subagentOrder(run);
+}
+
+/** v2: the first subagent_update for a child comes before any other message the agent sent bearing the child's session id (on the traffic so far). */
+function subagentOrder(run: Run): void {
+  const { d, card } = run;
+  const paramsOf = (body: unknown): Obj | undefined => (isObj(body) && isObj(body.params) ? body.params : undefined);
+  const announced = new Map<string, number>();
+  d.lines.forEach((l, i) => {
+    const update = paramsOf(l.body)?.update;
+    if ((l.body as Obj | undefined)?.method === "session/update" && isObj(update) && update.sessionUpdate === "subagent_update" && typeof update.sessionId === "string" && !announced.has(update.sessionId)) announced.set(update.sessionId, i);
+  });
+  if (announced.size === 0) return card.score(SUBAGENT_ORDER, na("the agent sent no subagent_update"));
+  const early = d.lines.find((l, i) => {
+    const sid = paramsOf(l.body)?.sessionId;
+    return typeof sid === "string" && announced.has(sid) && i < announced.get(sid)!;
+  });
+  card.score(SUBAGENT_ORDER, early === undefined ? pass : fail(`a message bore a child session id before the subagent_update announcing it: ${early.text.slice(0, 160)}`));
+}
+
+/** Scores `row` on a session/list with an archive filter no version defines: -32602 passes. */
+async function unknownFilter(run: Run, row: string): Promise<void> {
+  const list = await run.d.request("session/list", { archived: "acp-router-check-future-filter" });
+  if (list !== undefined && errorCode(list) === ErrorCode.MethodNotFound) return run.card.score(row, na(`session/list was answered ${describeError(list)}: the agent does not serve it`));
+  run.card.score(row, list === undefined ? silent(run, row) : errorCode(list) === ErrorCode.InvalidParams ? pass : fail(`session/list with an archive filter no version defines was answered ${show(list)}, not -32602`));
 }
 
 async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
@@ -131,14 +173,24 @@ async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
     if (!isObj(sc.title)) card.score(s.title, none("title"));
     else if (sid === undefined) card.score(s.title, na("session/new gave no session"));
     else answered(s.title, "session/set_title", await d.request("session/set_title", { sessionId: sid, title: "acp-router check" }));
-    const archiveRows = [s.archive, s.archiveCancels, s.listFilter].filter((r): r is string => r !== undefined);
+    const archiveRows = [s.archive, s.archiveCancels, s.archiveCancelsUnprobed, s.listFilter, s.listArchived].filter((r): r is string => r !== undefined);
     if (!isObj(sc.archive)) card.all(archiveRows, none("archive"));
     else if (s.archiveCancels === undefined || s.listFilter === undefined) {
-      // v2: the archive is answered; a running turn's end is an idle state_update, which this probe does not judge yet.
+      // v2: the archive is answered; a running turn's end is an idle state_update, which this probe does not judge yet (s.archiveCancelsUnprobed stays not run).
+      if (s.listFilter !== undefined) await unknownFilter(run, s.listFilter);
       const id = await newSession();
       if (id === undefined) card.score(s.archive, na("session/new gave no session to archive"));
       else answered(s.archive, "session/archive", await d.request("session/archive", { sessionId: id }));
+      if (s.listArchived !== undefined) {
+        const list = await d.request("session/list", { archived: "include" });
+        const sessions = (list?.result as { sessions?: unknown } | undefined)?.sessions;
+        const bare = Array.isArray(sessions) ? sessions.find((x) => !isObj(x) || typeof x.archived !== "boolean") : undefined;
+        if (list === undefined) card.score(s.listArchived, silent(run, s.listArchived));
+        else if (!Array.isArray(sessions)) card.score(s.listArchived, na(`session/list was answered ${list.error !== undefined ? describeError(list) : show(list)}`));
+        else card.score(s.listArchived, bare === undefined ? pass : fail(`session.archive is advertised, yet session/list listed a session without archived: ${JSON.stringify(bare).slice(0, 160)}`));
+      }
     } else await archiveRunning(run, s.archive, s.archiveCancels, s.listFilter, newSession, answered);
+    await systemPrompts(run, sc, s, cwd);
   });
 
   await step(run, "auth/status", [s.authNoReject, s.authStatus], async () => {
@@ -160,13 +212,29 @@ async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
   });
 }
 
+/** v2: with session.systemPrompt advertised, a text system prompt in append mode is accepted, an unknown mode and an unknown content block are refused. */
+async function systemPrompts(run: Run, sc: Obj, s: Surface, cwd: string): Promise<void> {
+  const rows = [s.systemPromptRejects, s.systemPromptMode, s.systemPromptText].filter((r): r is string => r !== undefined);
+  if (rows.length === 0) return;
+  const { d, card } = run;
+  if (!isObj(sc.systemPrompt)) return card.all(rows, na(`${s.session}.systemPrompt is not advertised`));
+  const create = (systemPrompt: Obj) => d.request("session/new", { cwd, mcpServers: [], systemPrompt });
+  const text = [{ type: "text", text: "acp-router check" }];
+  const refused = (row: string, what: string, answer: Obj | undefined): Verdict => (answer === undefined ? silent(run, row) : answer.error !== undefined ? pass : fail(`session/new with ${what} created a session: ${show(answer)}`));
+  const mode = await create({ mode: "acp-router-check-future-mode", content: text });
+  if (s.systemPromptMode !== undefined) card.score(s.systemPromptMode, refused(s.systemPromptMode, "a system prompt mode no version defines", mode));
+  const block = await create({ mode: "append", content: [{ type: "acp-router-check-future-block" }] });
+  if (s.systemPromptRejects !== undefined) card.score(s.systemPromptRejects, refused(s.systemPromptRejects, "a system prompt content block no version defines", block));
+  const plain = await create({ mode: "append", content: text });
+  if (s.systemPromptText !== undefined) card.score(s.systemPromptText, plain === undefined ? silent(run, s.systemPromptText) : isObj(plain.result) ? pass : fail(`session/new with a text system prompt in append mode was answered ${show(plain)}`));
+}
+
 type Answered = (row: string, method: string, answer: Obj | undefined, ok?: (r: Obj) => boolean) => void;
 
 /** v1: an unknown archive filter is refused -32602, and archiving a session with a running turn ends that turn `cancelled`. */
 async function archiveRunning(run: Run, archive: string, cancels: string, listFilter: string, newSession: () => Promise<string | undefined>, answered: Answered): Promise<void> {
   const { d, card } = run;
-  const list = await d.request("session/list", { archived: "acp-router-check-future-filter" });
-  card.score(listFilter, list === undefined ? silent(run, listFilter) : errorCode(list) === ErrorCode.InvalidParams ? pass : fail(`session/list with an archive filter no version defines was answered ${show(list)}, not -32602`));
+  await unknownFilter(run, listFilter);
   const id = await newSession();
   if (id === undefined) return card.all([archive, cancels], na("session/new gave no session to archive"));
   const at = d.lines.length;
