@@ -8,8 +8,13 @@
  * session/status changes nothing (no update); auth/status is never refused
  * -32000. On v1 also: archiving a session with a running turn ends that turn
  * `cancelled`; an unknown archive filter is refused -32602; providers/set
- * with an unknown API type gets an answer. A feature not advertised makes
- * its rows n/a naming the capability.
+ * with an unknown API type gets an answer. On v2 also: the unknown archive
+ * filter is refused -32602 and listed sessions carry archived; a system
+ * prompt with an unknown mode or content block is refused and a text one in
+ * append mode accepted; no message bears a child session id before the
+ * subagent_update announcing it (on the traffic so far); an unknown API type
+ * gets an answer. A feature not advertised makes its rows n/a naming the
+ * capability.
  */
 import { describeError, errorCode, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
