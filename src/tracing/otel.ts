@@ -26,6 +26,7 @@
 import { context as contextApi, createContextKey, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { formatTraceparent, parseTraceparent, traceContextFromEnvironment, traceEnvironment, type TraceContext, type TracedCall, type TraceOutcome, type Tracing } from "./hook.ts";
 
+/** Options of {@link otelTracing}. */
 export interface OtelTracingOptions {
   /** The tracer spans come from. Default: `trace.getTracer("acp-router")` of the registered provider. */
   readonly tracer?: Tracer;

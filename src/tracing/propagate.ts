@@ -14,6 +14,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { traceContextFromEnvironment, traceEnvironment, type TraceContext, type Tracing } from "./hook.ts";
 
+/** Options of {@link propagateTracing}. */
 export interface PropagateTracingOptions {
   /** The context of calls made outside any handler. Default: the `TRACEPARENT` / `TRACESTATE` / `BAGGAGE` this process was started with, if any. */
   readonly current?: () => TraceContext | undefined;
