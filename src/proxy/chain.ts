@@ -13,10 +13,10 @@ import { readerLimits } from "../transport/reader.ts";
 import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ChainRows } from "./chain-rows.ts";
-import { answerError, answerLine, holdUntil, idKey, makeHop, notificationLine, readHop, requestLine, type Hop, type Id, type Inbound } from "./hop.ts";
-import { spliceOf, type Splice } from "./splice.ts";
+import { answerError, holdUntil, lineWriter, makeHop, notificationLine, readHop, requestLine, type Hop, type Id, type Inbound } from "./hop.ts";
+import { renamedLine, rewrappedLine, unwrappedLine, withId, wrappedLine } from "./splice.ts";
 import { mcpBridgeHook, type AgentHook, type UpstreamCall } from "./mcp-hook.ts";
-import { PEER, route, type ChainShape } from "./route.ts";
+import { PEER, route, type ChainShape, type How } from "./route.ts";
 
 /** How to run a chain. */
 export interface ConductOptions {
@@ -42,6 +42,32 @@ export interface Conductor {
   close(): void;
 }
 
+/** The key of a forwarded initialize in the conductor's set: its origin hop and id (`1` and `"1"` apart). */
+const initializeKey = (origin: Hop, id: Id): string => `${origin.index} ${typeof id} ${id}`;
+
+/** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */
+function lineOf(id: Id | undefined, method: string, m: Inbound, how: How): string {
+  switch (how.how) {
+    case "same":
+      return withId(m, id);
+    case "rename":
+      return renamedLine(id, method, m);
+    case "wrap":
+      return wrappedLine(id, method, m);
+    case "unwrap":
+      return unwrappedLine(id, method, how.inner);
+    case "rewrap":
+      return rewrappedLine(id, method, how.inner);
+  }
+}
+
+/** The params of what `m` becomes as `how` says: parsed from their text, for a hook that reads them. */
+function paramsOf(m: Inbound, how: How): unknown {
+  if (how.how === "unwrap") return how.inner.paramsText === undefined ? undefined : JSON.parse(how.inner.paramsText);
+  if (how.how === "wrap" || how.how === "rewrap") return JSON.parse(lineOf(undefined, "", m, how)).params;
+  return m.params();
+}
+
 /** Spawns the chain of `options` and routes it by `rows` (see `conductor.ts`). */
 export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   const mode = options.mode ?? "terminal";
@@ -49,12 +75,12 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   const diagnostic = options.onDiagnostic ?? (() => {});
   const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes });
 
-  const peer = makeHop(PEER, mode === "terminal" ? "the client" : "the outer conductor", (text) => options.transport.write(text));
+  const peer = makeHop(PEER, mode === "terminal" ? "the client" : "the outer conductor", lineWriter(options.transport));
   const processes = options.components.map(([command, ...args], index) => {
     if (command === undefined) throw new TypeError(`conduct: component ${index} has no command`);
     return spawnAgent(command, args, { stderr: "inherit", ...options.spawn });
   });
-  const hops = processes.map((p, index) => makeHop(index, `component ${index} (${(options.components[index] ?? []).join(" ")})`, (text) => p.transport.write(text)));
+  const hops = processes.map((p, index) => makeHop(index, `component ${index} (${(options.components[index] ?? []).join(" ")})`, lineWriter(p.transport)));
   const last = hops.length - 1;
   const hopAt = (i: number): Hop => (i === PEER ? peer : (hops[i] as Hop));
   const shape: ChainShape = { last, mode, name: (i) => hopAt(i).name };
@@ -74,80 +100,79 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
     hop.pending.set(id, { own: answer });
     const [wire, wrapped] = forUpstream(method, params);
     hop.send(requestLine(id, wire, wrapped));
-    return { cancel: () => sendNotification(hop, ...forUpstream(rows.cancel, { requestId: id })) };
+    return { cancel: () => sendOwnNotification(hop, ...forUpstream(rows.cancel, { requestId: id })) };
   };
   const hook: AgentHook | undefined = agentHop === undefined ? undefined : mcpBridgeHook(rows, callUpstream, diagnostic);
 
-  /** Sends a request on `target` on behalf of (`origin`, `originId`), or answers it with the target's exit. */
-  function sendRequest(origin: Hop, originId: Id, target: Hop, method: string, params: unknown, from: Splice | undefined): void {
+  /** Sends `m` on `target` as `method` (its text made as `how` says) on behalf of (`origin`, `originId`), or answers it with the target's exit. */
+  function sendRequest(origin: Hop, originId: Id, target: Hop, method: string, m: Inbound, how: How): void {
     if (!target.alive) return answerError(origin, originId, exited(target));
     const id = target.nextId++;
     target.pending.set(id, { origin, originId });
-    origin.forwarded.set(idKey(originId), { target, id });
+    origin.forwarded.set(originId, { target, id });
     if (target === agentHop && hook !== undefined) {
-      if (method === rows.initialize) initializeIds.add(`${origin.index} ${idKey(originId)}`);
-      const ready = hook.request(method, params);
+      if (method === rows.initialize) initializeIds.add(initializeKey(origin, originId));
+      const ready = hook.request(method, () => paramsOf(m, how));
       if (ready !== undefined)
         return holdUntil(
           target,
           ready.then((p) => requestLine(id, method, p)),
         );
     }
-    target.send(requestLine(id, method, params, from));
+    target.send(lineOf(id, method, m, how));
   }
-  function sendNotification(target: Hop, method: string, params: unknown, from?: Splice): void {
-    if (target === agentHop && hook?.notification(method, params) === true) return;
+  function sendNotification(target: Hop, method: string, m: Inbound, how: How): void {
+    if (target === agentHop && hook?.notification(method, () => paramsOf(m, how)) === true) return;
     if (!target.alive) return diagnostic(`${method} for ${target.name} dropped: it has exited`);
-    target.send(notificationLine(method, params, from));
+    target.send(lineOf(undefined, method, m, how));
   }
 
   /** Routes one message that `from` sent. */
   function message(from: Hop, m: Inbound): void {
     const decision = route(shape, rows, from.index, m);
-    const id = m.kind === "request" ? (m.body.id as Id) : undefined;
     switch (decision.do) {
       case "answer":
         return answer(from, m);
       case "cancel":
-        return cancel(from, m.body.params);
-      case "ignore":
-        return;
+        return cancel(from, m.params());
       case "refuse":
-        if (decision.anonymous) return answerError(from, null, decision.error);
-        if (id !== undefined) return answerError(from, id, decision.error);
-        return diagnostic(`${m.body.method as string} notification from ${from.name} dropped: ${decision.error.message}`);
+        if (m.kind === "request") return answerError(from, m.id as Id, decision.error);
+        return diagnostic(`${m.method} notification from ${from.name} dropped: ${decision.error.message}`);
       case "forward": {
         const target = hopAt(decision.to);
-        const text = spliceOf(m, decision.method, decision.same, rows.envelope);
-        return id === undefined ? sendNotification(target, decision.method, decision.params, text) : sendRequest(from, id, target, decision.method, decision.params, text);
+        return m.kind === "request" ? sendRequest(from, m.id as Id, target, decision.method, m, decision) : sendNotification(target, decision.method, m, decision);
       }
     }
   }
 
   /** An answer to one of the conductor's own requests on `from`: passed back unchanged under the origin's id. */
   function answer(from: Hop, m: Inbound): void {
-    const id = m.body.id as Id;
+    const id = m.id as Id;
     const waiting = from.pending.get(id);
     if (waiting === undefined) return diagnostic(`answer from ${from.name} for unknown id ${JSON.stringify(id)} dropped`);
     from.pending.delete(id);
     if ("own" in waiting) return waiting.own(m.body);
     const { origin, originId } = waiting;
-    origin.forwarded.delete(idKey(originId));
-    const initialized = from === agentHop && initializeIds.delete(`${origin.index} ${idKey(originId)}`);
+    origin.forwarded.delete(originId);
+    const initialized = from === agentHop && initializeIds.size > 0 && initializeIds.delete(initializeKey(origin, originId));
     if (!origin.alive) return;
     if (initialized && hook !== undefined && !("error" in m.body)) {
       return origin.send(JSON.stringify({ jsonrpc: "2.0", id: originId, result: hook.initializeAnswer(m.body.result) }));
     }
-    origin.send(answerLine(originId, m));
+    origin.send(withId(m, originId));
   }
 
   /** `$/cancel_request` from `from` for one of its own ids: the conductor cancels its forwarded request on the next hop. */
   function cancel(from: Hop, params: unknown): void {
     const requestId = (params as { requestId?: unknown } | null)?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return diagnostic(`${rows.cancel} from ${from.name} without a requestId dropped`);
-    const forwarded = from.forwarded.get(idKey(requestId));
+    const forwarded = from.forwarded.get(requestId);
     if (forwarded === undefined) return; // answered already, or never forwarded: nothing to cancel
-    sendNotification(forwarded.target, rows.cancel, { requestId: forwarded.id });
+    sendOwnNotification(forwarded.target, rows.cancel, { requestId: forwarded.id });
+  }
+  function sendOwnNotification(target: Hop, method: string, params: unknown): void {
+    if (!target.alive) return diagnostic(`${method} for ${target.name} dropped: it has exited`);
+    target.send(notificationLine(method, params));
   }
 
   let closing = false;
@@ -167,7 +192,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
       for (const [, waiting] of hop.pending) {
         if ("own" in waiting) waiting.own({ error: exited(hop) });
         else {
-          waiting.origin.forwarded.delete(idKey(waiting.originId));
+          waiting.origin.forwarded.delete(waiting.originId);
           answerError(waiting.origin, waiting.originId, exited(hop));
         }
       }

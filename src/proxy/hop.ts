@@ -7,11 +7,11 @@
  */
 import { ParseFailure } from "../jsonrpc/parse.ts";
 import { wireError, type ErrorObject } from "../errors.ts";
-import { readMessages, type ReaderLimits } from "../transport/reader.ts";
+import { kindOf, readLines, type ReaderLimits } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
-import type { Id, Inbound } from "./splice.ts";
+import { fromValue, Inbound, readLine, type Id, type Read } from "./splice.ts";
 
-export { answerLine, notificationLine, requestLine, splicedId, type Id, type Inbound, type Splice } from "./splice.ts";
+export { Inbound, notificationLine, requestLine, withId, type Id } from "./splice.ts";
 
 /** Where an answer on a hop goes: back to the hop and id a request came from, or to the conductor's own caller. */
 export type Waiting = { readonly origin: Hop; readonly originId: Id } | { readonly own: (answer: Record<string, unknown>) => void };
@@ -24,8 +24,8 @@ export interface Hop {
   readonly send: (line: string) => void;
   /** The conductor's requests on this hop, by id. */
   readonly pending: Map<Id, Waiting>;
-  /** Requests received on this hop that the conductor forwarded: where, and under which id, for `$/cancel_request`. */
-  readonly forwarded: Map<string, { readonly target: Hop; readonly id: Id }>;
+  /** Requests received on this hop that the conductor forwarded, by their id (a Map keeps `1` and `"1"` apart): where, and under which id, for `$/cancel_request`. */
+  readonly forwarded: Map<Id, { readonly target: Hop; readonly id: Id }>;
   nextId: number;
   alive: boolean;
   /** Lines held back (while the MCP bridge starts, on the agent's hop); undefined when none. */
@@ -34,15 +34,31 @@ export interface Hop {
   holding: number;
 }
 
-/** The key of a request id in {@link Hop.forwarded}: `1` and `"1"` apart. */
-export const idKey = (id: Id): string => `${typeof id}:${id}`;
+/**
+ * Lines a router sends on a hop before it hands them to the stream at once
+ * (`Transport.flush`) instead of at the end of the turn: the next process
+ * starts on the first lines of a long chunk while this one routes the rest.
+ */
+export const FORWARD_BATCH = 16;
 
-/** A hop that writes its lines with `write`. */
-export function makeHop(index: number, name: string, write: (text: string) => void): Hop {
+/** Writes lines to `transport`, flushing every {@link FORWARD_BATCH} of them. */
+export function lineWriter(transport: Transport): (line: string) => void {
+  let count = 0;
+  return (line) => {
+    transport.write(`${line}\n`);
+    if (++count === FORWARD_BATCH) {
+      count = 0;
+      transport.flush?.();
+    }
+  };
+}
+
+/** A hop that writes its lines with `write` (without their newline). */
+export function makeHop(index: number, name: string, write: (line: string) => void): Hop {
   const hop: Hop = {
     index,
     name,
-    send: (line) => (hop.held !== undefined ? void hop.held.push(line) : write(`${line}\n`)),
+    send: (line) => (hop.held !== undefined ? void hop.held.push(line) : write(line)),
     pending: new Map(),
     forwarded: new Map(),
     nextId: 0,
@@ -74,19 +90,27 @@ export function answerError(hop: Hop, id: Id | null, error: ErrorObject): void {
 
 /**
  * Reads `transport` as `hop`'s stream (the one message reader,
- * `transport/reader.ts`): what is not a JSON-RPC message is answered on the
- * hop; the rest goes to `message`.
+ * `transport/reader.ts`, as lines): each line's head is read off it
+ * (`splice.ts`); what is not a request, notification or response is
+ * answered on the hop; the rest goes to `message`.
  */
 export function readHop(hop: Hop, transport: Transport, limits: ReaderLimits, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
-  readMessages(
+  const deliver = (read: Read): void => {
+    if (read instanceof Inbound) return message(hop, read);
+    const { value, kind } = read;
+    if (value instanceof ParseFailure) return answerError(hop, null, wireError.parse(value.reason));
+    if (Array.isArray(value)) return answerError(hop, null, wireError.batchRejected(value.length === 0));
+    if (kind === "unidentified_request") return answerError(hop, null, wireError.unusableId());
+    // A response-shaped body that is not a response (no usable id) is answered by no one.
+    const body = value as Record<string, unknown> | null;
+    if (kind === "unknown" && typeof body === "object" && body !== null && ("result" in body || "error" in body)) return;
+    answerError(hop, null, wireError.notJsonRpc());
+  };
+  readLines(
     transport,
     {
-      message(value, line, kind) {
-        if (value instanceof ParseFailure) return answerError(hop, null, wireError.parse(value.reason));
-        if (Array.isArray(value)) return answerError(hop, null, wireError.batchRejected(value.length === 0));
-        if (kind === undefined) return answerError(hop, null, wireError.notJsonRpc());
-        message(hop, { body: value as Record<string, unknown>, kind, line });
-      },
+      line: (text) => deliver(readLine(text, limits.maxDepth, kindOf)),
+      message: (value) => deliver(fromValue(value, kindOf)),
       oversized: () => answerError(hop, null, wireError.lineTooLong(limits.maxMessageBytes)),
       end: onEnd,
     },

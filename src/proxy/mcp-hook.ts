@@ -20,10 +20,10 @@ import type { ChainRows } from "./chain-rows.ts";
 export interface AgentHook {
   /** The agent's answer to its initialize, on its way back: the answer to pass on. */
   initializeAnswer(result: unknown): unknown;
-  /** A request on its way to the agent: undefined when it goes as it is, else its params once ready (the hop holds what follows till then). */
-  request(method: string, params: unknown): Promise<unknown> | undefined;
-  /** A notification on its way to the agent: true when the hook took it. */
-  notification(method: string, params: unknown): boolean;
+  /** A request on its way to the agent (`params` reads its params, parsing them: only for a method the hook wants): undefined when it goes as it is, else its params once ready (the hop holds what follows till then). */
+  request(method: string, params: () => unknown): Promise<unknown> | undefined;
+  /** A notification on its way to the agent (`params` as for {@link AgentHook.request}): true when the hook took it. */
+  notification(method: string, params: () => unknown): boolean;
   /** Ends what the hook started. */
   close(): Promise<void>;
 }
@@ -76,9 +76,11 @@ export function mcpBridgeHook(rows: ChainRows, upstream: UpstreamCall, diagnosti
       bridge ??= startBridge(forward);
       return { ...r, [rows.agentCapabilities]: withTrue(caps ?? {}, mcp.capability) };
     },
-    request(method, params) {
+    request(method, read) {
+      if (bridge === undefined || !rows.opensSession.has(method)) return undefined;
+      const params = read();
       const servers = (params as { mcpServers?: unknown } | null)?.mcpServers;
-      if (bridge === undefined || !rows.opensSession.has(method) || !Array.isArray(servers) || !servers.some(isAcpServer)) return undefined;
+      if (!Array.isArray(servers) || !servers.some(isAcpServer)) return undefined;
       return bridge.then(
         (b) => ({ ...(params as object), mcpServers: servers.map((s: unknown) => (isAcpServer(s) ? b.declare(s) : s)) }),
         (error: unknown) => {
@@ -87,9 +89,9 @@ export function mcpBridgeHook(rows: ChainRows, upstream: UpstreamCall, diagnosti
         },
       );
     },
-    notification(method, params) {
+    notification(method, read) {
       if (method !== mcp.wire) return false;
-      const p = params as { requestId?: unknown; method?: unknown; params?: unknown } | null;
+      const p = read() as { requestId?: unknown; method?: unknown; params?: unknown } | null;
       const notify = typeof p?.requestId === "string" ? calls.get(p.requestId) : undefined;
       if (notify === undefined || typeof p?.method !== "string") return false;
       notify(p.method, (p.params ?? undefined) as Record<string, unknown> | undefined);

@@ -6,17 +6,17 @@
  * pass-through proxy checks". Anything else goes to the connection as before.
  */
 import { ParseFailure } from "../jsonrpc/parse.ts";
+import { stringMember } from "../jsonrpc/scan.ts";
 import { ErrorCode, RpcError } from "../errors.ts";
 import { isExtensionWire, type Row } from "../row.ts";
-import { readerLimits, readMessages } from "../transport/reader.ts";
+import { kindOf, readerLimits, readLines } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import { protocol } from "./generated/protocol.ts";
-import { answerLine, idKey, notificationLine, requestLine, type Id, type Inbound, type Splice } from "./hop.ts";
+import { lineWriter, notificationLine, type Id } from "./hop.ts";
 import type { ProxyHooks } from "./hooks.ts";
-import { successorParams } from "./order.ts";
-import { unwrap } from "./route.ts";
 import { proxyRows } from "./rows.ts";
+import { fromValue, Inbound, readLine, unwrap, unwrappedLine, withId, wrappedLine, type Read } from "./splice.ts";
 
 /** A request this path forwarded (by the id it went out with): the id it came with; `upstream` when it went to the predecessor. */
 interface Forwarded {
@@ -56,26 +56,24 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
     opened: () => void (open = true),
     wrap(transport) {
       const forwarded = new Map<Id, Forwarded>();
-      /** The predecessor's requests forwarded here, by {@link idKey} of their id: for its `$/cancel_request`. */
-      const byOrigin = new Map<string, string>();
+      /** The predecessor's requests forwarded here, by their id (a Map keeps `1` and `"1"` apart): for its `$/cancel_request`. */
+      const byOrigin = new Map<Id, string>();
       let nextId = 0;
-      const send = (line: string) => transport.write(`${line}\n`);
+      const send = lineWriter(transport);
 
-      const forward = (originId: Id, upstream: boolean, method: string, params: unknown, line: (id: string) => string): void => {
+      const forward = (originId: Id, upstream: boolean, method: string, sessionId: string | undefined, line: (id: string) => string): void => {
         const id = `p${nextId++}`;
         const row = upstream ? undefined : agentRows.get(method);
-        const sessionId = (params as { sessionId?: unknown } | null | undefined)?.sessionId;
-        forwarded.set(id, { originId, upstream, sessionId: typeof sessionId === "string" ? sessionId : undefined, turn: row?.onCancel !== undefined ? row : undefined, cancelled: false });
-        if (!upstream) byOrigin.set(idKey(originId), id);
+        forwarded.set(id, { originId, upstream, sessionId, turn: row?.onCancel !== undefined ? row : undefined, cancelled: false });
+        if (!upstream) byOrigin.set(originId, id);
         send(line(id));
       };
       /** An answer to a request forwarded here: to where it came from, under its own id. */
       const answer = (m: Inbound, entry: Forwarded, id: Id): void => {
         forwarded.delete(id);
-        if (!entry.upstream) byOrigin.delete(idKey(entry.originId));
-        const error = m.body.error as { code?: unknown } | undefined;
-        if (entry.cancelled && entry.turn !== undefined && error?.code === ErrorCode.RequestCancelled) return send(JSON.stringify({ jsonrpc: "2.0", id: entry.originId, result: entry.turn.onCancel }));
-        send(answerLine(entry.originId, m));
+        if (!entry.upstream) byOrigin.delete(entry.originId);
+        if (entry.cancelled && entry.turn !== undefined && (m.body.error as { code?: unknown } | undefined)?.code === ErrorCode.RequestCancelled) return send(JSON.stringify({ jsonrpc: "2.0", id: entry.originId, result: entry.turn.onCancel }));
+        send(withId(m, entry.originId));
       };
       /** `session/cancel` from the predecessor: once to the successor per running turn, and a cancel for each request of the session sent up. */
       const cancelSession = (sessionId: string): void => {
@@ -93,29 +91,29 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
 
       /** True when this path took the message; false hands it to the connection. */
       const take = (m: Inbound): boolean => {
-        const { body, kind } = m;
-        if (kind === "response") {
-          const entry = forwarded.get(body.id as Id);
+        if (m.kind === "response") {
+          const id = m.id as Id;
+          const entry = forwarded.get(id);
           if (entry === undefined) return false;
-          answer(m, entry, body.id as Id);
+          answer(m, entry, id);
           return true;
         }
-        if ((kind !== "request" && kind !== "notification") || !open) return false;
-        const method = body.method as string;
-        const params = body.params;
+        if (!open) return false;
+        const method = m.method;
         if (method === proxyRows.envelope) {
-          const inner = unwrap(params, method);
+          const inner = unwrap(m, method);
           if (typeof inner === "string" || !forwards(clientRows, inner.method)) return false;
-          const p = inner.params ?? {};
-          const from: Splice = { m, how: "unwrap" };
-          if (kind === "notification") send(notificationLine(inner.method, p, from));
-          else forward(body.id as Id, true, inner.method, p, (id) => requestLine(id, inner.method, p, from));
+          // What the successor sends without params goes on with empty ones.
+          const paramsText = inner.paramsText ?? "{}";
+          const to = { method: inner.method, paramsText };
+          if (m.kind === "notification") send(unwrappedLine(undefined, inner.method, to));
+          else forward(m.id as Id, true, inner.method, stringMember(paramsText, 0, "sessionId"), (id) => unwrappedLine(id, inner.method, to));
           return true;
         }
         if (!fromPredecessor) return false;
         if (method === proxyRows.cancel) {
-          const requestId = (params as { requestId?: unknown } | null | undefined)?.requestId;
-          const id = typeof requestId === "string" || typeof requestId === "number" ? byOrigin.get(idKey(requestId)) : undefined;
+          const requestId = (m.params() as { requestId?: unknown } | null | undefined)?.requestId;
+          const id = typeof requestId === "string" || typeof requestId === "number" ? byOrigin.get(requestId) : undefined;
           const entry = id === undefined ? undefined : forwarded.get(id);
           if (id === undefined || entry === undefined) return false;
           if (!entry.cancelled) {
@@ -126,15 +124,16 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         }
         if (method === proxyRows.sessionCancel) {
           // The connection still sees it: it cancels what runs on its own path.
-          const sessionId = (params as { sessionId?: unknown } | null | undefined)?.sessionId;
+          const sessionId = (m.params() as { sessionId?: unknown } | null | undefined)?.sessionId;
           if (typeof sessionId === "string") cancelSession(sessionId);
           return false;
         }
         if (!forwards(agentRows, method)) return false;
-        const wrapped = successorParams(method, params);
-        const from: Splice = { m, how: "wrap" };
-        if (kind === "notification") send(notificationLine(proxyRows.envelope, wrapped, from));
-        else forward(body.id as Id, false, method, params, (id) => requestLine(id, proxyRows.envelope, wrapped, from));
+        if (m.kind === "notification") send(wrappedLine(undefined, proxyRows.envelope, m));
+        else {
+          const { paramsSpan } = m.head;
+          forward(m.id as Id, false, method, paramsSpan.at === -1 ? undefined : stringMember(m.line, paramsSpan.at, "sessionId"), (id) => wrappedLine(id, proxyRows.envelope, m));
+        }
         return true;
       };
 
@@ -149,12 +148,16 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
 
       return {
         start(receiver: TransportReceiver) {
-          readMessages(
+          const pass = (read: Read, line: string): void => {
+            if (read instanceof Inbound) {
+              if (!take(read)) deliverMessage(receiver, read.body, line, read.kind);
+            } else deliverMessage(receiver, read.value, line, read.kind);
+          };
+          readLines(
             transport,
             {
-              message(value, line, kind) {
-                if (kind === undefined || !take({ body: value as Record<string, unknown>, kind, line })) deliverMessage(receiver, value, line, kind);
-              },
+              line: (text) => pass(readLine(text, limits.maxDepth, kindOf), text),
+              message: (value, line) => pass(fromValue(value, kindOf), line),
               // The connection answers it as any line too long (a receiver without `oversized`: as the parse error it is).
               oversized: (length) => (receiver.oversized ? receiver.oversized(length) : deliverMessage(receiver, new ParseFailure(`line longer than maxMessageBytes (${limits.maxMessageBytes})`), "")),
               end(error) {

@@ -1,125 +1,151 @@
 /**
- * A message's text reused as it goes on: the line it came as, with only its
- * id spliced, wrapped in the envelope or unwrapped from it, never parsed
- * into a new object and encoded again. Each splice applies only to a line
- * laid out as this library and the SDKs write one; any other is encoded anew.
+ * A message's text reused as it goes on. A message a router reads is its
+ * line and its head (`jsonrpc/scan.ts`: the kind, id and method, and where
+ * the id, method and params lie in the line); it leaves as that line with
+ * its id spliced in, or wrapped in the envelope or unwrapped from it with
+ * the params' own text — never parsed into objects and encoded again. Its
+ * body is parsed only when something asks for it (a hook, the conductor's
+ * own answers, a cancel's params). A line the head reader does not take
+ * (not JSON, a repeated member, another kind) is parsed as before; when it
+ * is a message after all, it goes on from its canonical encoding.
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
+import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { scanEnvelope, scanHead, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
 
 export type Id = string | number;
 
-/** A message read from a hop: its parsed body, its kind (classified once) and the line it came as. */
-export interface Inbound {
-  readonly body: Record<string, unknown>;
-  readonly kind: MessageKind;
+/** A message read from a hop: its kind, id and method read off its line; its body parsed when asked for. */
+export class Inbound {
   readonly line: string;
+  readonly head: Head;
+  private parsed: Record<string, unknown> | undefined;
+
+  constructor(line: string, head: Head, body?: Record<string, unknown>) {
+    this.line = line;
+    this.head = head;
+    this.parsed = body;
+  }
+
+  get kind(): HeadKind {
+    return this.head.kind;
+  }
+  get id(): Id | undefined {
+    return this.head.id;
+  }
+  /** The method of a request or notification. */
+  get method(): string {
+    return this.head.method as string;
+  }
+  /** The whole message, parsed once on first use. */
+  get body(): Record<string, unknown> {
+    return (this.parsed ??= JSON.parse(this.line) as Record<string, unknown>);
+  }
+  /** Its params, parsed (from their own text) on each use; undefined when absent. */
+  params(): unknown {
+    return this.parsed !== undefined ? this.parsed.params : textOf(this.line, this.head.paramsSpan, JSON.parse);
+  }
 }
 
-const HEAD = '{"jsonrpc":"2.0",';
-const ID_HEAD = '{"jsonrpc":"2.0","id":';
+/** What a line is to a router: a message it routes ({@link Inbound}), or what `parseValue` gave with its kind (a failure, a batch, another kind). */
+export type Read = Inbound | { readonly value: unknown; readonly kind: MessageKind | undefined };
 
 /**
- * `m`'s line with its id replaced by `id`, when the line starts as this
- * library and the SDKs write a message (`{"jsonrpc":"2.0","id":…,`) and names
- * no other `"id"` after it (a repeated key would win over the spliced one);
- * undefined otherwise (the caller encodes the message anew).
+ * Reads `line`: its head when the head reader takes it; else the line is
+ * parsed (`maxDepth` bound) and, when it is a request, notification or
+ * response after all, read from its canonical encoding.
  */
-export function splicedId(m: Inbound, id: Id): string | undefined {
-  const { line } = m;
-  if (!line.startsWith(ID_HEAD)) return undefined;
-  const old = JSON.stringify(m.body.id);
-  const after = ID_HEAD.length + old.length;
-  if (!line.startsWith(old, ID_HEAD.length) || line.charCodeAt(after) !== 44 /* , */ || line.indexOf('"id"', after) !== -1) return undefined;
-  return `${ID_HEAD}${JSON.stringify(id)}${line.slice(after)}`;
+export function readLine(line: string, maxDepth: number, kindOf: (value: unknown) => MessageKind | undefined): Read {
+  const head = scanHead(line, maxDepth);
+  if (head !== undefined) return new Inbound(line, head);
+  return fromValue(parseValue(line, maxDepth), kindOf);
 }
 
-/**
- * Where a message being sent comes from, when its text can be reused: the
- * message `m` itself going on (`same`: its method and params unchanged),
- * `m` wrapped in the envelope being sent (`wrap`), or what `m`, an envelope,
- * wraps (`unwrap`).
- */
-export interface Splice {
-  readonly m: Inbound;
-  readonly how: "same" | "wrap" | "unwrap";
+/** A parsed message (from a message-level transport, or a line the head reader did not take) as {@link Read}. */
+export function fromValue(value: unknown, kindOf: (value: unknown) => MessageKind | undefined): Read {
+  const kind = value instanceof ParseFailure ? undefined : kindOf(value);
+  if (kind !== "request" && kind !== "notification" && kind !== "response") return { value, kind };
+  const body = value as Record<string, unknown>;
+  const canonical = JSON.stringify(kind === "response" ? ("error" in body && body.error !== undefined ? { jsonrpc: "2.0", id: body.id, error: body.error } : { jsonrpc: "2.0", id: body.id, result: body.result }) : { jsonrpc: "2.0", id: body.id, method: body.method, params: body.params });
+  const head = scanHead(canonical, Number.MAX_SAFE_INTEGER) as Head;
+  return new Inbound(canonical, head, body);
 }
 
-/** How `m`'s text goes on as `method`: itself when `same`, else wrapped in `envelope` or unwrapped from it; undefined for an envelope going on as an envelope (encoded anew). */
-export function spliceOf(m: Inbound, method: string, same: boolean, envelope: string): Splice | undefined {
-  if (same) return { m, how: "same" };
-  const wrapped = m.body.method === envelope;
-  if (wrapped === (method === envelope)) return undefined;
-  return { m, how: wrapped ? "unwrap" : "wrap" };
+const textOf = <T>(line: string, span: Span, then: (text: string) => T): T | undefined => (span.at === -1 ? undefined : then(line.slice(span.at, span.end)));
+const idText = (id: Id): string => (typeof id === "number" ? String(id) : JSON.stringify(id));
+
+/** A request (with `id`) or notification line from the texts of its method and params (params left out when undefined or `null`). */
+function messageLine(id: Id | undefined, methodText: string, paramsText: string | undefined): string {
+  const params = paramsText === undefined || paramsText === "null" ? "" : `,"params":${paramsText}`;
+  return id === undefined ? `{"jsonrpc":"2.0","method":${methodText}${params}}` : `{"jsonrpc":"2.0","id":${idText(id)},"method":${methodText}${params}}`;
 }
 
-/** The line `from` gives for `method` under `id` (none: a notification), or undefined when its text cannot be reused. */
-function splicedLine(id: Id | undefined, method: string, from: Inbound | Splice): string | undefined {
-  if (!("how" in from)) return splicedLine(id, method, { m: from, how: "same" });
-  if (from.how === "wrap") return wrappedLine(id, method, from.m);
-  if (from.how === "unwrap") return unwrappedLine(id, method, from.m);
-  if (id !== undefined) return splicedId(from.m, id);
-  return from.m.line.startsWith(HEAD) ? from.m.line : undefined;
+/** `m`'s line with its id replaced by `id` (a notification's line as it is when `id` is undefined). */
+export function withId(m: Inbound, id: Id | undefined): string {
+  const { idSpan } = m.head;
+  if (id === undefined || idSpan.at === -1) return m.line;
+  return `${m.line.slice(0, idSpan.at)}${idText(id)}${m.line.slice(idSpan.end)}`;
 }
 
-/** A request's line: spliced from `from`'s text when it can be (see {@link Splice}; a message alone: `same`), else encoded. */
-export function requestLine(id: Id, method: string, params: unknown, from?: Inbound | Splice): string {
-  return (from && splicedLine(id, method, from)) ?? JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+/** `m` as `method` (its own method renamed), under `id`: its params' text kept. */
+export function renamedLine(id: Id | undefined, method: string, m: Inbound): string {
+  return messageLine(id, JSON.stringify(method), textOf(m.line, m.head.paramsSpan, String));
 }
 
-/** A notification's line: spliced from `from`'s text when it can be (see {@link Splice}; a message alone: `same`), else encoded. */
-export function notificationLine(method: string, params: unknown, from?: Inbound | Splice): string {
-  return (from && splicedLine(undefined, method, from)) ?? JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+/** `m` wrapped in `envelope` under `id` (none for a notification): `{method, params}` with `m`'s own texts. */
+export function wrappedLine(id: Id | undefined, envelope: string, m: Inbound): string {
+  const { line, head } = m;
+  const params = textOf(line, head.paramsSpan, String);
+  const method = line.slice(head.methodSpan.at, head.methodSpan.end);
+  return messageLine(id, JSON.stringify(envelope), params === undefined || params === "null" ? `{"method":${method}}` : `{"method":${method},"params":${params}}`);
 }
 
-/** An answer's line under `id`: the answer's own line with the id spliced, else its result or error encoded. */
-export function answerLine(id: Id, answer: Inbound): string {
-  return splicedId(answer, id) ?? JSON.stringify("error" in answer.body ? { jsonrpc: "2.0", id, error: answer.body.error } : { jsonrpc: "2.0", id, result: answer.body.result });
-}
-
-/** The keys a message's own text may not repeat after the part a splice reads (a repeated key would win over it). */
-const KEYS = ['"jsonrpc"', '"id"', '"method"', '"params"'];
-
-/** `line` minus `head` and its last `tail` characters, when it has exactly that head and tail and repeats none of {@link KEYS} after the head. */
-function between(line: string, head: string, tail: string): string | undefined {
-  if (!line.startsWith(head) || !line.endsWith(tail)) return undefined;
-  for (const key of KEYS) if (line.indexOf(key, head.length) !== -1) return undefined;
-  return line.slice(head.length, line.length - tail.length);
-}
-
-const keyCount = (o: object): number => {
-  let n = 0;
-  for (const _ in o) n++;
-  return n;
-};
-
-/** How a request or notification starts, up to its params: `{"jsonrpc":"2.0",["id":…,]"method":…,"params":`. */
-const headOf = (id: Id | undefined, method: string): string => `${id === undefined ? HEAD : `${ID_HEAD}${JSON.stringify(id)},`}"method":${JSON.stringify(method)},"params":`;
-
-/**
- * `m` (a request or notification with params) wrapped in `envelope` under
- * `id` (none for a notification), its params' own text spliced in: when the
- * line is laid out as this library and the SDKs write it (the four members in
- * order, nothing after params) and repeats none of them; undefined otherwise
- * (the caller encodes).
- */
-export function wrappedLine(id: Id | undefined, envelope: string, m: Inbound): string | undefined {
-  const { body } = m;
-  if (typeof body.params !== "object" || body.params === null || keyCount(body) !== (body.id === undefined ? 3 : 4)) return undefined;
-  const params = between(m.line, headOf(body.id as Id | undefined, body.method as string), "}");
-  return params === undefined ? undefined : `${headOf(id, envelope)}{"method":${JSON.stringify(body.method)},"params":${params}}}`;
+/** What an envelope wraps: its method, and its params' text (undefined when absent or `null`). */
+export interface Wrapped {
+  readonly method: string;
+  readonly paramsText: string | undefined;
 }
 
 /**
- * The message `m` (an envelope, `{method, params}` and nothing else in its
- * params) wraps, under `id` (none for a notification) when it goes on as
- * the `method` it names, its params' own text
- * spliced in; undefined when the line is not laid out so (see {@link wrappedLine}).
+ * What the envelope `m` wraps, or why it wraps nothing usable (`wire`: the
+ * envelope's method, for the message): its params must be an object with a
+ * string `method`, and its `params`, when present and not `null`, an object
+ * or an array.
  */
-export function unwrappedLine(id: Id | undefined, method: string, m: Inbound): string | undefined {
-  const { body } = m;
-  const envelope = body.params as { method?: unknown; params?: unknown } | undefined;
-  if (typeof envelope?.params !== "object" || envelope.params === null || envelope.method !== method || keyCount(envelope) !== 2) return undefined;
-  if (keyCount(body) !== (body.id === undefined ? 3 : 4)) return undefined;
-  const params = between(m.line, `${headOf(body.id as Id | undefined, body.method as string)}{"method":${JSON.stringify(envelope.method)},"params":`, "}}");
-  return params === undefined ? undefined : `${headOf(id, envelope.method)}${params}}`;
+export function unwrap(m: Inbound, wire: string): Wrapped | string {
+  const { line, head } = m;
+  const at = head.paramsSpan.at;
+  if (at === -1 || line.charCodeAt(at) !== 123 /* { */) return `${wire} params must be an object with a method`;
+  const scanned = scanEnvelope(line, at);
+  // A repeated member (the last one counts): read from the parsed params instead.
+  const inner = scanned ?? fromParsed(m.params() as Record<string, unknown>);
+  if (typeof inner.method !== "string") return `${wire} needs the wrapped message's method (a string)`;
+  const paramsText = "paramsText" in inner ? inner.paramsText : textOf(line, inner.paramsSpan, String);
+  if (paramsText === undefined || paramsText === "null") return { method: inner.method, paramsText: undefined };
+  const c = paramsText.charCodeAt(0);
+  if (c !== 123 && c !== 91 /* [ */) return `${wire} params.params must be an object or an array`;
+  return { method: inner.method, paramsText };
+}
+
+const fromParsed = (p: Record<string, unknown>): { method: unknown; paramsText: string | undefined } => ({ method: p.method, paramsText: p.params === undefined ? undefined : JSON.stringify(p.params) });
+
+/** The message the envelope `m` wraps (see {@link unwrap}), as `method` under `id` (none for a notification). */
+export function unwrappedLine(id: Id | undefined, method: string, inner: Wrapped): string {
+  return messageLine(id, JSON.stringify(method), inner.paramsText);
+}
+
+/** A new envelope `envelope` around what the envelope `inner` came from wraps (its `_meta` stays on its own hop), under `id`. */
+export function rewrappedLine(id: Id | undefined, envelope: string, inner: Wrapped): string {
+  const method = JSON.stringify(inner.method);
+  return messageLine(id, JSON.stringify(envelope), inner.paramsText === undefined ? `{"method":${method}}` : `{"method":${method},"params":${inner.paramsText}}`);
+}
+
+/** A request line the conductor or a proxy writes itself. */
+export function requestLine(id: Id, method: string, params: unknown): string {
+  return JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+}
+
+/** A notification line the conductor or a proxy writes itself. */
+export function notificationLine(method: string, params: unknown): string {
+  return JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
 }

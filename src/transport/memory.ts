@@ -43,11 +43,15 @@ class MemoryEnd implements Transport {
 
   start(receiver: TransportReceiver): void {
     this.receiver = receiver;
-    this.flush();
+    this.deliverEarly();
   }
 
   write(text: string): void {
     if (!this.closed) this.out.write(text);
+  }
+
+  flush(): void {
+    this.out.flushNow();
   }
 
   close(): void {
@@ -78,11 +82,11 @@ class MemoryEnd implements Transport {
 
   resume(): void {
     this.paused = false;
-    this.flush();
+    this.deliverEarly();
   }
 
   /** Delivers what waited (unless paused), then end-of-stream if it came. */
-  private flush(): void {
+  private deliverEarly(): void {
     if (!this.receiver || this.early.length === 0) return this.deliverEnd();
     const chunks = this.early;
     this.early = [];

@@ -86,6 +86,7 @@ export function nodeStreamTransport(readable: Readable, writable: Writable, opti
     write(text) {
       if (!closed) out.write(text);
     },
+    flush: () => out.flushNow(),
     pause() {
       handlersBehind = true;
       updateFlow();

@@ -88,3 +88,35 @@ export function readMessages(transport: Transport, sink: MessageSink, limits: Re
     },
   });
 }
+
+/** Where {@link readLines} delivers: lines as they were framed, unparsed (a message-level transport's messages come parsed). */
+export interface LineSink {
+  /** One framed line, without its newline. */
+  line(text: string): void;
+  /** One message a message-level transport framed and parsed itself (see {@link MessageSink.message}). */
+  message(value: unknown, line: string, kind: MessageKind | undefined): void;
+  oversized(length: number): void;
+  end(error?: Error): void;
+}
+
+/**
+ * Starts reading `transport` into `sink` as lines, parsing nothing: for a
+ * router that reads a message's head off its line (`jsonrpc/scan.ts`) and
+ * parses only what it cannot read so. Limits as {@link readMessages}.
+ */
+export function readLines(transport: Transport, sink: LineSink, limits: ReaderLimits): void {
+  // No bracket counting: the reader of the head bounds depth as it scans (and `parseValue` where it gives up).
+  const framer = createFramer({ line: (text) => sink.line(text), oversized: (length) => sink.oversized(length) }, limits.maxMessageBytes, 0, limits.recoverPrefixedLines);
+  transport.start({
+    data: (chunk) => framer.push(chunk),
+    message(value, line, kind) {
+      if (line.length > limits.maxMessageBytes) sink.oversized(line.length);
+      else sink.message(value, line, kind ?? kindOf(value));
+    },
+    oversized: (length) => sink.oversized(length),
+    end(error) {
+      framer.end();
+      sink.end(error);
+    },
+  });
+}

@@ -210,6 +210,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       });
     },
     write: (text) => inner.write(text),
+    flush: () => inner.flush?.(),
     // Flow control passes through: without it the connection would report "paused" while the
     // agent's stdout kept flowing into memory (PITFALLS #16).
     pause: () => inner.pause?.(),

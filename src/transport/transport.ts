@@ -44,6 +44,13 @@ export interface Transport {
   start(receiver: TransportReceiver): void;
   /** Queues encoded NDJSON text for the peer; writes leave in call order. */
   write(text: string): void;
+  /**
+   * Hands what was written so far to the stream now, rather than with the
+   * rest of this event-loop turn's writes. Optional: a router forwarding the
+   * lines of one long chunk calls it every few lines, so the next process
+   * starts on the first of them while this one reads on (`src/proxy`).
+   */
+  flush?(): void;
   /** Flushes what was written, ends the outbound side and stops reading. Idempotent. */
   close(): void;
   /** Stops delivering inbound data until `resume` (backpressure from slow handlers). Optional. */

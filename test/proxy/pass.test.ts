@@ -3,9 +3,9 @@
 // keep their meaning, and everything else still meets the connection (docs/proxy.md, "What a
 // pass-through proxy checks"). Then the splices themselves, and when they give way to encoding.
 import { describe, expect, it } from "vitest";
-import { classify } from "../../src/jsonrpc/classify.ts";
 import { connectProxy, type ProxyHooks } from "../../src/proxy/index.ts";
-import { requestLine, notificationLine, unwrappedLine, wrappedLine, type Inbound } from "../../src/proxy/splice.ts";
+import { Inbound, readLine, renamedLine, unwrap, unwrappedLine, withId, wrappedLine } from "../../src/proxy/splice.ts";
+import { kindOf } from "../../src/transport/reader.ts";
 import { memoryPair } from "../../src/transport/memory.ts";
 
 /** A proxy served over memory, and the conductor's end of it: lines in, lines out. */
@@ -134,34 +134,47 @@ describe("a proxy with no hook for a message passes its text on", () => {
 
 describe("the splices of a message's text", () => {
   const inbound = (line: string): Inbound => {
-    const body = JSON.parse(line) as Record<string, unknown>;
-    return { body, kind: classify(body), line };
+    const read = readLine(line, 128, kindOf);
+    if (!(read instanceof Inbound)) throw new Error(`not a message: ${line}`);
+    return read;
+  };
+  const inner = (line: string) => {
+    const wrapped = unwrap(inbound(line), "proxy/successor");
+    if (typeof wrapped === "string") throw new Error(wrapped);
+    return wrapped;
   };
   it("wrap and unwrap the params' own text", () => {
     const update = inbound(`{"jsonrpc":"2.0","method":"session/update","params":${UPDATE}}`);
     expect(wrappedLine(undefined, "proxy/successor", update)).toBe(`{"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"session/update","params":${UPDATE}}}`);
     expect(wrappedLine(4, "proxy/successor", update)).toBe(`{"jsonrpc":"2.0","id":4,"method":"proxy/successor","params":{"method":"session/update","params":${UPDATE}}}`);
-    const envelope = inbound(`{"jsonrpc":"2.0","id":"a","method":"proxy/successor","params":{"method":"session/prompt","params":${PROMPT}}}`);
-    expect(unwrappedLine(2, "session/prompt", envelope)).toBe(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":${PROMPT}}`);
+    const envelope = `{"jsonrpc":"2.0","id":"a","method":"proxy/successor","params":{"method":"session/prompt","params":${PROMPT}}}`;
+    expect(unwrappedLine(2, "session/prompt", inner(envelope))).toBe(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":${PROMPT}}`);
   });
 
-  it("give way to encoding for any other layout: a repeated or extra member, _meta on the envelope, another method, spaces", () => {
+  it("read any layout by where its members lie: members in another order, spaces, extra members (left on their hop), an envelope's _meta (left on its hop)", () => {
     const cases = [
-      '{"jsonrpc":"2.0","method":"session/update","params":{"a":1},"params":{"b":2}}',
-      '{"jsonrpc":"2.0","method":"session/update","params":{"a":1},"jsonrpc":"2.0"}',
+      '{"params":{"a":1},"method":"session/update","jsonrpc":"2.0"}',
+      '{ "jsonrpc" : "2.0" , "method" : "session/update" , "params" : { "a" : 1 } }',
       '{"jsonrpc":"2.0","method":"session/update","params":{"a":1},"x":1}',
-      '{"jsonrpc":"2.0","params":{"a":1},"method":"session/update"}',
-      '{"jsonrpc": "2.0","method":"session/update","params":{"a":1}}',
+      '{"jsonrpc":"2.0","method":"session/update","params":{"a":1},"jsonrpc":"2.0"}',
     ];
     for (const line of cases) {
-      const m = inbound(line);
-      expect(wrappedLine(undefined, "proxy/successor", m)).toBeUndefined();
-      expect(JSON.parse(notificationLine("proxy/successor", { method: m.body.method, params: m.body.params }, { m, how: "wrap" }))).toEqual({ jsonrpc: "2.0", method: "proxy/successor", params: { method: m.body.method, params: m.body.params } });
+      expect(JSON.parse(wrappedLine(undefined, "proxy/successor", inbound(line)))).toEqual({ jsonrpc: "2.0", method: "proxy/successor", params: { method: "session/update", params: { a: 1 } } });
+      expect(JSON.parse(withId(inbound(line.replace('"method"', '"id":"x","method"')), 3))).toMatchObject({ id: 3, method: "session/update", params: { a: 1 } });
     }
-    const meta = inbound('{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"method":"session/prompt","params":{"a":1},"_meta":{"hop":1}}}');
-    expect(unwrappedLine(2, "session/prompt", meta)).toBeUndefined();
-    expect(requestLine(2, "session/prompt", { a: 1 }, { m: meta, how: "unwrap" })).toBe('{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"a":1}}');
-    const renamed = inbound('{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"method":"initialize","params":{"a":1}}}');
-    expect(requestLine(2, "proxy/initialize", { a: 1 }, { m: renamed, how: "unwrap" })).toBe('{"jsonrpc":"2.0","id":2,"method":"proxy/initialize","params":{"a":1}}');
+    const meta = '{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"_meta":{"hop":1},"params":{"a":1},"method":"session/prompt"}}';
+    expect(unwrappedLine(2, "session/prompt", inner(meta))).toBe('{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"a":1}}');
+    const renamed = '{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"method":"initialize","params":{"a":1}}}';
+    expect(unwrappedLine(2, "proxy/initialize", inner(renamed))).toBe('{"jsonrpc":"2.0","id":2,"method":"proxy/initialize","params":{"a":1}}');
+    expect(renamedLine(2, "proxy/initialize", inbound('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"a":1}}'))).toBe('{"jsonrpc":"2.0","id":2,"method":"proxy/initialize","params":{"a":1}}');
+  });
+
+  it("read a line with a repeated member as JSON.parse does (the last one counts), from its canonical encoding", () => {
+    const repeated = inbound('{"jsonrpc":"2.0","id":1,"method":"session/update","params":{"a":1},"params":{"b":2},"id":7}');
+    expect([repeated.id, repeated.line]).toEqual([7, '{"jsonrpc":"2.0","id":7,"method":"session/update","params":{"b":2}}']);
+    expect(JSON.parse(withId(repeated, 2))).toEqual({ jsonrpc: "2.0", id: 2, method: "session/update", params: { b: 2 } });
+    expect(inner('{"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"a","method":"b","params":{"c":1}}}')).toEqual({ method: "b", paramsText: '{"c":1}' });
+    expect(unwrap(inbound('{"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"a","params":5}}'), "proxy/successor")).toBe("proxy/successor params.params must be an object or an array");
+    expect(unwrap(inbound('{"jsonrpc":"2.0","method":"proxy/successor","params":[1]}'), "proxy/successor")).toBe("proxy/successor params must be an object with a method");
   });
 });
