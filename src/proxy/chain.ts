@@ -3,9 +3,8 @@
  * (`hop.ts`), asks the routing function where each message goes
  * (`route.ts`, by the rows of {@link ChainRows}), and keeps the ids and
  * cancellation of each hop; the agent's hop has the MCP bridge as a hook
- * (`mcp-hook.ts`). A message that goes on unchanged but for its id leaves as
- * the line it came in with (the id spliced in); it is parsed once, on the hop
- * it came from, and never validated here (the components validate).
+ * (`mcp-hook.ts`). A message leaves as its own text (`splice.ts`); its head
+ * is read off its line, its body parsed only where read, never validated.
  */
 import { wireError, type ErrorObject } from "../errors.ts";
 import type { ProcessExit } from "../transport/process.ts";
@@ -14,9 +13,9 @@ import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ChainRows } from "./chain-rows.ts";
 import { answerError, holdUntil, lineWriter, makeHop, notificationLine, readHop, requestLine, type Hop, type Id, type Inbound } from "./hop.ts";
-import { renamedLine, rewrappedLine, unwrappedLine, withId, wrappedLine } from "./splice.ts";
+import { lineOf, paramsOf, withId, type How } from "./splice.ts";
 import { mcpBridgeHook, type AgentHook, type UpstreamCall } from "./mcp-hook.ts";
-import { PEER, route, type ChainShape, type How } from "./route.ts";
+import { PEER, route, type ChainShape } from "./route.ts";
 
 /** How to run a chain. */
 export interface ConductOptions {
@@ -42,31 +41,8 @@ export interface Conductor {
   close(): void;
 }
 
-/** The key of a forwarded initialize in the conductor's set: its origin hop and id (`1` and `"1"` apart). */
+/** A forwarded initialize's key: origin hop and id (`1` and `"1"` apart). */
 const initializeKey = (origin: Hop, id: Id): string => `${origin.index} ${typeof id} ${id}`;
-
-/** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */
-function lineOf(id: Id | undefined, method: string, m: Inbound, how: How): string {
-  switch (how.how) {
-    case "same":
-      return withId(m, id);
-    case "rename":
-      return renamedLine(id, method, m);
-    case "wrap":
-      return wrappedLine(id, method, m);
-    case "unwrap":
-      return unwrappedLine(id, method, how.inner);
-    case "rewrap":
-      return rewrappedLine(id, method, how.inner);
-  }
-}
-
-/** The params of what `m` becomes as `how` says: parsed from their text, for a hook that reads them. */
-function paramsOf(m: Inbound, how: How): unknown {
-  if (how.how === "unwrap") return how.inner.paramsText === undefined ? undefined : JSON.parse(how.inner.paramsText);
-  if (how.how === "wrap" || how.how === "rewrap") return JSON.parse(lineOf(undefined, "", m, how)).params;
-  return m.params();
-}
 
 /** Spawns the chain of `options` and routes it by `rows` (see `conductor.ts`). */
 export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
@@ -104,7 +80,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   };
   const hook: AgentHook | undefined = agentHop === undefined ? undefined : mcpBridgeHook(rows, callUpstream, diagnostic);
 
-  /** Sends `m` on `target` as `method` (its text made as `how` says) on behalf of (`origin`, `originId`), or answers it with the target's exit. */
+  /** Sends `m` on `target` as `method` (text made as `how` says) for (`origin`, `originId`), or answers with the target's exit. */
   function sendRequest(origin: Hop, originId: Id, target: Hop, method: string, m: Inbound, how: How): void {
     if (!target.alive) return answerError(origin, originId, exited(target));
     const id = target.nextId++;

@@ -22,7 +22,9 @@ import { fromValue, Inbound, readLine, unwrap, unwrappedLine, withId, wrappedLin
 interface Forwarded {
   readonly originId: Id;
   readonly upstream: boolean;
-  readonly sessionId: string | undefined;
+  /** Where its params' text lies (the session it belongs to is read off it only when a `session/cancel` comes). */
+  readonly text: string;
+  readonly at: number;
   /** A turn (a row with a cancelled result): what `session/cancel` ends and what a `-32800` answer becomes. */
   readonly turn: Row<never, never> | undefined;
   cancelled: boolean;
@@ -61,10 +63,10 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
       let nextId = 0;
       const send = lineWriter(transport);
 
-      const forward = (originId: Id, upstream: boolean, method: string, sessionId: string | undefined, line: (id: string) => string): void => {
+      const forward = (originId: Id, upstream: boolean, method: string, text: string, at: number, line: (id: string) => string): void => {
         const id = `p${nextId++}`;
         const row = upstream ? undefined : agentRows.get(method);
-        forwarded.set(id, { originId, upstream, sessionId, turn: row?.onCancel !== undefined ? row : undefined, cancelled: false });
+        forwarded.set(id, { originId, upstream, text, at, turn: row?.onCancel !== undefined ? row : undefined, cancelled: false });
         if (!upstream) byOrigin.set(originId, id);
         send(line(id));
       };
@@ -78,7 +80,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
       /** `session/cancel` from the predecessor: once to the successor per running turn, and a cancel for each request of the session sent up. */
       const cancelSession = (sessionId: string): void => {
         for (const [id, entry] of forwarded) {
-          if (entry.sessionId !== sessionId || entry.cancelled) continue;
+          if (entry.cancelled || entry.at === -1 || stringMember(entry.text, entry.at, "sessionId") !== sessionId) continue;
           if (entry.upstream) {
             entry.cancelled = true;
             send(notificationLine(proxyRows.cancel, { requestId: id }));
@@ -107,7 +109,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
           const paramsText = inner.paramsText ?? "{}";
           const to = { method: inner.method, paramsText };
           if (m.kind === "notification") send(unwrappedLine(undefined, inner.method, to));
-          else forward(m.id as Id, true, inner.method, stringMember(paramsText, 0, "sessionId"), (id) => unwrappedLine(id, inner.method, to));
+          else forward(m.id as Id, true, inner.method, paramsText, 0, (id) => unwrappedLine(id, inner.method, to));
           return true;
         }
         if (!fromPredecessor) return false;
@@ -130,10 +132,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         }
         if (!forwards(agentRows, method)) return false;
         if (m.kind === "notification") send(wrappedLine(undefined, proxyRows.envelope, m));
-        else {
-          const { paramsSpan } = m.head;
-          forward(m.id as Id, false, method, paramsSpan.at === -1 ? undefined : stringMember(m.line, paramsSpan.at, "sessionId"), (id) => wrappedLine(id, proxyRows.envelope, m));
-        }
+        else forward(m.id as Id, false, method, m.line, m.head.paramsSpan.at, (id) => wrappedLine(id, proxyRows.envelope, m));
         return true;
       };
 

@@ -14,7 +14,7 @@
  */
 import { wireError, type ErrorObject } from "../errors.ts";
 import type { ChainRows } from "./chain-rows.ts";
-import { unwrap, type Inbound, type Wrapped } from "./splice.ts";
+import { unwrap, type How, type Inbound } from "./splice.ts";
 
 /** The chain: its last component's index, the mode, and each component's name for messages. */
 export interface ChainShape {
@@ -25,14 +25,6 @@ export interface ChainShape {
 
 /** The peer's index in routing decisions. */
 export const PEER = -1;
-
-/**
- * How a forwarded message's text is made from the one it came as
- * (`splice.ts`): `same` (the id spliced), `rename` (the same params under
- * another method), `wrap` (in the envelope), `unwrap` (what the envelope
- * wraps, `inner`), `rewrap` (the envelope's own params in a new envelope).
- */
-export type How = { readonly how: "same" | "rename" | "wrap" } | { readonly how: "unwrap"; readonly inner: Wrapped } | { readonly how: "rewrap"; readonly inner: Wrapped };
 
 /** What to do with one message. */
 export type Decision =

@@ -140,6 +140,37 @@ export function rewrappedLine(id: Id | undefined, envelope: string, inner: Wrapp
   return messageLine(id, JSON.stringify(envelope), inner.paramsText === undefined ? `{"method":${method}}` : `{"method":${method},"params":${inner.paramsText}}`);
 }
 
+/**
+ * How a forwarded message's text is made from the one it came as: `same`
+ * (the id spliced), `rename` (the same params under another method), `wrap`
+ * (in the envelope), `unwrap` (what the envelope wraps, `inner`), `rewrap`
+ * (the envelope's own params in a new envelope).
+ */
+export type How = { readonly how: "same" | "rename" | "wrap" } | { readonly how: "unwrap"; readonly inner: Wrapped } | { readonly how: "rewrap"; readonly inner: Wrapped };
+
+/** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */
+export function lineOf(id: Id | undefined, method: string, m: Inbound, how: How): string {
+  switch (how.how) {
+    case "same":
+      return withId(m, id);
+    case "rename":
+      return renamedLine(id, method, m);
+    case "wrap":
+      return wrappedLine(id, method, m);
+    case "unwrap":
+      return unwrappedLine(id, method, how.inner);
+    case "rewrap":
+      return rewrappedLine(id, method, how.inner);
+  }
+}
+
+/** The params of what `m` becomes as `how` says: parsed from their text, for a hook that reads them. */
+export function paramsOf(m: Inbound, how: How): unknown {
+  if (how.how === "unwrap") return how.inner.paramsText === undefined ? undefined : JSON.parse(how.inner.paramsText);
+  if (how.how === "wrap" || how.how === "rewrap") return JSON.parse(lineOf(undefined, "", m, how)).params;
+  return m.params();
+}
+
 /** A request line the conductor or a proxy writes itself. */
 export function requestLine(id: Id, method: string, params: unknown): string {
   return JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
