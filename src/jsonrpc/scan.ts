@@ -5,7 +5,7 @@
  * router can decide where the message goes and send its text on with the id
  * spliced, wrapped or unwrapped, never parsing it into objects or encoding
  * it again (the conductor and the proxy's pass-through path,
- * `src/proxy/message.ts`).
+ * `src/proxy/splice.ts`).
  *
  * The kind is the one rule's (`classify.ts`): classify is run on a stand-in
  * holding the members it reads. {@link scanHead} gives up (undefined) on
@@ -39,24 +39,18 @@ export interface Head {
 
 const NONE: Span = { at: -1, end: -1 };
 
-/** Scan state: the line and its depth bound; `fail` set on the first thing the scan does not accept. */
-let text = "";
-let limit = 0;
-/** Whether the line has a backslash anywhere: without one, a string ends at the next quote. */
-let escapes = false;
 /** Control characters (raw ones are not allowed in strings; outside them only whitespace is): a line with any is scanned one character at a time. */
 const CONTROL = /[\u0000-\u001f]/;
 
+/** Thrown (once per failed scan, never out of this module) when the line is not what the scan accepts. */
+const FAIL = new Error("not scanned");
+
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
 /** Reads the head of `line` (see the module comment); undefined when the caller must parse it. */
 export function scanHead(line: string, maxDepth: number): Head | undefined {
-  text = line;
-  limit = maxDepth;
-  escapes = line.indexOf("\\") !== -1 || CONTROL.test(line);
-  try {
-    return readHead();
-  } finally {
-    text = "";
-  }
+  return new Scan(line, maxDepth).readHead();
 }
 
 /**
@@ -65,44 +59,10 @@ export function scanHead(line: string, maxDepth: number): Head | undefined {
  * and the method's value; undefined when it is not an object or repeats one.
  */
 export function scanEnvelope(line: string, at: number): { method: unknown; methodSpan: Span; paramsSpan: Span } | undefined {
-  text = line;
-  limit = Number.MAX_SAFE_INTEGER;
-  escapes = line.indexOf("\\") !== -1 || CONTROL.test(line);
-  try {
-    return readEnvelope(at);
-  } catch (error) {
-    if (error === FAIL) return undefined;
-    throw error;
-  } finally {
-    text = "";
-  }
-}
-
-function readEnvelope(at: number): { method: unknown; methodSpan: Span; paramsSpan: Span } | undefined {
-  {
-    let i = ws(at);
-    if (text.charCodeAt(i) !== 123 /* { */) return undefined;
-    let methodSpan = NONE;
-    let paramsSpan = NONE;
-    i = ws(i + 1);
-    if (text.charCodeAt(i) === 125 /* } */) return { method: undefined, methodSpan, paramsSpan };
-    for (;;) {
-      const keyEnd = skipString(i);
-      const key = keyOf(i, keyEnd);
-      i = ws(keyEnd);
-      i = ws(i + 1); // ':'
-      const end = skipValue(i, 2);
-      if (key === "method" || key === "params") {
-        if ((key === "method" ? methodSpan : paramsSpan).at !== -1) return undefined;
-        if (key === "method") methodSpan = { at: i, end };
-        else paramsSpan = { at: i, end };
-      }
-      i = ws(end);
-      if (text.charCodeAt(i) === 125) break;
-      i = ws(i + 1); // ','
-    }
-    return { method: methodSpan.at === -1 ? undefined : valueOf(methodSpan.at, methodSpan.end), methodSpan, paramsSpan };
-  }
+  return new Scan(line, Number.MAX_SAFE_INTEGER).guarded(
+    () => undefined,
+    (scan) => scan.readEnvelope(at),
+  );
 }
 
 /**
@@ -112,240 +72,282 @@ function readEnvelope(at: number): { method: unknown; methodSpan: Span; paramsSp
  * object has none, or it is not a string.
  */
 export function stringMember(line: string, at: number, name: string): string | undefined {
-  text = line;
-  limit = Number.MAX_SAFE_INTEGER;
-  escapes = line.indexOf("\\") !== -1 || CONTROL.test(line);
-  try {
-    let i = ws(at);
+  return new Scan(line, Number.MAX_SAFE_INTEGER).guarded(
+    () => undefined,
+    (scan) => scan.readMember(at, name),
+  );
+}
+
+/** One scan of one line: the line, its depth bound, and whether it has escapes or control characters. */
+class Scan {
+  readonly text: string;
+  readonly limit: number;
+  /** Whether the line has a backslash or a control character anywhere: without, a string ends at the next quote. */
+  readonly escapes: boolean;
+
+  constructor(text: string, limit: number) {
+    this.text = text;
+    this.limit = limit;
+    this.escapes = text.indexOf("\\") !== -1 || CONTROL.test(text);
+  }
+
+  /** `run(this)`, or `failed()` when the scan threw {@link FAIL}. */
+  guarded<T>(failed: () => T, run: (scan: Scan) => T): T {
+    try {
+      return run(this);
+    } catch (error) {
+      if (error === FAIL) return failed();
+      throw error;
+    }
+  }
+
+  readMember(at: number, name: string): string | undefined {
+    const text = this.text;
+    let i = this.ws(at);
     if (text.charCodeAt(i) !== 123 /* { */) return undefined;
     let found: unknown;
-    i = ws(i + 1);
+    i = this.ws(i + 1);
     if (text.charCodeAt(i) === 125) return undefined;
     for (;;) {
-      const keyEnd = skipString(i);
-      const key = escapes ? keyOf(i, keyEnd) : keyEnd - i - 2 === name.length && text.startsWith(name, i + 1) ? name : "";
-      i = ws(ws(keyEnd) + 1);
-      const end = skipValue(i, 2);
-      if (key === name) found = valueOf(i, end);
-      i = ws(end);
+      const keyEnd = this.skipString(i);
+      const key = this.escapes ? this.keyOf(i, keyEnd) : keyEnd - i - 2 === name.length && text.startsWith(name, i + 1) ? name : "";
+      i = this.ws(this.ws(keyEnd) + 1);
+      const end = this.skipValue(i, 2);
+      if (key === name) found = this.valueOf(i, end);
+      i = this.ws(end);
       if (text.charCodeAt(i) === 125) break;
-      i = ws(i + 1);
+      i = this.ws(i + 1);
     }
     return typeof found === "string" ? found : undefined;
-  } catch (error) {
-    if (error === FAIL) return undefined;
-    throw error;
-  } finally {
-    text = "";
   }
-}
 
-/** Thrown (once per failed scan, never across the module) when the line is not what the scan accepts. */
-const FAIL = new Error("not scanned");
-
-function readHead(): Head | undefined {
-  let idSpan = NONE;
-  let methodSpan = NONE;
-  let paramsSpan = NONE;
-  let resultAt = -1;
-  let errorAt = -1;
-  let i: number;
-  try {
-    i = ws(0);
-    if (text.charCodeAt(i) !== 123 /* { */ || limit < 1) return undefined;
-    i = ws(i + 1);
+  readEnvelope(at: number): { method: unknown; methodSpan: Span; paramsSpan: Span } | undefined {
+    const text = this.text;
+    let i = this.ws(at);
+    if (text.charCodeAt(i) !== 123 /* { */) return undefined;
+    let methodSpan = NONE;
+    let paramsSpan = NONE;
+    i = this.ws(i + 1);
     if (text.charCodeAt(i) !== 125 /* } */) {
       for (;;) {
-        if (text.charCodeAt(i) !== 34 /* " */) return undefined;
-        const keyEnd = skipString(i);
-        const key = escapes ? keyOf(i, keyEnd) : known(i, keyEnd);
-        i = ws(keyEnd);
-        if (text.charCodeAt(i) !== 58 /* : */) return undefined;
-        i = ws(i + 1);
-        const end = skipValue(i, 2);
-        switch (key) {
-          case "id":
-            if (idSpan.at !== -1) return undefined;
-            idSpan = { at: i, end };
-            break;
-          case "method":
-            if (methodSpan.at !== -1) return undefined;
-            methodSpan = { at: i, end };
-            break;
-          case "params":
-            if (paramsSpan.at !== -1) return undefined;
-            paramsSpan = { at: i, end };
-            break;
-          case "result":
-            if (resultAt !== -1) return undefined;
-            resultAt = i;
-            break;
-          case "error":
-            if (errorAt !== -1) return undefined;
-            errorAt = i;
-            break;
+        const keyEnd = this.skipString(i);
+        const key = this.keyOf(i, keyEnd);
+        i = this.ws(this.ws(keyEnd) + 1);
+        const end = this.skipValue(i, 2);
+        if (key === "method" || key === "params") {
+          if ((key === "method" ? methodSpan : paramsSpan).at !== -1) return undefined;
+          if (key === "method") methodSpan = { at: i, end };
+          else paramsSpan = { at: i, end };
         }
-        i = ws(end);
-        const c = text.charCodeAt(i);
-        if (c === 125) break;
-        if (c !== 44 /* , */) return undefined;
-        i = ws(i + 1);
+        i = this.ws(end);
+        if (text.charCodeAt(i) === 125) break;
+        i = this.ws(i + 1);
       }
     }
-    if (ws(i + 1) !== text.length) return undefined;
-  } catch (error) {
-    if (error === FAIL) return undefined;
-    throw error;
+    return { method: methodSpan.at === -1 ? undefined : this.valueOf(methodSpan.at, methodSpan.end), methodSpan, paramsSpan };
   }
-  // The one classification rule, on a stand-in with the members it reads.
-  const id = idSpan.at === -1 ? undefined : valueOf(idSpan.at, idSpan.end);
-  const method = methodSpan.at === -1 ? undefined : valueOf(methodSpan.at, methodSpan.end);
-  const stand: Record<string, unknown> = { id, method };
-  if (resultAt !== -1) stand.result = true;
-  if (errorAt !== -1) stand.error = true;
-  const kind = classify(stand);
-  if (kind !== "request" && kind !== "notification" && kind !== "response") return undefined;
-  return { kind, id: id as string | number | undefined, method: method as string | undefined, idSpan, methodSpan, paramsSpan };
-}
 
-/**
- * The value of a scalar at `[at, end)` as `JSON.parse` gives it (a string
- * with escapes is decoded by it); for an object or array, a stand-in of
- * its type (classify only reads types).
- */
-function valueOf(at: number, end: number): unknown {
-  const c = text.charCodeAt(at);
-  if (c === 34 /* " */) {
-    const inner = text.slice(at + 1, end - 1);
-    return inner.indexOf("\\") === -1 ? inner : (JSON.parse(text.slice(at, end)) as string);
+  readHead(): Head | undefined {
+    let idSpan = NONE;
+    let methodSpan = NONE;
+    let paramsSpan = NONE;
+    let resultAt = -1;
+    let errorAt = -1;
+    let i: number;
+    try {
+      i = this.ws(0);
+      if (this.text.charCodeAt(i) !== 123 /* { */ || this.limit < 1) return undefined;
+      i = this.ws(i + 1);
+      if (this.text.charCodeAt(i) !== 125 /* } */) {
+        for (;;) {
+          if (this.text.charCodeAt(i) !== 34 /* " */) return undefined;
+          const keyEnd = this.skipString(i);
+          const key = this.escapes ? this.keyOf(i, keyEnd) : this.known(i, keyEnd);
+          i = this.ws(keyEnd);
+          if (this.text.charCodeAt(i) !== 58 /* : */) return undefined;
+          i = this.ws(i + 1);
+          const end = this.skipValue(i, 2);
+          switch (key) {
+            case "id":
+              if (idSpan.at !== -1) return undefined;
+              idSpan = { at: i, end };
+              break;
+            case "method":
+              if (methodSpan.at !== -1) return undefined;
+              methodSpan = { at: i, end };
+              break;
+            case "params":
+              if (paramsSpan.at !== -1) return undefined;
+              paramsSpan = { at: i, end };
+              break;
+            case "result":
+              if (resultAt !== -1) return undefined;
+              resultAt = i;
+              break;
+            case "error":
+              if (errorAt !== -1) return undefined;
+              errorAt = i;
+              break;
+          }
+          i = this.ws(end);
+          const c = this.text.charCodeAt(i);
+          if (c === 125) break;
+          if (c !== 44 /* , */) return undefined;
+          i = this.ws(i + 1);
+        }
+      }
+      if (this.ws(i + 1) !== this.text.length) return undefined;
+    } catch (error) {
+      if (error === FAIL) return undefined;
+      throw error;
+    }
+    // The one classification rule, on a stand-in with the members it reads.
+    const id = idSpan.at === -1 ? undefined : this.valueOf(idSpan.at, idSpan.end);
+    const method = methodSpan.at === -1 ? undefined : this.valueOf(methodSpan.at, methodSpan.end);
+    const stand: Record<string, unknown> = { id, method };
+    if (resultAt !== -1) stand.result = true;
+    if (errorAt !== -1) stand.error = true;
+    const kind = classify(stand);
+    if (kind !== "request" && kind !== "notification" && kind !== "response") return undefined;
+    return { kind, id: id as string | number | undefined, method: method as string | undefined, idSpan, methodSpan, paramsSpan };
   }
-  if (c === 123) return {};
-  if (c === 91) return [];
-  if (c === 116 /* t */) return true;
-  if (c === 102 /* f */) return false;
-  if (c === 110 /* n */) return null;
-  return Number(text.slice(at, end));
-}
 
-/** The key at `[at, end)` of a line without escapes when it is one {@link readHead} reads, else "". */
-function known(at: number, end: number): string {
-  switch (end - at) {
-    case 4:
-      return text.startsWith('"id"', at) ? "id" : "";
-    case 7:
-      return text.startsWith('"error"', at) ? "error" : "";
-    case 8:
-      return text.startsWith('"method"', at) ? "method" : text.startsWith('"params"', at) ? "params" : text.startsWith('"result"', at) ? "result" : "";
-    default:
-      return "";
+  /**
+   * The value of a scalar at `[at, end)` as `JSON.parse` gives it (a string
+   * with this.escapes is decoded by it); for an object or array, a stand-in of
+   * its type (classify only reads types).
+   */
+  valueOf(at: number, end: number): unknown {
+    const c = this.text.charCodeAt(at);
+    if (c === 34 /* " */) {
+      const inner = this.text.slice(at + 1, end - 1);
+      return inner.indexOf("\\") === -1 ? inner : (JSON.parse(this.text.slice(at, end)) as string);
+    }
+    if (c === 123) return {};
+    if (c === 91) return [];
+    if (c === 116 /* t */) return true;
+    if (c === 102 /* f */) return false;
+    if (c === 110 /* n */) return null;
+    return Number(this.text.slice(at, end));
   }
-}
 
-/** The key whose string spans `[at, end)`, decoded. */
-function keyOf(at: number, end: number): string {
-  const inner = text.slice(at + 1, end - 1);
-  return inner.indexOf("\\") === -1 ? inner : (JSON.parse(text.slice(at, end)) as string);
-}
-
-/** The first index at or after `i` that is not JSON whitespace. */
-function ws(i: number): number {
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
-    i++;
-  }
-}
-
-/** The end of the value starting at `i` (whitespace skipped by the caller), at nesting `depth`; throws {@link FAIL}. */
-function skipValue(i: number, depth: number): number {
-  const c = text.charCodeAt(i);
-  if (c === 34) return skipString(i);
-  if (c === 123 || c === 91) {
-    if (depth > limit) throw FAIL;
-    return c === 123 ? skipObject(i, depth) : skipArray(i, depth);
-  }
-  if (c === 116) return literal(i, "true");
-  if (c === 102) return literal(i, "false");
-  if (c === 110) return literal(i, "null");
-  return skipNumber(i);
-}
-
-function literal(i: number, word: string): number {
-  if (!text.startsWith(word, i)) throw FAIL;
-  return i + word.length;
-}
-
-function skipObject(i: number, depth: number): number {
-  i = ws(i + 1);
-  if (text.charCodeAt(i) === 125) return i + 1;
-  for (;;) {
-    if (text.charCodeAt(i) !== 34) throw FAIL;
-    i = ws(skipString(i));
-    if (text.charCodeAt(i) !== 58) throw FAIL;
-    i = ws(skipValue(ws(i + 1), depth + 1));
-    const c = text.charCodeAt(i);
-    if (c === 125) return i + 1;
-    if (c !== 44) throw FAIL;
-    i = ws(i + 1);
-  }
-}
-
-function skipArray(i: number, depth: number): number {
-  i = ws(i + 1);
-  if (text.charCodeAt(i) === 93) return i + 1;
-  for (;;) {
-    i = ws(skipValue(i, depth + 1));
-    const c = text.charCodeAt(i);
-    if (c === 93) return i + 1;
-    if (c !== 44) throw FAIL;
-    i = ws(i + 1);
-  }
-}
-
-/** The end of the string starting at `i` (its opening quote); throws on a control character, a bad escape or no closing quote. */
-function skipString(i: number): number {
-  if (text.charCodeAt(i) !== 34) throw FAIL;
-  if (!escapes) {
-    const close = text.indexOf('"', i + 1);
-    if (close === -1) throw FAIL;
-    return close + 1;
-  }
-  const n = text.length;
-  for (i++; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) return i + 1;
-    if (c < 32) throw FAIL;
-    if (c === 92) {
-      const e = text.charCodeAt(++i);
-      if (e === 117 /* u */) {
-        for (let k = 1; k <= 4; k++) if (!isHex(text.charCodeAt(i + k))) throw FAIL;
-        i += 4;
-      } else if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) throw FAIL;
+  /** The key at `[at, end)` of a line without this.escapes when it is one {@link readHead} reads, else "". */
+  known(at: number, end: number): string {
+    switch (end - at) {
+      case 4:
+        return this.text.startsWith('"id"', at) ? "id" : "";
+      case 7:
+        return this.text.startsWith('"error"', at) ? "error" : "";
+      case 8:
+        return this.text.startsWith('"method"', at) ? "method" : this.text.startsWith('"params"', at) ? "params" : this.text.startsWith('"result"', at) ? "result" : "";
+      default:
+        return "";
     }
   }
-  throw FAIL;
-}
 
-const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-const isDigit = (c: number) => c >= 48 && c <= 57;
+  /** The key whose string spans `[at, end)`, decoded. */
+  keyOf(at: number, end: number): string {
+    const inner = this.text.slice(at + 1, end - 1);
+    return inner.indexOf("\\") === -1 ? inner : (JSON.parse(this.text.slice(at, end)) as string);
+  }
 
-/** The end of the number at `i`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`. */
-function skipNumber(i: number): number {
-  if (text.charCodeAt(i) === 45 /* - */) i++;
-  const first = text.charCodeAt(i);
-  if (first === 48) i++;
-  else if (first >= 49 && first <= 57) while (isDigit(text.charCodeAt(++i)));
-  else throw FAIL;
-  if (text.charCodeAt(i) === 46 /* . */) {
-    if (!isDigit(text.charCodeAt(++i))) throw FAIL;
-    while (isDigit(text.charCodeAt(++i)));
+  /** The first index at or after `i` that is not JSON whitespace. */
+  ws(i: number): number {
+    for (;;) {
+      const c = this.text.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
+      i++;
+    }
   }
-  const e = text.charCodeAt(i);
-  if (e === 101 || e === 69) {
-    const s = text.charCodeAt(++i);
-    if (s === 43 || s === 45) i++;
-    if (!isDigit(text.charCodeAt(i))) throw FAIL;
-    while (isDigit(text.charCodeAt(++i)));
+
+  /** The end of the value starting at `i` (whitespace skipped by the caller), at nesting `depth`; throws {@link FAIL}. */
+  skipValue(i: number, depth: number): number {
+    const c = this.text.charCodeAt(i);
+    if (c === 34) return this.skipString(i);
+    if (c === 123 || c === 91) {
+      if (depth > this.limit) throw FAIL;
+      return c === 123 ? this.skipObject(i, depth) : this.skipArray(i, depth);
+    }
+    if (c === 116) return this.literal(i, "true");
+    if (c === 102) return this.literal(i, "false");
+    if (c === 110) return this.literal(i, "null");
+    return this.skipNumber(i);
   }
-  return i;
+
+  literal(i: number, word: string): number {
+    if (!this.text.startsWith(word, i)) throw FAIL;
+    return i + word.length;
+  }
+
+  skipObject(i: number, depth: number): number {
+    i = this.ws(i + 1);
+    if (this.text.charCodeAt(i) === 125) return i + 1;
+    for (;;) {
+      if (this.text.charCodeAt(i) !== 34) throw FAIL;
+      i = this.ws(this.skipString(i));
+      if (this.text.charCodeAt(i) !== 58) throw FAIL;
+      i = this.ws(this.skipValue(this.ws(i + 1), depth + 1));
+      const c = this.text.charCodeAt(i);
+      if (c === 125) return i + 1;
+      if (c !== 44) throw FAIL;
+      i = this.ws(i + 1);
+    }
+  }
+
+  skipArray(i: number, depth: number): number {
+    i = this.ws(i + 1);
+    if (this.text.charCodeAt(i) === 93) return i + 1;
+    for (;;) {
+      i = this.ws(this.skipValue(i, depth + 1));
+      const c = this.text.charCodeAt(i);
+      if (c === 93) return i + 1;
+      if (c !== 44) throw FAIL;
+      i = this.ws(i + 1);
+    }
+  }
+
+  /** The end of the string starting at `i` (its opening quote); throws on a control character, a bad escape or no closing quote. */
+  skipString(i: number): number {
+    if (this.text.charCodeAt(i) !== 34) throw FAIL;
+    if (!this.escapes) {
+      const close = this.text.indexOf('"', i + 1);
+      if (close === -1) throw FAIL;
+      return close + 1;
+    }
+    const n = this.text.length;
+    for (i++; i < n; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === 34) return i + 1;
+      if (c < 32) throw FAIL;
+      if (c === 92) {
+        const e = this.text.charCodeAt(++i);
+        if (e === 117 /* u */) {
+          for (let k = 1; k <= 4; k++) if (!isHex(this.text.charCodeAt(i + k))) throw FAIL;
+          i += 4;
+        } else if (e !== 34 && e !== 92 && e !== 47 && e !== 98 && e !== 102 && e !== 110 && e !== 114 && e !== 116) throw FAIL;
+      }
+    }
+    throw FAIL;
+  }
+
+  /** The end of the number at `i`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`. */
+  skipNumber(i: number): number {
+    if (this.text.charCodeAt(i) === 45 /* - */) i++;
+    const first = this.text.charCodeAt(i);
+    if (first === 48) i++;
+    else if (first >= 49 && first <= 57) while (isDigit(this.text.charCodeAt(++i)));
+    else throw FAIL;
+    if (this.text.charCodeAt(i) === 46 /* . */) {
+      if (!isDigit(this.text.charCodeAt(++i))) throw FAIL;
+      while (isDigit(this.text.charCodeAt(++i)));
+    }
+    const e = this.text.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      const s = this.text.charCodeAt(++i);
+      if (s === 43 || s === 45) i++;
+      if (!isDigit(this.text.charCodeAt(i))) throw FAIL;
+      while (isDigit(this.text.charCodeAt(++i)));
+    }
+    return i;
+  }
 }
