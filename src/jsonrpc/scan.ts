@@ -21,8 +21,8 @@ export type HeadKind = Extract<MessageKind, "request" | "notification" | "respon
 
 /** Where a member's value lies in the line: `[at, end)`; `at` is -1 when the member is absent. */
 export interface Span {
-  at: number;
-  end: number;
+  readonly at: number;
+  readonly end: number;
 }
 
 /** What {@link scanHead} reads off a line. */
