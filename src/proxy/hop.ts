@@ -39,7 +39,7 @@ export interface Hop {
  * (`Transport.flush`) instead of at the end of the turn: the next process
  * starts on the first lines of a long chunk while this one routes the rest.
  */
-export const FORWARD_BATCH = Number(process.env.FB ?? 16);
+export const FORWARD_BATCH = 16;
 
 /** Writes lines to `transport`, flushing every {@link FORWARD_BATCH} of them. */
 export function lineWriter(transport: Transport): (line: string) => void {
