@@ -32,9 +32,15 @@ export interface Head {
   readonly id: string | number | undefined;
   /** The method of a request or notification. */
   readonly method: string | undefined;
-  readonly idSpan: Span;
-  readonly methodSpan: Span;
-  readonly paramsSpan: Span;
+  /** Where the id's, the method's and the params' values lie: `[…At, …End)`; `…At` is -1 when absent. */
+  readonly idAt: number;
+  readonly idEnd: number;
+  readonly methodAt: number;
+  readonly methodEnd: number;
+  readonly paramsAt: number;
+  readonly paramsEnd: number;
+  /** Whether the line has a backslash or a control character: later scans of it ({@link scanEnvelope}, {@link stringMember}) need not look again. */
+  readonly escapes: boolean;
 }
 
 const NONE: Span = { at: -1, end: -1 };
@@ -58,8 +64,8 @@ export function scanHead(line: string, maxDepth: number): Head | undefined {
  * (an envelope's params, already checked by {@link scanHead}): their spans,
  * and the method's value; undefined when it is not an object or repeats one.
  */
-export function scanEnvelope(line: string, at: number): { method: unknown; methodSpan: Span; paramsSpan: Span } | undefined {
-  return new Scan(line, Number.MAX_SAFE_INTEGER).guarded(
+export function scanEnvelope(line: string, at: number, escapes?: boolean): { method: unknown; methodSpan: Span; paramsSpan: Span } | undefined {
+  return new Scan(line, Number.MAX_SAFE_INTEGER, escapes).guarded(
     () => undefined,
     (scan) => scan.readEnvelope(at),
   );
@@ -71,8 +77,8 @@ export function scanEnvelope(line: string, at: number): { method: unknown; metho
  * object: the last such member, as `JSON.parse` keeps; undefined when the
  * object has none, or it is not a string.
  */
-export function stringMember(line: string, at: number, name: string): string | undefined {
-  return new Scan(line, Number.MAX_SAFE_INTEGER).guarded(
+export function stringMember(line: string, at: number, name: string, escapes?: boolean): string | undefined {
+  return new Scan(line, Number.MAX_SAFE_INTEGER, escapes).guarded(
     () => undefined,
     (scan) => scan.readMember(at, name),
   );
@@ -85,10 +91,10 @@ class Scan {
   /** Whether the line has a backslash or a control character anywhere: without, a string ends at the next quote. */
   readonly escapes: boolean;
 
-  constructor(text: string, limit: number) {
+  constructor(text: string, limit: number, escapes?: boolean) {
     this.text = text;
     this.limit = limit;
-    this.escapes = text.indexOf("\\") !== -1 || CONTROL.test(text);
+    this.escapes = escapes ?? (text.indexOf("\\") !== -1 || CONTROL.test(text));
   }
 
   /** `run(this)`, or `failed()` when the scan threw {@link FAIL}. */
@@ -148,9 +154,12 @@ class Scan {
   }
 
   readHead(): Head | undefined {
-    let idSpan = NONE;
-    let methodSpan = NONE;
-    let paramsSpan = NONE;
+    let idAt = -1;
+    let idEnd = -1;
+    let methodAt = -1;
+    let methodEnd = -1;
+    let paramsAt = -1;
+    let paramsEnd = -1;
     let resultAt = -1;
     let errorAt = -1;
     let i: number;
@@ -169,16 +178,19 @@ class Scan {
           const end = this.skipValue(i, 2);
           switch (key) {
             case "id":
-              if (idSpan.at !== -1) return undefined;
-              idSpan = { at: i, end };
+              if (idAt !== -1) return undefined;
+              idAt = i;
+              idEnd = end;
               break;
             case "method":
-              if (methodSpan.at !== -1) return undefined;
-              methodSpan = { at: i, end };
+              if (methodAt !== -1) return undefined;
+              methodAt = i;
+              methodEnd = end;
               break;
             case "params":
-              if (paramsSpan.at !== -1) return undefined;
-              paramsSpan = { at: i, end };
+              if (paramsAt !== -1) return undefined;
+              paramsAt = i;
+              paramsEnd = end;
               break;
             case "result":
               if (resultAt !== -1) return undefined;
@@ -202,14 +214,14 @@ class Scan {
       throw error;
     }
     // The one classification rule, on a stand-in with the members it reads.
-    const id = idSpan.at === -1 ? undefined : this.valueOf(idSpan.at, idSpan.end);
-    const method = methodSpan.at === -1 ? undefined : this.valueOf(methodSpan.at, methodSpan.end);
+    const id = idAt === -1 ? undefined : this.valueOf(idAt, idEnd);
+    const method = methodAt === -1 ? undefined : this.valueOf(methodAt, methodEnd);
     const stand: Record<string, unknown> = { id, method };
     if (resultAt !== -1) stand.result = true;
     if (errorAt !== -1) stand.error = true;
     const kind = classify(stand);
     if (kind !== "request" && kind !== "notification" && kind !== "response") return undefined;
-    return { kind, id: id as string | number | undefined, method: method as string | undefined, idSpan, methodSpan, paramsSpan };
+    return { kind, id: id as string | number | undefined, method: method as string | undefined, idAt, idEnd, methodAt, methodEnd, paramsAt, paramsEnd, escapes: this.escapes };
   }
 
   /**

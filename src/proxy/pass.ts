@@ -132,7 +132,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         }
         if (!forwards(agentRows, method)) return false;
         if (m.kind === "notification") send(wrappedLine(undefined, proxyRows.envelope, m));
-        else forward(m.id as Id, false, method, m.line, m.head.paramsSpan.at, (id) => wrappedLine(id, proxyRows.envelope, m));
+        else forward(m.id as Id, false, method, m.line, m.head.paramsAt, (id) => wrappedLine(id, proxyRows.envelope, m));
         return true;
       };
 

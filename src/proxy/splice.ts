@@ -43,7 +43,8 @@ export class Inbound {
   }
   /** Its params, parsed (from their own text) on each use; undefined when absent. */
   params(): unknown {
-    return this.parsed !== undefined ? this.parsed.params : textOf(this.line, this.head.paramsSpan, JSON.parse);
+    const { paramsAt, paramsEnd } = this.head;
+    return this.parsed !== undefined ? this.parsed.params : paramsAt === -1 ? undefined : JSON.parse(this.line.slice(paramsAt, paramsEnd));
   }
 }
 
@@ -71,7 +72,9 @@ export function fromValue(value: unknown, kindOf: (value: unknown) => MessageKin
   return new Inbound(canonical, head, body);
 }
 
-const textOf = <T>(line: string, span: Span, then: (text: string) => T): T | undefined => (span.at === -1 ? undefined : then(line.slice(span.at, span.end)));
+const textOf = (line: string, span: Span): string | undefined => (span.at === -1 ? undefined : line.slice(span.at, span.end));
+/** The text of `m`'s params; undefined when absent. */
+const paramsTextOf = (m: Inbound): string | undefined => (m.head.paramsAt === -1 ? undefined : m.line.slice(m.head.paramsAt, m.head.paramsEnd));
 const idText = (id: Id): string => (typeof id === "number" ? String(id) : JSON.stringify(id));
 
 /** A request (with `id`) or notification line from the texts of its method and params (params left out when undefined or `null`). */
@@ -82,21 +85,21 @@ function messageLine(id: Id | undefined, methodText: string, paramsText: string 
 
 /** `m`'s line with its id replaced by `id` (a notification's line as it is when `id` is undefined). */
 export function withId(m: Inbound, id: Id | undefined): string {
-  const { idSpan } = m.head;
-  if (id === undefined || idSpan.at === -1) return m.line;
-  return `${m.line.slice(0, idSpan.at)}${idText(id)}${m.line.slice(idSpan.end)}`;
+  const { idAt, idEnd } = m.head;
+  if (id === undefined || idAt === -1) return m.line;
+  return `${m.line.slice(0, idAt)}${idText(id)}${m.line.slice(idEnd)}`;
 }
 
 /** `m` as `method` (its own method renamed), under `id`: its params' text kept. */
 export function renamedLine(id: Id | undefined, method: string, m: Inbound): string {
-  return messageLine(id, JSON.stringify(method), textOf(m.line, m.head.paramsSpan, String));
+  return messageLine(id, JSON.stringify(method), paramsTextOf(m));
 }
 
 /** `m` wrapped in `envelope` under `id` (none for a notification): `{method, params}` with `m`'s own texts. */
 export function wrappedLine(id: Id | undefined, envelope: string, m: Inbound): string {
   const { line, head } = m;
-  const params = textOf(line, head.paramsSpan, String);
-  const method = line.slice(head.methodSpan.at, head.methodSpan.end);
+  const params = paramsTextOf(m);
+  const method = line.slice(head.methodAt, head.methodEnd);
   return messageLine(id, JSON.stringify(envelope), params === undefined || params === "null" ? `{"method":${method}}` : `{"method":${method},"params":${params}}`);
 }
 
@@ -114,13 +117,13 @@ export interface Wrapped {
  */
 export function unwrap(m: Inbound, wire: string): Wrapped | string {
   const { line, head } = m;
-  const at = head.paramsSpan.at;
+  const at = head.paramsAt;
   if (at === -1 || line.charCodeAt(at) !== 123 /* { */) return `${wire} params must be an object with a method`;
-  const scanned = scanEnvelope(line, at);
+  const scanned = scanEnvelope(line, at, head.escapes);
   // A repeated member (the last one counts): read from the parsed params instead.
   const inner = scanned ?? fromParsed(m.params() as Record<string, unknown>);
   if (typeof inner.method !== "string") return `${wire} needs the wrapped message's method (a string)`;
-  const paramsText = "paramsText" in inner ? inner.paramsText : textOf(line, inner.paramsSpan, String);
+  const paramsText = "paramsText" in inner ? inner.paramsText : textOf(line, inner.paramsSpan);
   if (paramsText === undefined || paramsText === "null") return { method: inner.method, paramsText: undefined };
   const c = paramsText.charCodeAt(0);
   if (c !== 123 && c !== 91 /* [ */) return `${wire} params.params must be an object or an array`;

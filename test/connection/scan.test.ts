@@ -27,8 +27,8 @@ function agrees(line: string, maxDepth = DEFAULT_MAX_DEPTH): boolean {
     return false;
   }
   const { kind, body } = want;
-  const text = (s: { at: number; end: number }) => (s.at === -1 ? undefined : JSON.parse(line.slice(s.at, s.end)));
-  expect({ kind: head.kind, id: head.id, method: head.method, idText: text(head.idSpan), methodText: text(head.methodSpan), params: text(head.paramsSpan) }, line).toEqual({
+  const text = (at: number, end: number) => (at === -1 ? undefined : JSON.parse(line.slice(at, end)));
+  expect({ kind: head.kind, id: head.id, method: head.method, idText: text(head.idAt, head.idEnd), methodText: text(head.methodAt, head.methodEnd), params: text(head.paramsAt, head.paramsEnd) }, line).toEqual({
     kind,
     id: kind === "notification" ? undefined : body.id,
     method: body.method,
@@ -124,7 +124,7 @@ describe("the head reader", () => {
     const line = '{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"_meta":{"method":"no"},"method":"session/prompt","params":{"sessionId":"s\\u0031","x":{"sessionId":"inner"}}}}';
     const head = scanHead(line, DEFAULT_MAX_DEPTH);
     if (head === undefined) throw new Error("not read");
-    const env = scanEnvelope(line, head.paramsSpan.at);
+    const env = scanEnvelope(line, head.paramsAt);
     expect(env?.method).toBe("session/prompt");
     const params = line.slice(env?.paramsSpan.at, env?.paramsSpan.end);
     expect(JSON.parse(params)).toEqual({ sessionId: "s1", x: { sessionId: "inner" } });
