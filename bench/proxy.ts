@@ -1,13 +1,15 @@
 /**
  * Figure 15 — the cost of one proxy hop: the same client (connectClient
  * over spawnAgent) drives the same agent (test/fixtures/stdio-agent.ts)
- * three ways in the same rounds, peers alternating: direct; behind a bare
+ * four ways in the same rounds, peers alternating: direct; behind a bare
  * byte relay process (lib/relay.ts, the cost of an extra process hop
- * alone); and through `acp-router conduct` with one pass-through proxy
- * (lib/pass-proxy.ts) in front of the agent — the conductor and the proxy
- * each parse every line and pass it on as text (the proxy's pass-through
- * path, src/proxy/pass.ts), and each message crosses two more processes
- * than direct. Prints prompt
+ * alone); behind three bare relays in a row (as many process crossings as
+ * the chain's, doing nothing: the floor of its shape); and through
+ * `acp-router conduct` with one pass-through proxy (lib/pass-proxy.ts) in
+ * front of the agent — the conductor and the proxy read each line's head
+ * off it (src/jsonrpc/scan.ts) and pass it on as text (the proxy's
+ * pass-through path, src/proxy/pass.ts); a message crosses the conductor,
+ * the proxy and the conductor again each way. Prints prompt
  * throughput with 64 prompts in flight and the ratios to the relay and to
  * direct (medians of same-round ratios); in the notes, the p50 of one
  * sequential round trip each way and the load average. Printed, never
@@ -31,18 +33,21 @@ const conductMain = pathToFileURL(fileURLToPath(new URL("../tools/conduct/main.t
 const conductor = [process.execPath, "--import", "tsx", "--input-type=module", "-e", `import { conductMain } from ${JSON.stringify(conductMain)}; process.exit(await conductMain(process.argv.slice(1)));`, "--"];
 const throughChain = [...conductor, "--", ...tsxNode("./lib/pass-proxy.ts"), "--", ...agent];
 const behindRelay = [...tsxNode("./lib/relay.ts"), ...agent];
-const [DIRECT, RELAY, CHAIN] = ["direct", "relay", "ours (conduct + one proxy)"] as const;
+// The floor of a chain's shape: a message from the client crosses the conductor, the proxy and the conductor again on its way
+// to the agent (and back); three bare relays in a row cross as many processes doing nothing.
+const behindThreeRelays = [...tsxNode("./lib/relay.ts"), ...tsxNode("./lib/relay.ts"), ...behindRelay];
+const [DIRECT, RELAY, RELAYS, CHAIN] = ["direct", "relay", "three relays", "ours (conduct + one proxy)"] as const;
 
 const rec = new Recorder();
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const loadBefore = existsSync("/proc/loadavg") ? load() : undefined;
-const pairs: Record<string, Pair> = { [DIRECT]: await open(agent), [RELAY]: await open(behindRelay), [CHAIN]: await open(throughChain) };
+const pairs: Record<string, Pair> = { [DIRECT]: await open(agent), [RELAY]: await open(behindRelay), [RELAYS]: await open(behindThreeRelays), [CHAIN]: await open(throughChain) };
 const burst = (pair: Pair) => Promise.all(Array.from({ length: IN_FLIGHT }, () => pair.prompt()));
 for (const [name, pair] of Object.entries(pairs)) {
   const answers = await burst(pair);
   rec.verify(name, answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"));
 }
-const latency: Record<string, number[]> = { [DIRECT]: [], [RELAY]: [], [CHAIN]: [] };
+const latency: Record<string, number[]> = { [DIRECT]: [], [RELAY]: [], [RELAYS]: [], [CHAIN]: [] };
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of rotate(Object.keys(pairs), round)) {
     const pair = pairs[name] as Pair;
@@ -60,9 +65,9 @@ addRoundRatios(rec, CASE, DIRECT);
 const f = (us: number) => us.toFixed(0);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const result = rec.result({ figure: "proxy", title: "A stdio agent direct, behind a relay, and through `acp-router conduct` with one proxy (prompts/s)", unit: "rt/s", better: "higher", rounds: ROUNDS });
-const sameRound = (c: string) => result.results.find((r) => r.case === `ratio to ${c} (same round), ${CASE}` && r.peer === CHAIN)?.value ?? Number.NaN;
-const [direct, relayed, chained] = [median(latency[DIRECT] ?? []), median(latency[RELAY] ?? []), median(latency[CHAIN] ?? [])];
-rec.notes.push(`throughput through the chain (medians of same-round ratios): ${sameRound(RELAY).toFixed(3)}× the relay, ${sameRound(DIRECT).toFixed(3)}× direct`);
-rec.notes.push(`one round trip, p50: direct ${f(direct)} µs, behind the relay ${f(relayed)} µs (+${f(relayed - direct)} µs), through conduct + one proxy ${f(chained)} µs (+${f(chained - direct)} µs; ${f(chained - relayed)} µs more than the relay)`);
+const sameRound = (c: string, peer: string = CHAIN) => result.results.find((r) => r.case === `ratio to ${c} (same round), ${CASE}` && r.peer === peer)?.value ?? Number.NaN;
+const [direct, relayed, relays, chained] = [median(latency[DIRECT] ?? []), median(latency[RELAY] ?? []), median(latency[RELAYS] ?? []), median(latency[CHAIN] ?? [])];
+rec.notes.push(`throughput through the chain (medians of same-round ratios): ${sameRound(RELAY).toFixed(3)}× the relay, ${sameRound(DIRECT).toFixed(3)}× direct; three bare relays in a row (the chain's process crossings doing nothing): ${sameRound(RELAY, RELAYS).toFixed(3)}× the relay`);
+rec.notes.push(`one round trip, p50: direct ${f(direct)} µs, behind the relay ${f(relayed)} µs (+${f(relayed - direct)} µs), behind three relays ${f(relays)} µs (+${f(relays - relayed)} µs over one), through conduct + one proxy ${f(chained)} µs (+${f(chained - direct)} µs; ${f(chained - relayed)} µs more than the relay)`);
 if (loadBefore !== undefined) rec.notes.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${load()} on ${availableParallelism()} CPUs`);
 emit({ ...result, notes: rec.notes });

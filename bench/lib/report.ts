@@ -93,6 +93,10 @@ export function targets(figs: FigureResult[]): TargetCheck[] {
   const saturated = find(figs, "inspect-saturated", "ratio to relay (same round)", "ours (inspect)");
   const parseFloor = find(figs, "inspect-saturated", "ratio to relay (same round)", "parse floor (relay + JSON.parse on a thread)");
   out.push(check("inspect saturated (figure 16), prompts/s: ≥ 0.9× behind a bare relay process", saturated, (v) => v >= 0.9, `ours ${ratio(saturated, 3)} of the relay, median of same-round ratios (a relay that only JSON.parses each line on a thread: ${ratio(parseFloor, 3)})`));
+  // Figure 15: a chain with one pass-through proxy against the same agent behind one bare relay, with three relays in a row beside it.
+  const chain = find(figs, "proxy", "ratio to relay (same round)", "ours (conduct + one proxy)");
+  const relays = find(figs, "proxy", "ratio to relay (same round)", "three relays");
+  out.push(check("proxy chain (figure 15), prompts/s: ≥ 0.6× behind a bare relay process", chain, (v) => v >= 0.6, `ours ${ratio(chain, 3)} of the relay, median of same-round ratios (three bare relays in a row: ${ratio(relays, 3)})`));
   const invalid = find(figs, "ingest", "invalid", "ours") / find(figs, "ingest", "invalid", "sdk");
   out.push(check("ingest invalid session/prompt: ≥ 5× the SDK", invalid, (v) => v >= 5, `ours ${ratio(invalid, 3)} the sdk`));
   const rt = find(figs, "roundtrip", "session/prompt", "ours") / find(figs, "roundtrip", "session/prompt", "sdk");
