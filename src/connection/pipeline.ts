@@ -18,6 +18,7 @@ import { classify, isResponseShaped, type MessageKind } from "../jsonrpc/classif
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
 import { encodeLine, encodeResult, errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { oversizedAnswer, unusableAnswer, type UnusableAnswer } from "../jsonrpc/unusable.ts";
 import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import { traceContextOf, type Tracing } from "../tracing/hook.ts";
@@ -313,7 +314,7 @@ export function reportHandlerError<P>(inbound: Pipeline<P>, message: string, err
 function processValue<P>(inbound: Pipeline<P>, value: unknown, kind?: MessageKind): void {
   if (value instanceof ParseFailure) {
     report(inbound, "parse_error", `unparsable line: ${value.reason}`);
-    reject(inbound, null, wireError.parse(value.reason), undefined);
+    rejectUnusable(inbound, unusableAnswer(value, undefined), undefined);
   } else if (Array.isArray(value)) processBatch(inbound, value);
   else processMessage(inbound, value, undefined, kind);
 }
@@ -321,14 +322,14 @@ function processValue<P>(inbound: Pipeline<P>, value: unknown, kind?: MessageKin
 /** Answers a line too long to read: `-32700`, `id: null`. */
 function rejectOversized<P>(inbound: Pipeline<P>, length: number, maxBytes: number): void {
   report(inbound, "oversized_line", `skipped a line of at least ${length} characters (maxMessageBytes ${maxBytes})`);
-  reject(inbound, null, wireError.lineTooLong(maxBytes), undefined);
+  rejectUnusable(inbound, oversizedAnswer(maxBytes), undefined);
 }
 
 /** A batch (JSON-RPC 2.0 §6): rejected whole, or each element handled and the answers written as one array. */
 function processBatch<P>(inbound: Pipeline<P>, items: unknown[]): void {
   if (!inbound.acceptBatches || items.length === 0) {
     report(inbound, "batch", items.length === 0 ? "empty batch rejected" : `batch of ${items.length} rejected (batches: "reject")`);
-    reject(inbound, null, wireError.batchRejected(items.length === 0), undefined);
+    rejectUnusable(inbound, unusableAnswer(items, undefined), undefined);
     return;
   }
   const answers: string[] = [];
@@ -359,13 +360,10 @@ function processMessage<P>(inbound: Pipeline<P>, value: unknown, batch: BatchSin
     processCall(inbound, body, kind, row, batch);
   }
   else if (kind === "response") inbound.host.answerPending(body);
-  else if (kind === "unidentified_request") {
+  else if (kind === "unidentified_request" || !responseShaped) {
     batch?.expect();
-    reject(inbound, null, wireError.unusableId(), batch);
-  } else if (!responseShaped) {
-    batch?.expect();
-    report(inbound, "unknown_message", "message is neither a request, a notification nor a response");
-    reject(inbound, null, wireError.notJsonRpc(), batch);
+    if (kind === "unknown") report(inbound, "unknown_message", "message is neither a request, a notification nor a response");
+    rejectUnusable(inbound, unusableAnswer(value, kind), batch);
   } else if (!inbound.host.rejectInvalidResponse(body)) {
     // Never answered; with both result and error, the pending call it names failed above (JSON-RPC 2.0 §5).
     report(inbound, "unknown_response", "response-shaped message without a usable id dropped", { id: body.id ?? null });
@@ -602,6 +600,11 @@ function fail<P>(inbound: Pipeline<P>, call: InboundCall<P>, error: unknown): vo
 /** Answers a rejected message; `id` was chosen by the rejection-id rule (DESIGN §4.3). */
 function reject<P>(inbound: Pipeline<P>, id: RequestId | null, error: ErrorObject, batch: BatchSink | undefined): void {
   writeAnswer(inbound, encodeLine(errorMessage(id, error)), batch);
+}
+
+/** Answers a message that is not a usable one, as `jsonrpc/unusable.ts` says (undefined: never answered). */
+function rejectUnusable<P>(inbound: Pipeline<P>, answer: UnusableAnswer | undefined, batch: BatchSink | undefined): void {
+  if (answer !== undefined) reject(inbound, answer.id, answer.error, batch);
 }
 
 /** Writes an answer line, or hands it to the batch it belongs to. */

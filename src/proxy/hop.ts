@@ -5,8 +5,8 @@
  * itself (`-32700`, `-32600`). Messages leave as text, reused where they
  * can be (`splice.ts`).
  */
-import { ParseFailure } from "../jsonrpc/parse.ts";
-import { wireError, type ErrorObject } from "../errors.ts";
+import { oversizedAnswer, unusableAnswer } from "../jsonrpc/unusable.ts";
+import type { ErrorObject } from "../errors.ts";
 import { kindOf, readLines, type ReaderLimits } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
 import { fromValue, Inbound, readLine, type Id, type Read } from "./splice.ts";
@@ -97,21 +97,19 @@ export function answerError(hop: Hop, id: Id | null, error: ErrorObject): void {
 export function readHop(hop: Hop, transport: Transport, limits: ReaderLimits, message: (from: Hop, m: Inbound) => void, onEnd: () => void): void {
   const deliver = (read: Read): void => {
     if (read instanceof Inbound) return message(hop, read);
-    const { value, kind } = read;
-    if (value instanceof ParseFailure) return answerError(hop, null, wireError.parse(value.reason));
-    if (Array.isArray(value)) return answerError(hop, null, wireError.batchRejected(value.length === 0));
-    if (kind === "unidentified_request") return answerError(hop, null, wireError.unusableId());
-    // A response-shaped body that is not a response (no usable id) is answered by no one.
-    const body = value as Record<string, unknown> | null;
-    if (kind === "unknown" && typeof body === "object" && body !== null && ("result" in body || "error" in body)) return;
-    answerError(hop, null, wireError.notJsonRpc());
+    // Not a usable message: answered as everywhere (`jsonrpc/unusable.ts`); a response-shaped body that is not a response by no one.
+    const answer = unusableAnswer(read.value, read.kind);
+    if (answer !== undefined) answerError(hop, answer.id, answer.error);
   };
   readLines(
     transport,
     {
       line: (text) => deliver(readLine(text, limits.maxDepth, kindOf)),
       message: (value) => deliver(fromValue(value, kindOf)),
-      oversized: () => answerError(hop, null, wireError.lineTooLong(limits.maxMessageBytes)),
+      oversized: () => {
+        const answer = oversizedAnswer(limits.maxMessageBytes);
+        answerError(hop, answer.id, answer.error);
+      },
       end: onEnd,
     },
     limits,

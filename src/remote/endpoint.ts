@@ -11,6 +11,7 @@ import { ErrorCode, wireError, type ErrorObject } from "../errors.ts";
 import { classify } from "../jsonrpc/classify.ts";
 import { errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
+import { unusableAnswer, type UnusableAnswer } from "../jsonrpc/unusable.ts";
 import { HttpConnection, type InboundMessage } from "./http-connection.ts";
 import { sessionOfParams } from "./peek.ts";
 import { MAX_EARLY_SESSION_STREAMS } from "./session-streams.ts";
@@ -62,7 +63,10 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
   const line = oneLine(text);
   // The one parse and the one classification of this message: the connection takes both as they are.
   const value = parseValue(line, state.connectionOptions.maxDepth);
-  if (value instanceof ParseFailure) return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(null, wireError.parse(value.reason))) };
+  if (value instanceof ParseFailure) {
+    const { id, error } = unusableAnswer(value, undefined) as UnusableAnswer;
+    return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(id, error)) };
+  }
   if (Array.isArray(value)) return reject(501, "JSON-RPC batches are not supported (RFD: 501)");
   const kind = classify(value);
   const message: InboundMessage = { value, line, kind };

@@ -59,9 +59,60 @@ export function kindOf(value: unknown): MessageKind | undefined {
   return typeof value !== "object" || value === null || Array.isArray(value) || value instanceof ParseFailure ? undefined : classify(value);
 }
 
-/** Starts reading `transport` into `sink` (see the module comment). */
-export function readMessages(transport: Transport, sink: MessageSink, limits: ReaderLimits): void {
-  const framer = createFramer(
+/** Where {@link lineReader} delivers: framed lines, unparsed, and nothing answered. */
+export interface LineSink {
+  /**
+   * One line, without its line ending; never blank. `shallow`: it cannot nest
+   * deeper than the limits' `maxDepth` should it parse (pass it on to
+   * `parseValue`, which then skips its depth check).
+   */
+  line(text: string, shallow: boolean): void;
+  /** A line longer than the limit was skipped; `length` is how much of it was seen. */
+  oversized(length: number): void;
+  /** With `recoverPrefixedLines`: junk cut from before a message on its line. */
+  prefixed?(prefix: string): void;
+}
+
+/**
+ * A reader fed by hand: chunks of a stream its caller reads (a child's
+ * stdout it also forwards, a socket, the inbound side of a transport it
+ * hands on later), for readers that observe, or read only a prefix.
+ */
+export interface ChunkReader {
+  /** A chunk of bytes or text; chunk boundaries mean nothing. */
+  push(chunk: Uint8Array | string): void;
+  /** End of stream: a last line without a trailing newline is still delivered. */
+  end(): void;
+  /**
+   * Stops reading and hands back the text pushed but not yet delivered:
+   * called from the sink while a line is delivered, the rest of the chunk
+   * after that line; between pushes, the incomplete last line. Later
+   * pushes do nothing. For readers that read a stream's first messages
+   * and hand the rest on unchanged (the version router, the client
+   * connector's switchboard): they decode bytes themselves and push text,
+   * so no character split across chunks is lost.
+   */
+  release(): string;
+}
+
+/**
+ * A reader fed by hand that frames lines with `limits` and parses nothing
+ * (inspect, check and check-client observe lines; the switchboard looks for
+ * one answer). The line framing of {@link readMessages}, bracket counting
+ * included.
+ */
+export function lineReader(sink: LineSink, limits: ReaderLimits): ChunkReader {
+  // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
+  return createFramer(sink, limits.maxMessageBytes, limits.maxDepth, limits.recoverPrefixedLines);
+}
+
+/**
+ * A reader fed by hand that delivers messages as {@link readMessages} does:
+ * each line parsed once with `limits.maxDepth` and classified once.
+ * Answering what is not a message is the sink's (`jsonrpc/unusable.ts`).
+ */
+export function messageReader(sink: Omit<MessageSink, "end">, limits: ReaderLimits): ChunkReader {
+  return lineReader(
     {
       line(text, shallow) {
         const value = parseValue(text, limits.maxDepth, shallow);
@@ -70,11 +121,13 @@ export function readMessages(transport: Transport, sink: MessageSink, limits: Re
       oversized: (length) => sink.oversized(length),
       prefixed: (prefix) => sink.prefixed?.(prefix),
     },
-    limits.maxMessageBytes,
-    // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
-    limits.maxDepth,
-    limits.recoverPrefixedLines,
+    limits,
   );
+}
+
+/** Starts reading `transport` into `sink` (see the module comment). */
+export function readMessages(transport: Transport, sink: MessageSink, limits: ReaderLimits): void {
+  const framer = messageReader(sink, limits);
   transport.start({
     data: (chunk) => framer.push(chunk),
     message(value, line, kind) {

@@ -4,8 +4,9 @@
  * observable behaviour of the reference SDK's `agentProtocolRouter` (2.4).
  */
 import { wireError, type ErrorObject } from "../errors.ts";
-import { classify, isResponseShaped } from "../jsonrpc/classify.ts";
+import { classify } from "../jsonrpc/classify.ts";
 import { checkEnvelope } from "../jsonrpc/envelope.ts";
+import { unusableAnswer } from "../jsonrpc/unusable.ts";
 
 /** The protocol versions the version router and the client connector route (named apart from the schemas' `ProtocolVersion`, any integer 0–65535). */
 export type RoutedVersion = 1 | 2;
@@ -38,12 +39,13 @@ const IGNORE: Negotiation = { tag: "ignore" };
  * `capabilities`) goes to v1, when configured, as sent.
  */
 export function negotiate(message: unknown, versions: readonly RoutedVersion[], v1ShapeToV1 = false): Negotiation {
-  if (Array.isArray(message)) return reject(null, wireError.batchRejected(message.length === 0));
-  const kind = classify(message);
+  const kind = Array.isArray(message) ? undefined : classify(message);
   if (kind === "notification" || kind === "response") return IGNORE;
-  // A null, fractional or structured id: never usable (ACP v2 forbids null ids; acp-router's v1 rejects them too).
-  if (kind === "unidentified_request") return reject(null, wireError.unusableId());
-  if (kind !== "request") return isResponseShaped(message) ? IGNORE : reject(null, wireError.notJsonRpc());
+  // A batch, a null, fractional or structured id (ACP v2 forbids null ids; acp-router's v1 rejects them too), not JSON-RPC.
+  if (kind !== "request") {
+    const answer = unusableAnswer(message, kind);
+    return answer === undefined ? IGNORE : reject(answer.id, answer.error);
+  }
   const body = message as Record<string, unknown>;
   const id = body.id as string | number;
   const envelope = checkEnvelope(body);

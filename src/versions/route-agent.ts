@@ -23,9 +23,10 @@ import { wireError, type ErrorObject } from "../errors.ts";
 import { classify } from "../jsonrpc/classify.ts";
 import type { RequestId } from "../context.ts";
 import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
-import { DEFAULT_MAX_DEPTH, parseLine } from "../jsonrpc/parse.ts";
+import { ParseFailure } from "../jsonrpc/parse.ts";
+import { oversizedAnswer, unusableAnswer, type UnusableAnswer } from "../jsonrpc/unusable.ts";
 import type { Protocol, ProtocolTypes } from "../protocol.ts";
-import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import { messageReader, readerLimits } from "../transport/reader.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 import { negotiate, type RoutedVersion } from "./negotiate.ts";
 
@@ -89,9 +90,9 @@ const ROUTE_AGENT = "routeAgent(transport, { v1?: { protocol, handler }, v2?: { 
  * `handler` with `options`. Resolves once routed, or to `undefined` when the
  * client leaves first (the transport is then closed). Before routing, every
  * line is framed and answered exactly as a plain connection of the selected
- * version answers it before `initialize` (the same framer, the same
- * `maxMessageBytes` and `maxDepth` from `options`, the same error
- * constructors): invalid JSON, a line too deep or too long `-32700`; a bad
+ * version answers it before `initialize` (the same reader, the same
+ * `maxMessageBytes` and `maxDepth` from `options`, the same answers
+ * from `jsonrpc/unusable.ts`): invalid JSON, a line too deep or too long `-32700`; a bad
  * id, a bad envelope or another request `-32600`; notifications and
  * responses are ignored. Only the router answers an `initialize` with an
  * unusable `protocolVersion` (`-32602`, `data.errors` at `/protocolVersion`)
@@ -160,12 +161,12 @@ function batchDefault(protocol: Protocol): "reject" | "accept" {
  * @internal
  */
 export function routeTransport<C>(transport: Transport, versions: readonly RoutedVersion[], open: (version: RoutedVersion, transport: Transport) => C, options: RouteTransportOptions = {}): Promise<{ readonly version: RoutedVersion; readonly connection: C } | undefined> {
-  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  // Decoded here, not by the framer: text the framer releases on routing must not lose a character split across chunks.
+  // The connection's own limits, resolved as it resolves them (the agent side reads strictly: no junk recovered).
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth });
+  // Decoded here, not by the reader: text the reader releases on routing must not lose a character split across chunks.
   const decoder = new TextDecoder("utf-8", { fatal: false });
   const report = (kind: "parse_error" | "oversized_line" | "batch" | "unknown_message", message: string) => options.onDiagnostic?.({ kind, message, data: { phase: "before_initialize" } });
-  const answer = (id: string | number | null, error: ErrorObject) => transport.write(encodeLine(errorMessage(id, error)));
+  const answer = ({ id, error }: { readonly id: RequestId | null; readonly error: ErrorObject }) => transport.write(encodeLine(errorMessage(id, error)));
 
   return new Promise((resolve) => {
     let inner: TransportReceiver | undefined;
@@ -201,7 +202,8 @@ export function routeTransport<C>(transport: Transport, versions: readonly Route
           answers.push(JSON.stringify(errorMessage((item as { id: RequestId }).id, wireError.unbatched(String((item as { method: unknown }).method)))));
           continue;
         }
-        const outcome = Array.isArray(item) ? ({ tag: "reject", id: null, error: wireError.notJsonRpc() } as const) : negotiate(item, versions, options.v1ShapeToV1 === true);
+        // An array inside a batch is an element that is not a message (its kind is "unknown"), not a batch.
+        const outcome = Array.isArray(item) ? ({ tag: "reject", ...(unusableAnswer(item, classify(item)) as UnusableAnswer) } as const) : negotiate(item, versions, options.v1ShapeToV1 === true);
         if (outcome.tag === "ignore") continue;
         // An initialize inside a batch is not routed: answered as a connection answers an unbatched row.
         const [id, error] = outcome.tag === "route" ? [(item as { id: string | number }).id, wireError.unbatched("initialize")] : [outcome.id, outcome.error];
@@ -211,27 +213,27 @@ export function routeTransport<C>(transport: Transport, versions: readonly Route
       if (answers.length > 0) transport.write(`[${answers.join(",")}]\n`);
     };
 
-    const framer = createFramer(
+    // The one message reader, fed by hand: after routing, what it has not read is handed on as text.
+    const reader = messageReader(
       {
-        line(line) {
-          const parsed = parseLine(line, maxDepth);
-          if (!parsed.ok) {
-            report("parse_error", `unparsable line before initialize: ${parsed.reason}`);
-            return answer(null, wireError.parse(parsed.reason));
+        message(value) {
+          if (value instanceof ParseFailure) {
+            report("parse_error", `unparsable line before initialize: ${value.reason}`);
+            return answer(unusableAnswer(value, undefined) as UnusableAnswer);
           }
-          if (Array.isArray(parsed.value) && parsed.value.length > 0 && options.batches === "accept") return answerBatch(parsed.value);
-          const outcome = negotiate(parsed.value, versions, options.v1ShapeToV1 === true);
-          if (outcome.tag === "route") return route(outcome.version, outcome.initialize, framer.release());
+          if (Array.isArray(value) && value.length > 0 && options.batches === "accept") return answerBatch(value);
+          const outcome = negotiate(value, versions, options.v1ShapeToV1 === true);
+          if (outcome.tag === "route") return route(outcome.version, outcome.initialize, reader.release());
           if (outcome.tag === "ignore") return report("unknown_message", "message before initialize ignored");
-          report(Array.isArray(parsed.value) ? "batch" : "unknown_message", `answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
-          answer(outcome.id, outcome.error);
+          report(Array.isArray(value) ? "batch" : "unknown_message", `answered ${outcome.error.code} before initialize: ${outcome.error.message}`);
+          answer(outcome);
         },
         oversized(length) {
-          report("oversized_line", `skipped a line of at least ${length} characters before initialize (maxMessageBytes ${max})`);
-          answer(null, wireError.lineTooLong(max));
+          report("oversized_line", `skipped a line of at least ${length} characters before initialize (maxMessageBytes ${limits.maxMessageBytes})`);
+          answer(oversizedAnswer(limits.maxMessageBytes));
         },
       },
-      max,
+      limits,
     );
 
     transport.start({
@@ -242,15 +244,15 @@ export function routeTransport<C>(transport: Transport, versions: readonly Route
           handOff += text;
           return;
         }
-        framer.push(text);
+        reader.push(text);
       },
       end(error) {
         if (inner) return inner.end(error);
         const tail = decoder.decode();
         if (handOff !== undefined) handOff += tail;
         else {
-          if (tail !== "") framer.push(tail);
-          framer.end();
+          if (tail !== "") reader.push(tail);
+          reader.end();
         }
         // The last line may have routed just now, and the connection may have started reading.
         const started = inner as TransportReceiver | undefined;

@@ -6,11 +6,11 @@
  * response-shaped message), which may be withheld from that leg — then it
  * and every later line wait for the next leg.
  */
-import { wireError } from "../errors.ts";
 import { isResponseShaped } from "../jsonrpc/classify.ts";
 import { encodeLine, errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { createFramer, DEFAULT_MAX_MESSAGE_BYTES, type Framer } from "../transport/framer.ts";
+import { oversizedAnswer } from "../jsonrpc/unusable.ts";
+import { lineReader, readerLimits, type ChunkReader } from "../transport/reader.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 
 /** What to do with the first answer while probing: hand it to the current leg, or keep it from that leg. */
@@ -33,8 +33,8 @@ export interface Switchboard {
 /** Options of {@link createSwitchboard}. */
 export interface SwitchboardOptions {
   /**
-   * Longest line read while probing. Default {@link DEFAULT_MAX_MESSAGE_BYTES}
-   * (32 MiB), the connection's own default: a longer line is answered
+   * Longest line read while probing. Default 32 MiB (resolved by
+   * `readerLimits`, as the connection's own `maxMessageBytes`): a longer line is answered
    * `-32700` and skipped, as the leg's connection would.
    */
   readonly maxMessageBytes?: number;
@@ -42,13 +42,14 @@ export interface SwitchboardOptions {
 
 /**
  * Wraps `transport`; starts reading it at once. While probing, lines are
- * split by the connection's framer ({@link createFramer}), so they are
+ * split by the one reader (`transport/reader.ts`, {@link lineReader}), so they are
  * delimited, limited and answered as a plain connection does; outside
  * probing, inbound text is handed on as it came.
  */
 export function createSwitchboard(transport: Transport, options: SwitchboardOptions = {}): Switchboard {
-  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  // Decoded here, not by the framer: what the framer releases must not lose a character split across chunks.
+  // Junk before a message (PITFALLS #20) is cut only to recognise the answer; the leg gets the line as it came.
+  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes, recoverPrefixedLines: true });
+  // Decoded here, not by the reader: what the reader releases must not lose a character split across chunks.
   const decoder = new TextDecoder("utf-8", { fatal: false });
   let receiver: TransportReceiver | undefined;
   let current: Transport | undefined;
@@ -56,7 +57,7 @@ export function createSwitchboard(transport: Transport, options: SwitchboardOpti
   let pending = "";
   let held = false;
   let ended: { error: Error | undefined } | undefined;
-  let probe: { decide: (a: Record<string, unknown>) => AnswerDecision; done: (a: Record<string, unknown> | undefined) => void; framer: Framer } | undefined;
+  let probe: { decide: (a: Record<string, unknown>) => AnswerDecision; done: (a: Record<string, unknown> | undefined) => void; reader: ChunkReader } | undefined;
 
   const deliver = (text: string) => {
     if (text === "") return;
@@ -76,47 +77,45 @@ export function createSwitchboard(transport: Transport, options: SwitchboardOpti
   };
 
   const startProbe = (decide: (a: Record<string, unknown>) => AnswerDecision, done: (a: Record<string, unknown> | undefined) => void) => {
-    // Junk before a message (PITFALLS #20) is cut only to recognise the answer; the leg gets the line as it came.
     let prefix = "";
-    const framer = createFramer(
+    const reader = lineReader(
       {
         line(text) {
           const line = `${prefix}${text}\n`;
           prefix = "";
           const answer = answerIn(text);
           if (answer === undefined) deliver(line);
-          else finish(answer, line, framer.release());
+          else finish(answer, line, reader.release());
         },
         prefixed(cut) {
           prefix = cut;
         },
         oversized() {
-          transport.write(encodeLine(errorMessage(null, wireError.lineTooLong(max))));
+          const { id, error } = oversizedAnswer(limits.maxMessageBytes);
+          transport.write(encodeLine(errorMessage(id, error)));
         },
       },
-      max,
-      0,
-      true,
+      limits,
     );
-    probe = { decide, done, framer };
+    probe = { decide, done, reader };
     // Text that waited for this leg is probed first.
     const waiting = pending;
     pending = "";
-    framer.push(waiting);
+    reader.push(waiting);
   };
 
   const shared: TransportReceiver = {
     data(chunk) {
       const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-      if (probe !== undefined) probe.framer.push(text);
+      if (probe !== undefined) probe.reader.push(text);
       else deliver(text);
     },
     end(error) {
       const tail = decoder.decode();
       if (tail !== "") shared.data(tail);
-      probe?.framer.end();
+      probe?.reader.end();
       ended = { error };
-      if (probe !== undefined) finish(undefined, "", probe.framer.release());
+      if (probe !== undefined) finish(undefined, "", probe.reader.release());
       if (!held) receiver?.end(error);
     },
   };
