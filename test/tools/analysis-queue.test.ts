@@ -1,6 +1,6 @@
 // The proxy's analysis queue: lines are analysed after forwarding, in arrival order across directions, and a full queue skips and resynchronises.
 import { describe, expect, it } from "vitest";
-import { createFramer } from "../../src/transport/framer.ts";
+import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createAnalysisQueue } from "../../tools/inspect/analysis.ts";
 import type { Sender } from "../../tools/inspect/rules.ts";
 
@@ -9,7 +9,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function collect(maxBytes?: number) {
   const seen: string[] = [];
-  const open = (from: Sender, time: () => number) => createFramer({ line: (text) => seen.push(`${from}@${time()} ${text}`), oversized: () => undefined });
+  const open = (from: Sender, time: () => number) => lineReader({ line: (text) => void seen.push(`${from}@${time()} ${text}`), oversized: () => undefined }, readerLimits());
   return { seen, queue: createAnalysisQueue(open, maxBytes) };
 }
 

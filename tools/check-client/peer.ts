@@ -9,7 +9,7 @@
  * EOF, and the bridge exits with it).
  */
 import { createServer, type Server, type Socket } from "node:net";
-import { createFramer } from "../../src/transport/framer.ts";
+import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 
 /**
@@ -106,7 +106,8 @@ export async function startPeer(): Promise<Peer> {
   // Alternating number and string ids, so a client that changes an id's type is seen.
   let nextId = 0;
   const freshId = (): number | string => (nextId++ % 2 === 0 ? 100 + nextId : `check-${nextId}`);
-  const framer = createFramer({
+  // The client's lines, read as a connection with the default limits reads them (the one reader, no answers).
+  const framer = lineReader({
     line(text) {
       const { index } = monitor.observe("client", text, now());
       const line = { text, body: parseBody(text), t: now(), index };
@@ -115,7 +116,7 @@ export async function startPeer(): Promise<Peer> {
       wake();
     },
     oversized: (n) => monitor.oversized("client", n, now()),
-  });
+  }, readerLimits());
   const server: Server = createServer({ allowHalfOpen: true }, (s) => {
     if (socket !== undefined) {
       extra++;

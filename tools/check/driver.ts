@@ -8,7 +8,7 @@
  * SIGKILL), so an agent behind `sh -c`, `npx` or a launcher leaves nothing running.
  */
 import { ErrorCode } from "../../src/error-code.ts";
-import { createFramer } from "../../src/transport/framer.ts";
+import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
 
@@ -125,7 +125,9 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     death = { code, signal, t: now(), probe: driver.probe };
     for (const w of waiters) w();
   });
-  const fromAgent = createFramer({
+  // Both directions read as a connection with the default limits reads them (the one reader, no answers).
+  const limits = readerLimits();
+  const fromAgent = lineReader({
     line(text) {
       const { index } = monitor.observe("agent", text, now());
       const line = { text, body: parseBody(text), t: now(), index };
@@ -140,8 +142,8 @@ export function startDriver(command: readonly string[], options: DriverOptions =
       for (const w of waiters) w();
     },
     oversized: (n) => monitor.oversized("agent", n, now()),
-  });
-  const fromClient = createFramer({ line: (text) => monitor.observe("client", text, now()), oversized: () => undefined });
+  }, limits);
+  const fromClient = lineReader({ line: (text) => void monitor.observe("client", text, now()), oversized: () => undefined }, limits);
   proc.child.stdout?.on("data", (chunk: Uint8Array) => {
     proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
     fromAgent.push(chunk);

@@ -7,7 +7,7 @@
  * counted as skipped, and that direction's framer restarts at the next
  * newline.
  */
-import type { Framer } from "../../src/transport/framer.ts";
+import type { ChunkReader } from "../../src/transport/reader.ts";
 import type { Sender } from "./rules.ts";
 
 /** Bytes waiting for analysis before chunks are skipped: 16 MiB. */
@@ -35,7 +35,7 @@ type Entry = { readonly from: Sender; readonly chunk: Uint8Array | undefined; re
  * chunk being analysed. `released(bytes)`, when given, is told of each
  * chunk's size once it is taken out of the queue for analysis.
  */
-export function createAnalysisQueue(open: (from: Sender, time: () => number) => Framer, maxBytes = ANALYSIS_MAX_BYTES, sliceMs = ANALYSIS_SLICE_MS, released?: (bytes: number) => void): AnalysisQueue {
+export function createAnalysisQueue(open: (from: Sender, time: () => number) => ChunkReader, maxBytes = ANALYSIS_MAX_BYTES, sliceMs = ANALYSIS_SLICE_MS, released?: (bytes: number) => void): AnalysisQueue {
   let t = 0;
   const time = () => t;
   const framers = { client: open("client", time), agent: open("agent", time) };

@@ -8,7 +8,8 @@
  * reports.
  */
 import { classify, isResponseShaped } from "../../src/jsonrpc/classify.ts";
-import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../../src/jsonrpc/parse.ts";
+import { ParseFailure, parseValue } from "../../src/jsonrpc/parse.ts";
+import { readerLimits } from "../../src/transport/reader.ts";
 import { createCallBook, type Call, type CallBook } from "./calls.ts";
 import { rawNumericId } from "./ids.ts";
 import { checkEnvelope, type Found } from "./checks.ts";
@@ -26,7 +27,7 @@ export type { MonitorState, Observed, SessionState };
 export interface Monitor {
   /**
    * Observes one line (without its newline) written by `from` at `t` ms.
-   * `shallow`: the framer (its `bracketLimit` {@link DEFAULT_MAX_DEPTH}) found
+   * `shallow`: the reader (`lineReader`, counting up to the default `maxDepth`) found
    * the line short enough, or counted few enough opening brackets in it, that
    * it cannot nest deeper, so the depth bound needs no scan.
    */
@@ -45,6 +46,8 @@ const NONE: Violation[] = [];
 
 /** Creates a monitor for one connection, judging with `tables` (the built-in ones unless given). */
 export function createMonitor(tables: Tables = BUILT_IN): Monitor {
+  // A connection's default depth bound, resolved as the connection resolves it.
+  const { maxDepth } = readerLimits();
   const state: MonitorState = {
     tables,
     table: tables.initial,
@@ -80,7 +83,7 @@ export function createMonitor(tables: Tables = BUILT_IN): Monitor {
     found = NONE;
     current = from;
     now = t;
-    const value = parseValue(line, DEFAULT_MAX_DEPTH, shallow);
+    const value = parseValue(line, maxDepth, shallow);
     if (value instanceof ParseFailure) {
       state.calls[from].nullOwed++;
       state.stats.nonJson++;

@@ -6,8 +6,7 @@
  * proxy's own thread; either way it sees the forwarded chunks after they
  * were written on, with the time they arrived.
  */
-import { DEFAULT_MAX_DEPTH } from "../../src/jsonrpc/parse.ts";
-import { createFramer } from "../../src/transport/framer.ts";
+import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { ANALYSIS_MAX_BYTES, createAnalysisQueue } from "./analysis.ts";
 import { createMonitor, type Monitor } from "./monitor.ts";
 import { openOutput, type TextOutput } from "./output.ts";
@@ -59,8 +58,10 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
   const record = options.record !== undefined ? openOutput(options.record) : undefined;
   record?.write(startLine(options.command, new Date(options.startedAt)));
   const rust = options.trace !== undefined ? openOutput(options.trace) : undefined;
+  // The connection's default limits, resolved once: the monitor judges lines as a connection would read them.
+  const limits = readerLimits();
   const framer = (from: Sender, time: () => number) =>
-    createFramer({
+    lineReader({
       line(text, shallow) {
         const o = monitor.observe(from, text, time(), shallow);
         if (log) log.write(traceLines(o, text, log.tty));
@@ -68,8 +69,8 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
         if (rust) rust.write(rustTraceLines(from, text, o.t));
       },
       oversized: (length) => monitor.oversized(from, length, time()),
-      // The framer counts each line's opening brackets, so the monitor's depth bound scans only lines with many.
-    }, undefined, DEFAULT_MAX_DEPTH);
+      // The reader counts each line's opening brackets up to limits.maxDepth, so the monitor's depth bound scans only lines with many.
+    }, limits);
   const analysis = createAnalysisQueue(framer, maxBytes, undefined, released);
   return {
     push: analysis.push,
