@@ -62,6 +62,8 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   readonly peer: Peer;
   readonly closed: Promise<CloseInfo>;
   private readonly writer: ConnectionState;
+  /** The transport takes whole messages (`writeMessage`): decided once. */
+  private readonly messageLevel: boolean;
   private info: CloseInfo | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
@@ -74,6 +76,7 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     this.side = side;
     this.peerSide = side === "agent" ? "client" : "agent";
     this.transport = transport;
+    this.messageLevel = typeof transport.writeMessage === "function";
     // Per-object gates are learnt by the client from the updates it receives (rows the agent handles).
     this.writer = new ConnectionState(side === "client" ? protocol.rows.agent.filter((r) => r.objectCapability !== undefined) : []);
     this.extensionSender = makeSender(this);
@@ -99,6 +102,12 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
 
   get isClosed(): boolean {
     return this.info !== undefined;
+  }
+
+  /** Writes one encoded message (its line and newline): through `transport.writeMessage` when the transport has it, else `write`. */
+  send(text: string): void {
+    if (this.messageLevel) (this.transport.writeMessage as (text: string) => void).call(this.transport, text);
+    else this.transport.write(text);
   }
 
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void {

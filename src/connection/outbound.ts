@@ -26,6 +26,8 @@ export interface OutboundHost {
   readonly peerSide: "agent" | "client";
   readonly protocol: Protocol;
   readonly transport: Transport;
+  /** Writes one encoded message (its line and newline): `transport.writeMessage` when there is one, else `write`. */
+  send(text: string): void;
   /** Why the connection closed; undefined while open. */
   readonly closeInfo: { readonly reason: string } | undefined;
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void;
@@ -114,7 +116,7 @@ export class Outbound<Peer> {
     if (this.tracing !== undefined) params = this.trace(wire, row, "notification", params, undefined).params;
     try {
       // A row's line starts with its precomputed prefix: no envelope object, the method encoded once.
-      this.core.transport.write(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(this.prefixOf(row, wire), params));
+      this.core.send(row === undefined || params === undefined ? encodeNotification(wire, params) : encodeWithPrefix(this.prefixOf(row, wire), params));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -165,7 +167,7 @@ export class Outbound<Peer> {
         cancelCause: undefined,
       };
       this.pending.add(call);
-      this.core.transport.write(line);
+      this.core.send(line);
       const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.requestTimeoutMs : undefined);
       if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
@@ -223,7 +225,7 @@ export class Outbound<Peer> {
     if (call.cancelSent || this.core.closeInfo) return;
     call.cancelSent = true;
     call.cancelCause = cause;
-    this.core.transport.write(encodeNotification("$/cancel_request", { requestId: call.id }));
+    this.core.send(encodeNotification("$/cancel_request", { requestId: call.id }));
   }
 
   /** Settles the pending call a response answers; unknown ids are dropped with a diagnostic. */

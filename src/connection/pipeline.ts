@@ -40,6 +40,8 @@ export interface InboundHost<Peer> {
   /** The connection's protocol, with its registered extensions' rows. */
   readonly protocol: Protocol;
   readonly transport: Transport;
+  /** Writes one encoded message (its line and newline): `transport.writeMessage` when there is one, else `write`. */
+  send(text: string): void;
   readonly peer: Peer;
   readonly isClosed: boolean;
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void;
@@ -343,7 +345,7 @@ function processBatch<P>(inbound: Pipeline<P>, items: unknown[]): void {
       sink.done();
     },
     done() {
-      if (--open === 0 && answers.length > 0) inbound.host.transport.write(`[${answers.join(",")}]\n`);
+      if (--open === 0 && answers.length > 0) inbound.host.send(`[${answers.join(",")}]\n`);
     },
   };
   for (const item of items) processMessage(inbound, item, sink);
@@ -611,7 +613,7 @@ function rejectUnusable<P>(inbound: Pipeline<P>, answer: UnusableAnswer | undefi
 function writeAnswer<P>(inbound: Pipeline<P>, line: string, batch: BatchSink | undefined): void {
   if (inbound.isClosed) return;
   if (batch) batch.add(line.slice(0, -1));
-  else inbound.host.transport.write(line);
+  else inbound.host.send(line);
 }
 
 /** `value` with the row's `onCancel` fields laid over it (both objects), else `onCancel` itself when there is one. */

@@ -62,7 +62,7 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
   }
   const line = oneLine(text);
   // The one parse and the one classification of this message: the connection takes both as they are.
-  const value = parseValue(line, state.connectionOptions.maxDepth);
+  const value = parseValue(line, state.reader.maxDepth);
   if (value instanceof ParseFailure) {
     const { id, error } = unusableAnswer(value, undefined) as UnusableAnswer;
     return { status: 400, headers: JSON_HEADERS, body: JSON.stringify(errorMessage(id, error)) };

@@ -17,13 +17,14 @@
  */
 import type { RequestId } from "../context.ts";
 import { wireError } from "../errors.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/framer.ts";
+import type { MessageKind } from "../jsonrpc/classify.ts";
+import { deliverLine, readerLimits } from "../transport/reader.ts";
 import { createPauseGate, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { createCookieJar, type CookieJar } from "./cookies.ts";
 import { openEventStream, StreamRefusedError, type StreamHost } from "./http-client-stream.ts";
 import { answerFor, createLanes, refusedAnswer } from "./http-client-support.ts";
 import { sessionOfParams } from "./peek.ts";
-import { HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, oneLine } from "./protocol.ts";
+import { HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, messageLine, oneLine } from "./protocol.ts";
 
 /** Options of {@link httpClientTransport}. */
 export interface HttpClientOptions {
@@ -58,7 +59,7 @@ const FATAL: ReadonlySet<number> = new Set([401, 403, 404, 410]);
 export function httpClientTransport(url: string, options: HttpClientOptions = {}): Transport {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const jar = options.cookies ?? createCookieJar();
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxBytes = readerLimits({ maxMessageBytes: options.maxMessageBytes }).maxMessageBytes;
   /** One controller per open event stream (a shared signal would collect a listener per stream). */
   const streamAborts = new Set<AbortController>();
   const abortStreams = () => {
@@ -82,8 +83,9 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     gate.resume();
     receiver?.end(error);
   };
-  const deliver = (text: string) => {
-    if (!ended) receiver?.data(`${oneLine(text)}\n`);
+  /** Hands one message to the connection, parsed once (`deliverLine`); `seen` reads it first. */
+  const deliver = (text: string, seen?: (value: unknown, kind: MessageKind | undefined) => void) => {
+    if (!ended && receiver) deliverLine(receiver, oneLine(text), seen);
   };
   const request = async (method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<Response> => {
     const all: Record<string, string> = { ...options.headers, ...headers };
@@ -105,11 +107,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     maxBytes,
     aborts: streamAborts,
     stopped: () => ended || closed,
-    event(data) {
-      // A request of the server for one session: remember which, for the answer's Acp-Session-Id.
-      if (data.includes('"method"') && data.includes('"id"')) noteServerRequest(data);
-      deliver(data);
-    },
+    event: (data) => deliver(data, noteServerRequest),
     reconnectAttempts: options.reconnectAttempts ?? 5,
     reconnectDelayMs: options.reconnectDelayMs ?? 100,
   };
@@ -137,14 +135,11 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }
     return ready;
   };
-  const noteServerRequest = (data: string) => {
-    try {
-      const body = JSON.parse(data) as { id?: unknown; method?: unknown };
-      const session = sessionOfParams(body);
-      if (session !== undefined && typeof body.method === "string" && (typeof body.id === "string" || typeof body.id === "number")) serverRequests.set(body.id, session);
-    } catch {
-      // The connection reports unparsable lines.
-    }
+  /** A request of the server for one session (read before the connection gets it): remember which, for the answer's Acp-Session-Id. */
+  const noteServerRequest = (value: unknown, kind: MessageKind | undefined) => {
+    if (kind !== "request") return;
+    const session = sessionOfParams(value);
+    if (session !== undefined) serverRequests.set((value as { id: RequestId }).id, session);
   };
 
   type Body = { id?: unknown; method?: unknown } | undefined;
@@ -201,23 +196,28 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     );
   };
 
+  /** Sends one message in its session's lane (its body read for the session and whether it is a request). */
+  const post = (line: string) => {
+    let body: Body;
+    try {
+      body = JSON.parse(line) as Body;
+    } catch {
+      body = undefined;
+    }
+    const session = sessionOf(body);
+    schedule(session, () => send(line, body, session));
+  };
+
   return {
     start(r) {
       receiver = r;
     },
     write(text) {
       if (closed) return;
-      for (const line of text.split("\n")) {
-        if (line === "") continue;
-        let body: Body;
-        try {
-          body = JSON.parse(line) as Body;
-        } catch {
-          body = undefined;
-        }
-        const session = sessionOf(body);
-        schedule(session, () => send(line, body, session));
-      }
+      for (const line of text.split("\n")) if (line !== "") post(line);
+    },
+    writeMessage(text) {
+      if (!closed) post(messageLine(text));
     },
     pause() {
       if (!ended) gate.pause();

@@ -15,12 +15,12 @@
  */
 import type { RequestId } from "../context.ts";
 import type { MessageKind } from "../jsonrpc/classify.ts";
-import { createFramer, type Framer } from "../transport/framer.ts";
+import { lineReader, type ChunkReader } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { EventStream, type ResumeRefusal } from "./event-stream.ts";
 import type { Limits, ServedConnection } from "./options.ts";
 import { peekLine, sessionOfLine } from "./peek.ts";
-import { SSE_KEEPALIVE } from "./protocol.ts";
+import { messageLine, OWN_OUTPUT, SSE_KEEPALIVE } from "./protocol.ts";
 import type { ConnectionSessions } from "./sessions.ts";
 import { SessionStreams } from "./session-streams.ts";
 import type { EventSink } from "./sink.ts";
@@ -54,8 +54,8 @@ export class HttpConnection implements Transport {
   /** When the connection stream's reader dropped (it is waited for `resumeMs`), or undefined. */
   private lostAt: number | undefined;
   private readonly sessionStreams: SessionStreams;
-  /** Splits what the agent connection writes into lines (our own output: no length bound). */
-  private readonly framer: Framer;
+  /** Splits text written with `write` into lines (our own output: no length bound); made on first use: connections write messages (`writeMessage`). */
+  private lines: ChunkReader | undefined;
   /** Inbound requests that named a session, by id: their answer goes to that session's stream. */
   private readonly answerRoutes = new Map<RequestId, string>();
   private init: { readonly id: RequestId; resolve(answer: InitializeAnswer): void; reject(error: Error): void } | undefined;
@@ -72,7 +72,6 @@ export class HttpConnection implements Transport {
     this.onClosed = onClosed;
     this.main = new EventStream(limits);
     this.sessionStreams = new SessionStreams(limits, sessions);
-    this.framer = createFramer({ line: (line) => this.route(line), oversized: () => {} }, Number.MAX_SAFE_INTEGER);
   }
 
   get isClosed(): boolean {
@@ -180,8 +179,16 @@ export class HttpConnection implements Transport {
     return !this.closed && this.sessionStreams.attach(sessionId, sink, lastEventId);
   }
 
+  /** One message the agent connection sends, routed to its stream as it is. */
+  writeMessage(text: string): void {
+    if (!this.closed) this.route(messageLine(text));
+  }
+
+  /** Text from a writer that only knows `write`: split into lines, each routed. */
   write(text: string): void {
-    if (!this.closed) this.framer.push(text);
+    if (this.closed) return;
+    this.lines ??= lineReader({ line: (line) => this.route(line), oversized: () => {} }, OWN_OUTPUT);
+    this.lines.push(text);
   }
 
   private route(line: string): void {

@@ -6,6 +6,7 @@
  */
 import { errorMessage } from "../jsonrpc/messages.ts";
 import type { ErrorObject } from "../errors.ts";
+import { readerLimits, type ReaderLimits } from "../transport/reader.ts";
 
 /** Binds a request to an initialized connection (RFD "Identity Model"). Lower case: HTTP/2 header names are lower case. */
 export const HEADER_CONNECTION_ID = "acp-connection-id";
@@ -55,3 +56,11 @@ export const SSE_KEEPALIVE = ":\n\n";
 export function oneLine(text: string): string {
   return text.indexOf("\n") === -1 && text.indexOf("\r") === -1 ? text : text.replace(/[\r\n]/g, " ");
 }
+
+/** The message of `Transport.writeMessage`'s text: its line, without the newline that ends it. */
+export function messageLine(text: string): string {
+  return text.charCodeAt(text.length - 1) === 10 /* \n */ ? text.slice(0, -1) : text;
+}
+
+/** Limits for splitting the server's own output written as text (`write`): no length bound, it is ours. */
+export const OWN_OUTPUT: ReaderLimits = readerLimits({ maxMessageBytes: Number.MAX_SAFE_INTEGER });

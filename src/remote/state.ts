@@ -6,6 +6,7 @@
 import type { ConnectionOptions } from "../connection/options.ts";
 import { createAgentConnection } from "../bind.ts";
 import type { Protocol } from "../protocol.ts";
+import { readerLimits, type ReaderLimits } from "../transport/reader.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Authorize, ConnectionInfo, Limits, OnConnection, RemoteServerOptions, ServedConnection } from "./options.ts";
 import { resolveLimits } from "./options.ts";
@@ -26,6 +27,8 @@ export class ServerState {
   readonly router: Protocol;
   readonly authorize: Authorize | undefined;
   readonly connectionOptions: ConnectionOptions;
+  /** The connections' reading limits (`maxMessageBytes`, `maxDepth`), resolved once: what the endpoint and the WebSocket legs parse with. */
+  readonly reader: ReaderLimits;
   readonly affinityCookie: string | undefined;
   readonly counter: SessionCounter;
   /** Streamable HTTP connections by `Acp-Connection-Id`. */
@@ -44,6 +47,7 @@ export class ServerState {
     this.router = options.protocol;
     this.authorize = options.authorize;
     this.connectionOptions = options.connection ?? {};
+    this.reader = readerLimits({ maxMessageBytes: this.connectionOptions.maxMessageBytes, maxDepth: this.connectionOptions.maxDepth });
     this.affinityCookie = options.affinityCookie;
     this.counter = { count: 0, max: this.limits.maxSessions };
     this.agent = options.agent;

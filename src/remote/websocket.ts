@@ -13,11 +13,12 @@ import { ErrorCode } from "../errors.ts";
 import { classify, type MessageKind } from "../jsonrpc/classify.ts";
 import { errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { createFramer, isBlank, type Framer } from "../transport/framer.ts";
+import { isBlank } from "../transport/framer.ts";
+import { lineReader, type ChunkReader } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import type { ServedConnection } from "./options.ts";
 import { peekLine, sessionOfParams } from "./peek.ts";
-import { oneLine } from "./protocol.ts";
+import { messageLine, oneLine, OWN_OUTPUT } from "./protocol.ts";
 import { ConnectionSessions } from "./sessions.ts";
 import { backlogAllowance, readerFault, type EventSink } from "./sink.ts";
 import { newConnectionId, type ServerState } from "./state.ts";
@@ -82,8 +83,8 @@ class SocketConnection implements Transport {
   private readonly sessions: ConnectionSessions;
   private receiver: TransportReceiver | undefined;
   private closed = false;
-  /** Splits what the agent connection writes into lines, one frame each (our own output: no length bound). */
-  private readonly framer: Framer;
+  /** Splits text written with `write` into lines, one frame each (our own output: no length bound); made on first use: connections write messages (`writeMessage`). */
+  private lines: ChunkReader | undefined;
   /** The largest frame sent: `maxStreamBytes` bounds what waits beyond two such messages. */
   private largest = 0;
 
@@ -92,7 +93,6 @@ class SocketConnection implements Transport {
     this.state = state;
     this.sink = sink;
     this.sessions = new ConnectionSessions(state.counter);
-    this.framer = createFramer({ line: (line) => this.send(line), oversized: () => {} }, Number.MAX_SAFE_INTEGER);
     sink.onClose(() => this.fail("the WebSocket closed"));
   }
 
@@ -110,7 +110,7 @@ class SocketConnection implements Transport {
     const line = oneLine(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     if (isBlank(line)) return;
     // The frame's one parse and classification (a failure or a batch is handed on as parsed: the connection answers it).
-    const value = parseValue(line, this.state.connectionOptions.maxDepth);
+    const value = parseValue(line, this.state.reader.maxDepth);
     let kind: MessageKind | undefined;
     if (!(value instanceof ParseFailure) && !Array.isArray(value)) {
       kind = classify(value);
@@ -126,8 +126,16 @@ class SocketConnection implements Transport {
     if (this.receiver) deliverMessage(this.receiver, value, line, kind);
   }
 
+  /** One message the agent connection sends: one frame, as it is. */
+  writeMessage(text: string): void {
+    this.send(messageLine(text));
+  }
+
+  /** Text from a writer that only knows `write`: split into lines, one frame each. */
   write(text: string): void {
-    if (!this.closed) this.framer.push(text);
+    if (this.closed) return;
+    this.lines ??= lineReader({ line: (line) => this.send(line), oversized: () => {} }, OWN_OUTPUT);
+    this.lines.push(text);
   }
 
   private send(line: string): void {

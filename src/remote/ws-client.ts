@@ -13,7 +13,8 @@
 import { createCookieJar, type CookieJar } from "./cookies.ts";
 import type { Transport, TransportReceiver } from "../transport/transport.ts";
 import { DEFAULT_MAX_WRITE_QUEUE_BYTES } from "../transport/web.ts";
-import { oneLine } from "./protocol.ts";
+import { messageLine, oneLine } from "./protocol.ts";
+import { deliverLine } from "../transport/reader.ts";
 
 /** The WebSocket surface this transport uses (the WHATWG API; `ws` implements it). */
 export interface WebSocketLike {
@@ -87,7 +88,8 @@ export function webSocketClientTransport(url: string, options: WebSocketClientOp
     for (const line of lines) send(line);
   });
   socket.addEventListener("message", (event: { data: unknown }) => {
-    if (typeof event.data === "string") receiver?.data(`${oneLine(event.data)}\n`);
+    // One frame, one message: parsed once, with the connection's limits (`deliverLine`).
+    if (typeof event.data === "string" && receiver) deliverLine(receiver, oneLine(event.data));
   });
   socket.addEventListener("close", (event: { code: number; reason: string }) => {
     end(closed ? undefined : new Error(`the WebSocket closed (code ${event.code}${event.reason ? `: ${event.reason}` : ""})`));
@@ -106,6 +108,13 @@ export function webSocketClientTransport(url: string, options: WebSocketClientOp
         if (socket.readyState === 1) send(line);
         else early.push(line);
       }
+    },
+    writeMessage(text) {
+      if (closed || ended) return;
+      // One message, one frame, as it is.
+      const line = messageLine(text);
+      if (socket.readyState === 1) send(line);
+      else early.push(line);
     },
     close() {
       if (closed) return;

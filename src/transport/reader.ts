@@ -9,8 +9,8 @@
  */
 import { classify, type MessageKind } from "../jsonrpc/classify.ts";
 import { DEFAULT_MAX_DEPTH, ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { createFramer, DEFAULT_MAX_MESSAGE_BYTES } from "./framer.ts";
-import type { Transport } from "./transport.ts";
+import { createFramer, DEFAULT_MAX_MESSAGE_BYTES, isBlank } from "./framer.ts";
+import type { Transport, TransportReceiver } from "./transport.ts";
 
 /** The limits of reading, as options give them (every one optional). */
 export interface ReaderOptions {
@@ -125,10 +125,47 @@ export function messageReader(sink: Omit<MessageSink, "end">, limits: ReaderLimi
   );
 }
 
+/** The defaults, for a line parsed for a receiver that has no limits of its own. */
+const DEFAULT_LIMITS = readerLimits();
+
+/**
+ * Hands one line a message-level transport read (an SSE event, a WebSocket
+ * frame) to `receiver`: parsed once with the receiver's `maxDepth` and
+ * classified once, through `message`, when the receiver reads messages
+ * (`TransportReceiver.limits`); else as text (`data(line + "\n")`), framed by
+ * the receiver. A byte-order mark before it is ignored and a blank line
+ * skipped, as the framer does; a line over the receiver's `maxMessageBytes`
+ * goes to its `oversized`. `seen`, when given, gets the parsed value and
+ * its kind before the receiver does (what the transport must remember of
+ * it, such as the session of a request whose answer it will route).
+ */
+export function deliverLine(receiver: TransportReceiver, line: string, seen?: (value: unknown, kind: MessageKind | undefined) => void): void {
+  const limits = receiver.limits;
+  if (receiver.message === undefined || limits === undefined) {
+    if (seen !== undefined && !isBlank(line)) {
+      const value = parseValue(line, DEFAULT_LIMITS.maxDepth);
+      seen(value, kindOf(value));
+    }
+    receiver.data(`${line}\n`);
+    return;
+  }
+  const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+  if (isBlank(text)) return;
+  if (text.length > limits.maxMessageBytes) {
+    receiver.oversized?.(text.length);
+    return;
+  }
+  const value = parseValue(text, limits.maxDepth);
+  const kind = kindOf(value);
+  seen?.(value, kind);
+  receiver.message(value, text, kind);
+}
+
 /** Starts reading `transport` into `sink` (see the module comment). */
 export function readMessages(transport: Transport, sink: MessageSink, limits: ReaderLimits): void {
   const framer = messageReader(sink, limits);
   transport.start({
+    limits,
     data: (chunk) => framer.push(chunk),
     message(value, line, kind) {
       if (line.length > limits.maxMessageBytes) sink.oversized(line.length);

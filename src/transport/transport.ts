@@ -30,6 +30,12 @@ export interface TransportReceiver {
    * `message` is; connections have it, and answer it as they answer an oversized line.
    */
   oversized?(length: number): void;
+  /**
+   * The limits the receiver reads with, resolved once (`ReaderLimits`, by `readerLimits` in
+   * `transport/reader.ts`): a transport that parses the messages it hands to
+   * `message` parses with `maxDepth` (`deliverLine` there does). Connections have it.
+   */
+  readonly limits?: { readonly maxMessageBytes: number; readonly maxDepth: number };
   /** The inbound side ended; `error` says why when it failed (stream error, peer exit, overflow). */
   end(error?: Error): void;
 }
@@ -37,7 +43,9 @@ export interface TransportReceiver {
 /**
  * A pipe to the peer: the connection frames, parses and answers what the
  * transport delivers as text and bytes, or, through `TransportReceiver.message`,
- * answers the messages it delivers already framed and parsed.
+ * answers the messages it delivers already framed and parsed. Outbound, it
+ * writes text (`write`), or whole messages one at a time (`writeMessage`)
+ * to a transport that sends messages.
  */
 export interface Transport {
   /** Starts delivering inbound data. Called once by the connection. */
@@ -51,6 +59,20 @@ export interface Transport {
    * starts on the first of them while this one reads on (`src/proxy`).
    */
   flush?(): void;
+  /**
+   * Queues one whole message for the peer: `text` is its JSON on one line
+   * followed by its newline (the very text `write` would get), never part
+   * of a message nor two. Optional: for a transport whose medium carries
+   * messages (an SSE event, a WebSocket frame, an HTTP body), so it routes
+   * and sends each one as it is, without splitting written text into lines
+   * again. A connection writes every message it sends through it when the
+   * transport has it (decided once, when the connection is made), else
+   * through `write`; a transport that has it must still take `write`
+   * (wrappers that only know `write`), and both leave in call order. The
+   * connection hands over the encoded line, not a parsed value: it encodes
+   * its messages without building them as objects.
+   */
+  writeMessage?(text: string): void;
   /** Flushes what was written, ends the outbound side and stops reading. Idempotent. */
   close(): void;
   /** Stops delivering inbound data until `resume` (backpressure from slow handlers). Optional. */

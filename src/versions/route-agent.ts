@@ -187,6 +187,9 @@ export function routeTransport<C>(transport: Transport, versions: readonly Route
       pause: () => transport.pause?.(),
       resume: () => transport.resume?.(),
     };
+    // Whole messages pass as whole messages to a transport that sends them (`Transport.writeMessage`).
+    const writeMessage = transport.writeMessage;
+    if (writeMessage !== undefined) forward.writeMessage = (text) => writeMessage.call(transport, text);
 
     /** Hands the rewritten `initialize` and everything after it to the selected version's connection. */
     const route = (version: RoutedVersion, initialize: Record<string, unknown>, rest: string) => {

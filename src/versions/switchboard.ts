@@ -146,6 +146,13 @@ export function createSwitchboard(transport: Transport, options: SwitchboardOpti
           if (current === leg) transport.resume?.();
         },
       };
+      // Whole messages pass as whole messages to a transport that sends them (`Transport.writeMessage`).
+      const writeMessage = transport.writeMessage;
+      if (writeMessage !== undefined) {
+        leg.writeMessage = (text) => {
+          if (current === leg) writeMessage.call(transport, text);
+        };
+      }
       current = leg;
       receiver = undefined;
       return leg;
