@@ -84,7 +84,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   });
   const core: ConnectionCore<P> = new ConnectionCore<P>(routed, side, handler, transport, makePeer, options, sender);
   // The limits of reading, resolved once; junk before a message is recovered only when reading an agent (the agent side stays strict).
-  const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth, recoverPrefixedLines: side === "client" && (options.recoverPrefixedLines ?? transport.recoverPrefixedLines ?? false) });
+  const limits = side === "client" ? readerLimits(options, transport) : readerLimits({ maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth, recoverPrefixedLines: false });
   // After a response settles a call, later messages wait one microtask so the caller's
   // continuation runs first (arrival order is processing order). They queue here; a
   // number stands for an oversized line of that length. One queue with a head index: draining never copies.

@@ -29,12 +29,16 @@ export interface ReaderLimits {
   readonly recoverPrefixedLines: boolean;
 }
 
-/** The defaults of {@link ReaderOptions}, applied once. */
-export function readerLimits(options: ReaderOptions = {}): ReaderLimits {
+/**
+ * The defaults of {@link ReaderOptions}, applied once. `transport`: what the
+ * transport says of its peer when the options say nothing
+ * (`Transport.recoverPrefixedLines`: a spawned process behind a shell).
+ */
+export function readerLimits(options: ReaderOptions = {}, transport: { readonly recoverPrefixedLines?: boolean | undefined } = {}): ReaderLimits {
   return {
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
-    recoverPrefixedLines: options.recoverPrefixedLines ?? false,
+    recoverPrefixedLines: options.recoverPrefixedLines ?? transport.recoverPrefixedLines ?? false,
   };
 }
 
