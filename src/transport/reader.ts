@@ -64,7 +64,7 @@ export function kindOf(value: unknown): MessageKind | undefined {
 }
 
 /** Where {@link lineReader} delivers: framed lines, unparsed, and nothing answered. */
-export interface LineSink {
+export interface LineObserver {
   /**
    * One line, without its line ending; never blank. `shallow`: it cannot nest
    * deeper than the limits' `maxDepth` should it parse (pass it on to
@@ -105,7 +105,7 @@ export interface ChunkReader {
  * one answer). The line framing of {@link readMessages}, bracket counting
  * included.
  */
-export function lineReader(sink: LineSink, limits: ReaderLimits): ChunkReader {
+export function lineReader(sink: LineObserver, limits: ReaderLimits): ChunkReader {
   // The framer counts brackets on the whole chunk: a line with at most maxDepth of them skips parse's depth check.
   return createFramer(sink, limits.maxMessageBytes, limits.maxDepth, limits.recoverPrefixedLines);
 }
@@ -202,6 +202,7 @@ export function readLines(transport: Transport, sink: LineSink, limits: ReaderLi
   // No bracket counting: the reader of the head bounds depth as it scans (and `parseValue` where it gives up).
   const framer = createFramer({ line: (text) => sink.line(text), oversized: (length) => sink.oversized(length) }, limits.maxMessageBytes, 0, limits.recoverPrefixedLines);
   transport.start({
+    limits,
     data: (chunk) => framer.push(chunk),
     message(value, line, kind) {
       if (line.length > limits.maxMessageBytes) sink.oversized(line.length);
