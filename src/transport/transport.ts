@@ -5,7 +5,8 @@
  * messages itself (an HTTP body, a WebSocket frame) and has to read them
  * anyway (the remote server routes by kind and session) may hand each one
  * over parsed instead, through `message`, so no message is parsed or
- * classified twice.
+ * classified twice. Outbound, such a transport may take each message whole
+ * (`writeMessage`) rather than text to split into lines again.
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
 
