@@ -167,7 +167,11 @@ export function deliverLine(receiver: TransportReceiver, line: string, seen?: (v
 
 /** Starts reading `transport` into `sink` (see the module comment). */
 export function readMessages(transport: Transport, sink: MessageSink, limits: ReaderLimits): void {
-  const framer = messageReader(sink, limits);
+  startReading(transport, messageReader(sink, limits), sink, limits);
+}
+
+/** Starts `transport`: its bytes to `framer`, the messages it parsed itself (within the limit) and its end to `sink`. */
+function startReading(transport: Transport, framer: { push(chunk: Uint8Array | string): void; end(): void }, sink: Pick<MessageSink, "message" | "oversized" | "end">, limits: ReaderLimits): void {
   transport.start({
     limits,
     data: (chunk) => framer.push(chunk),
@@ -201,17 +205,5 @@ export interface LineSink {
 export function readLines(transport: Transport, sink: LineSink, limits: ReaderLimits): void {
   // No bracket counting: the reader of the head bounds depth as it scans (and `parseValue` where it gives up).
   const framer = createFramer({ line: (text) => sink.line(text), oversized: (length) => sink.oversized(length) }, limits.maxMessageBytes, 0, limits.recoverPrefixedLines);
-  transport.start({
-    limits,
-    data: (chunk) => framer.push(chunk),
-    message(value, line, kind) {
-      if (line.length > limits.maxMessageBytes) sink.oversized(line.length);
-      else sink.message(value, line, kind ?? kindOf(value));
-    },
-    oversized: (length) => sink.oversized(length),
-    end(error) {
-      framer.end();
-      sink.end(error);
-    },
-  });
+  startReading(transport, framer, sink, limits);
 }
