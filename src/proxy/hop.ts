@@ -105,7 +105,7 @@ export function readHop(hop: Hop, transport: Transport, limits: ReaderLimits, me
     transport,
     {
       line: (text) => deliver(readLine(text, limits.maxDepth, kindOf)),
-      message: (value) => deliver(fromValue(value, kindOf)),
+      message: (value, line) => deliver(fromValue(value, kindOf, line)),
       oversized: () => {
         const answer = oversizedAnswer(limits.maxMessageBytes);
         answerError(hop, answer.id, answer.error);

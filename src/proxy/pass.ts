@@ -156,7 +156,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
             transport,
             {
               line: (text) => pass(readLine(text, limits.maxDepth, kindOf), text),
-              message: (value, line) => pass(fromValue(value, kindOf), line),
+              message: (value, line) => pass(fromValue(value, kindOf, line), line),
               // The connection answers it as any line too long (a receiver without `oversized`: as the parse error it is).
               oversized: (length) => (receiver.oversized ? receiver.oversized(length) : deliverMessage(receiver, new ParseFailure(`line longer than maxMessageBytes (${limits.maxMessageBytes})`), "")),
               end(error) {

@@ -1,13 +1,10 @@
 /**
- * A message's text reused as it goes on. A message a router reads is its
- * line and its head (`jsonrpc/scan.ts`: the kind, id and method, and where
- * the id, method and params lie in the line); it leaves as that line with
- * its id spliced in, or wrapped in the envelope or unwrapped from it with
- * the params' own text — never parsed into objects and encoded again. Its
- * body is parsed only when something asks for it (a hook, the conductor's
- * own answers, a cancel's params). A line the head reader does not take
- * (not JSON, a repeated member, another kind) is parsed as before; when it
- * is a message after all, it goes on from its canonical encoding.
+ * A message's text reused as it goes on: a router's message is its line and
+ * its head (`jsonrpc/scan.ts`); it leaves as that line with its id spliced
+ * in, or wrapped in the envelope or unwrapped from it with the params' own
+ * text, never parsed and encoded again. Its body is parsed only when asked
+ * for. A line the head reader does not take is parsed; when it is a message
+ * after all, it goes on from its canonical encoding.
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
@@ -62,14 +59,19 @@ export function readLine(line: string, maxDepth: number, kindOf: (value: unknown
   return fromValue(parseValue(line, maxDepth), kindOf);
 }
 
-/** A parsed message (from a message-level transport, or a line the head reader did not take) as {@link Read}. */
-export function fromValue(value: unknown, kindOf: (value: unknown) => MessageKind | undefined): Read {
+/**
+ * A parsed message (from a message-level transport, with the `line` it was
+ * parsed from; or a line the head reader did not take) as {@link Read}:
+ * its head read off `line` when it can be, else off its canonical encoding.
+ */
+export function fromValue(value: unknown, kindOf: (value: unknown) => MessageKind | undefined, line?: string): Read {
   const kind = value instanceof ParseFailure ? undefined : kindOf(value);
   if (kind !== "request" && kind !== "notification" && kind !== "response") return { value, kind };
   const body = value as Record<string, unknown>;
+  const given = line === undefined ? undefined : scanHead(line, Number.MAX_SAFE_INTEGER);
+  if (given !== undefined && given.kind === kind) return new Inbound(line as string, given, body);
   const canonical = JSON.stringify(kind === "response" ? ("error" in body && body.error !== undefined ? { jsonrpc: "2.0", id: body.id, error: body.error } : { jsonrpc: "2.0", id: body.id, result: body.result }) : { jsonrpc: "2.0", id: body.id, method: body.method, params: body.params });
-  const head = scanHead(canonical, Number.MAX_SAFE_INTEGER) as Head;
-  return new Inbound(canonical, head, body);
+  return new Inbound(canonical, scanHead(canonical, Number.MAX_SAFE_INTEGER) as Head, body);
 }
 
 const textOf = (line: string, span: Span): string | undefined => (span.at === -1 ? undefined : line.slice(span.at, span.end));

@@ -4,7 +4,7 @@
 // pass-through proxy checks"). Then the splices themselves, and when they give way to encoding.
 import { describe, expect, it } from "vitest";
 import { connectProxy, type ProxyHooks } from "../../src/proxy/index.ts";
-import { Inbound, readLine, renamedLine, unwrap, unwrappedLine, withId, wrappedLine } from "../../src/proxy/splice.ts";
+import { fromValue, Inbound, readLine, renamedLine, unwrap, unwrappedLine, withId, wrappedLine } from "../../src/proxy/splice.ts";
 import { kindOf } from "../../src/transport/reader.ts";
 import { memoryPair } from "../../src/transport/memory.ts";
 
@@ -167,6 +167,15 @@ describe("the splices of a message's text", () => {
     const renamed = '{"jsonrpc":"2.0","id":1,"method":"proxy/successor","params":{"method":"initialize","params":{"a":1}}}';
     expect(unwrappedLine(2, "proxy/initialize", inner(renamed))).toBe('{"jsonrpc":"2.0","id":2,"method":"proxy/initialize","params":{"a":1}}');
     expect(renamedLine(2, "proxy/initialize", inbound('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"a":1}}'))).toBe('{"jsonrpc":"2.0","id":2,"method":"proxy/initialize","params":{"a":1}}');
+  });
+
+  it("take a message a transport parsed itself with its own line (its text goes on), else from its canonical encoding", () => {
+    const line = '{"method":"session/update","params":{"a":1},"jsonrpc":"2.0"}';
+    const given = fromValue(JSON.parse(line), kindOf, line);
+    expect(given instanceof Inbound && [given.line, given.method]).toEqual([line, "session/update"]);
+    const bare = fromValue(JSON.parse(line), kindOf);
+    expect(bare instanceof Inbound && bare.line).toBe('{"jsonrpc":"2.0","method":"session/update","params":{"a":1}}');
+    expect(fromValue([1], kindOf, "[1]")).toEqual({ value: [1], kind: undefined });
   });
 
   it("read a line with a repeated member as JSON.parse does (the last one counts), from its canonical encoding", () => {
