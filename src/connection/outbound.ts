@@ -19,6 +19,7 @@ import type { Inbound } from "./pipeline.ts";
 import { DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
 import type { ConnectionState } from "./state.ts";
+import type { Watchdog } from "./watchdog.ts";
 
 /** What the outbound side needs from its connection (it imports no module that imports it back). */
 export interface OutboundHost {
@@ -31,6 +32,8 @@ export interface OutboundHost {
   /** Why the connection closed; undefined while open. */
   readonly closeInfo: { readonly reason: string } | undefined;
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void;
+  /** The connection's watchdog (watchdog.ts), told of each request sent; undefined: none, and nothing is timed. */
+  readonly watchdog: Watchdog | undefined;
 }
 
 export class Outbound<Peer> {
@@ -165,9 +168,11 @@ export class Outbound<Peer> {
         onAbort: undefined,
         cancelSent: false,
         cancelCause: undefined,
+        sentAt: 0,
       };
       this.pending.add(call);
       this.core.send(line);
+      this.core.watchdog?.sent(call);
       const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.requestTimeoutMs : undefined);
       if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
@@ -205,6 +210,11 @@ export class Outbound<Peer> {
         this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
       }, Math.max(0, timeoutMs));
     }
+  }
+
+  /** The watchdog gave up on `call`: as a timeout, `$/cancel_request`, then the rejection with `error`. */
+  giveUp(call: PendingCall, error: RequestCancelledError): void {
+    this.abandon(call, error);
   }
 
   /** Sends `$/cancel_request`, stops waiting and rejects the call with `error`. */

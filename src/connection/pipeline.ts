@@ -51,6 +51,8 @@ export interface InboundHost<Peer> {
   rejectInvalidResponse(body: Body): boolean;
   /** Inbound `session/cancel`: `$/cancel_request` for the agent's own outstanding requests of that session. */
   cancelOutbound(sessionId: string, cause: "session_cancel" | "session_close"): void;
+  /** The connection's watchdog, told when a request of the peer's that ran asynchronously was answered. */
+  readonly watchdog: { answered(): void } | undefined;
 }
 
 /**
@@ -554,9 +556,16 @@ function run<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unknown): vo
   if (result === THREW) return;
   if (isThenable(result)) {
     inbound.inFlight.set(call.requestId as RequestId, call);
+    // The peer waited on this answer: a watchdog counts its silence again from now.
     result.then(
-      (value) => succeed(inbound, call, value),
-      (error: unknown) => fail(inbound, call, error),
+      (value) => {
+        succeed(inbound, call, value);
+        inbound.host.watchdog?.answered();
+      },
+      (error: unknown) => {
+        fail(inbound, call, error);
+        inbound.host.watchdog?.answered();
+      },
     );
   } else succeed(inbound, call, result);
 }

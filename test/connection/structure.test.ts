@@ -46,6 +46,10 @@ const PROCESS_WIDE: Readonly<Record<string, string>> = {
   // Agent process groups this process started: its exit and signal hooks must reach every one of
   // them, whichever connection started it (the "no orphan" guarantee); one set per process by nature.
   "src/transport/process.ts live": "owner exit guard",
+  // The owner's watcher process and the groups it holds, which end with the owner whatever kills it
+  // (SIGKILL included): one watcher per owner process by nature.
+  "src/transport/process-watcher.ts watched": "the groups the owner's watcher holds",
+  "src/transport/process-watcher.ts unavailable": "no /bin/sh on this system (once known)",
 };
 
 /** Top-level declarations whose value can change: `let`/`var`, or a `const` holding a mutable Map, Set, WeakMap, WeakSet, array or object. */
