@@ -24,8 +24,12 @@
  * here: a permission prompt, a terminal), its silence is not counted; it
  * counts again from the moment this side answered. Silence is measured per
  * call, from the later of its sending and the peer's last message, so a call
- * sent a moment ago is never given up on for an older silence. The clock is
- * `performance.now()`; a connection without a watchdog pays for none of it.
+ * sent a moment ago is never given up on for an older silence. A peer that
+ * has sent nothing at all yet is still starting (an `npx` download, a slow
+ * runtime: real agents take up to 35 s): the watchdog judges from its first
+ * message on, and a start is bounded by `initialize`'s own `timeoutMs` or
+ * `requestTimeoutMs` instead. The clock is `performance.now()`; a connection
+ * without a watchdog pays for none of it.
  */
 import { UnresponsiveError } from "../errors.ts";
 import type { PendingCall } from "./pending.ts";
@@ -74,6 +78,8 @@ export class Watchdog {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the peer last sent something (or, while it waited on us, when we answered it). */
   private lastHeard = performance.now();
+  /** The peer sent its first message: it has started, and its silence counts. */
+  private started = false;
   private closed = false;
 
   constructor(host: WatchdogHost, options: WatchdogOptions) {
@@ -91,6 +97,7 @@ export class Watchdog {
   /** A message arrived from the peer. */
   heard(): void {
     this.lastHeard = performance.now();
+    this.started = true;
   }
 
   /** This side answered one of the peer's requests: the peer's silence counts from now. */
@@ -116,7 +123,7 @@ export class Watchdog {
     const calls = this.host.pendingCalls();
     if (calls.length === 0) return; // idle: the next request arms it again
     const now = performance.now();
-    if (this.host.peerWaiting()) {
+    if (!this.started || this.host.peerWaiting()) {
       this.lastHeard = now;
       return this.arm(this.silenceMs);
     }

@@ -23,10 +23,10 @@ async function promptOn(onPrompt: string, silenceMs: number, decide?: (e: Unresp
 
 describe("spawnAgent's watchdog", () => {
   it("rejects the prompt of an agent gone silent mid-turn with UnresponsiveError, and the connection still serves", async () => {
-    const { agent, conn, events, prompt } = await promptOn("silent", 300);
+    const { agent, conn, events, prompt } = await promptOn("silent", 500);
     const { error } = (await prompt) as { error: unknown };
     expect(error).toBeInstanceOf(UnresponsiveError);
-    expect(error).toMatchObject({ cause: "unresponsive", method: "session/prompt", silenceMs: 300 });
+    expect(error).toMatchObject({ cause: "unresponsive", method: "session/prompt", silenceMs: 500 });
     expect(events.map((e) => e.requests.map((r) => r.method))).toEqual([["session/prompt"]]);
     // The agent is alive and reading: it answers the next call (here: method not found).
     const next = await conn.request("_ping", {}).catch((e: unknown) => e);
@@ -37,7 +37,7 @@ describe("spawnAgent's watchdog", () => {
   });
 
   it("kills the agent's process group when the app says kill: the prompt and the connection name the silence", async () => {
-    const { agent, conn, prompt } = await promptOn("silent", 200, () => "kill");
+    const { agent, conn, prompt } = await promptOn("silent", 400, () => "kill");
     const { error } = (await prompt) as { error: unknown };
     expect(error).toBeInstanceOf(UnresponsiveError);
     const closed = await conn.closed;
@@ -57,11 +57,21 @@ describe("spawnAgent's watchdog", () => {
 
   it("lets the agent wait on the client's permission answer longer than silenceMs", async () => {
     const events: UnresponsiveEvent[] = [];
-    const agent = spawnAgent(process.execPath, [stub, "--on-prompt=ask-permission"], { stderr: "capture", watchdog: { silenceMs: 150, onUnresponsive: (e) => void events.push(e) } });
-    const conn = connectClient(testClient({ requestPermission: () => new Promise((resolve) => setTimeout(() => resolve({ outcome: { outcome: "selected", optionId: "ok" } }), 600)) }).handler, agent.transport);
+    const agent = spawnAgent(process.execPath, [stub, "--on-prompt=ask-permission"], { stderr: "capture", watchdog: { silenceMs: 300, onUnresponsive: (e) => void events.push(e) } });
+    const conn = connectClient(testClient({ requestPermission: () => new Promise((resolve) => setTimeout(() => resolve({ outcome: { outcome: "selected", optionId: "ok" } }), 1000)) }).handler, agent.transport);
     await conn.agent.initialize(params.initialize());
     const { sessionId } = await conn.agent.newSession(params.newSession());
     expect(await conn.agent.prompt(params.prompt(sessionId))).toEqual({ stopReason: "end_turn" });
+    expect(events).toEqual([]);
+    conn.close();
+    await agent.exited;
+  });
+
+  it("judges an agent from its first message on: a slow start is not silence", async () => {
+    const events: UnresponsiveEvent[] = [];
+    const agent = spawnAgent("sh", ["-c", `sleep 0.4; exec "${process.execPath}" "${stub}"`], { stderr: "capture", watchdog: { silenceMs: 100, onUnresponsive: (e) => void events.push(e) } });
+    const conn = connectClient(testClient().handler, agent.transport);
+    expect(await conn.agent.initialize(params.initialize())).toMatchObject({ protocolVersion: 1 });
     expect(events).toEqual([]);
     conn.close();
     await agent.exited;
