@@ -28,12 +28,18 @@ describe("parseSteps", () => {
     ["#unknown-update", { op: "unknown-update" }],
     ["#meta", { op: "meta" }],
     ["#foreign-session", { op: "foreign-session" }],
+    ["#die", { op: "die", code: 1 }],
+    ["#die 7", { op: "die", code: 7 }],
+    ["#silent", { op: "silent" }],
+    ["#ignore-term", { op: "ignore-term" }],
+    ["#linger", { op: "linger" }],
+    ["#grandchild", { op: "grandchild" }],
   ])("%s", (text, step) => {
     expect(parseSteps(text)).toEqual({ steps: [step] });
   });
 
   it("has a case above for every directive, and the help names each", () => {
-    expect(DIRECTIVES).toHaveLength(14);
+    expect(DIRECTIVES).toHaveLength(19);
     for (const d of DIRECTIVES) expect(GRAMMAR).toContain(`#${d}`);
   });
 
@@ -52,6 +58,8 @@ describe("parseSteps", () => {
     ["#write only-a-path", 1, "#write needs PATH TEXT"],
     ["#error oops", 1, "#error needs an integer CODE"],
     ["#terminal", 1, "#terminal needs a command"],
+    ["#die 256", 1, "#die CODE must be an integer from 0 to 255"],
+    ["#linger now", 1, "#linger takes no arguments"],
     ["#toString", 1, 'unknown directive "#toString"'],
   ])("refuses %j at line %i", (text, line, error) => {
     const parsed = parseSteps(text);

@@ -16,6 +16,11 @@ describe("parseScenario", () => {
     const s = parseScenario(JSON.stringify({ needs: ["list", "modes"], turns: ["#updates plan", ["hello", "#sleep 5"]] }));
     expect(s.advertise).toEqual({ loadSession: false, list: true, close: false, modes: true, configOptions: false });
     expect(s.turns).toEqual([[{ op: "updates", kind: "plan", count: 1 }], [{ op: "echo", text: "hello" }, { op: "sleep", ms: 5 }]]);
+    expect(s.process).toEqual([]);
+  });
+
+  it('reads the process behaviours of "process"', () => {
+    expect(parseScenario(JSON.stringify({ process: ["linger", "ignore-term", "grandchild"], turns: ["ok"] })).process).toEqual(["linger", "ignore-term", "grandchild"]);
   });
 
   it.each([
@@ -28,6 +33,7 @@ describe("parseScenario", () => {
     ['{"turns":["#nope"]}', /^s.json: turns\[0\] line 1: unknown directive "#nope"/],
     ['{"turns":["ok"],"needs":["fs"]}', /^s.json: unknown need "fs" \(known: loadSession, list, close, modes, configOptions\)$/],
     ['{"turns":["ok"],"needs":"list"}', /^s.json: "needs" must be an array/],
+    ['{"turns":["ok"],"process":["daemonize"]}', /^s.json: "process" must be an array of ignore-term, linger, grandchild$/],
   ])("rejects %s", (text, message) => {
     expect(() => parseScenario(text, "s.json")).toThrow(message);
   });

@@ -7,6 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { call, elicitation, permission, report, say, terminal } from "./client-steps.ts";
+import { die, ignoreTerm, linger, silence, stubbornGrandchild } from "./lifetime.ts";
 import { preflight, samplesFor, advertised } from "./needs.ts";
 import type { Step, StepContext, TurnEnd } from "./steps.ts";
 
@@ -93,6 +94,22 @@ async function runStep(ctx: StepContext, step: Step): Promise<TurnEnd | undefine
       return undefined;
     case "foreign-session":
       await ctx.sendUpdate({ sessionUpdate: "agent_message_chunk", ...(ctx.version === 2 ? { messageId: "mock-foreign-1" } : {}), content: { type: "text", text: "An update for a session you never opened." } }, FOREIGN_SESSION_ID);
+      return undefined;
+    case "die":
+      return die(step.code);
+    case "silent":
+      ctx.log("#silent: this turn gets nothing more");
+      return silence();
+    case "ignore-term":
+      ignoreTerm();
+      await report(ctx, "ignoring SIGTERM from now on");
+      return undefined;
+    case "linger":
+      linger();
+      await report(ctx, "lingering after stdin closes from now on");
+      return undefined;
+    case "grandchild":
+      await report(ctx, `started a grandchild (pid ${stubbornGrandchild() ?? "?"}) that ignores SIGTERM and SIGHUP`);
       return undefined;
   }
 }
