@@ -103,6 +103,7 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     void fromSuccessorSide.inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
   };
   return {
+    hooks,
     handler: handler as unknown as AgentHandler,
     attach(outbound) {
       out = outbound;

@@ -8,7 +8,7 @@
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { scanEnvelope, scanHead, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
+import { scanEnvelope, scanHead, stringMember, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
 
 export type Id = string | number;
 
@@ -152,6 +152,18 @@ export function rewrappedLine(id: Id | undefined, envelope: string, inner: Wrapp
  * (the envelope's own params in a new envelope).
  */
 export type How = { readonly how: "same" | "rename" | "wrap" } | { readonly how: "unwrap"; readonly inner: Wrapped } | { readonly how: "rewrap"; readonly inner: Wrapped };
+
+/** The session `m` belongs to: its params' `sessionId` when a string, read off its text (the parsed body when there is one). */
+export function sessionOf(m: Inbound): string | undefined {
+  const { paramsAt } = m.head;
+  return paramsAt === -1 ? undefined : stringMember(m.line, paramsAt, "sessionId", m.head.escapes);
+}
+
+/** The session of the message the envelope `m` wraps (see {@link unwrap}); undefined when it wraps none. */
+export function sessionOfWrapped(m: Inbound): string | undefined {
+  const inner = unwrap(m, "");
+  return typeof inner === "string" || inner.paramsText === undefined ? undefined : stringMember(inner.paramsText, 0, "sessionId");
+}
 
 /** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */
 export function lineOf(id: Id | undefined, method: string, m: Inbound, how: How): string {

@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { chainRows } from "../../src/proxy/chain-rows.ts";
 import { protocol as proxy } from "../../src/proxy/generated/protocol.ts";
-import { Inbound, makeHop, withId } from "../../src/proxy/hop.ts";
+import { createRelay } from "../../src/proxy/relay.ts";
 import { PEER, route, type ChainShape } from "../../src/proxy/route.ts";
-import { readLine } from "../../src/proxy/splice.ts";
+import { Inbound, readLine, withId } from "../../src/proxy/splice.ts";
 import { kindOf } from "../../src/transport/reader.ts";
 import { protocol as unstable } from "../../src/unstable/generated/protocol.ts";
 
@@ -82,11 +82,11 @@ describe("a message that goes on with another id", () => {
 
   it("is held, with what follows it, until a rewritten line is ready", async () => {
     const sent: string[] = [];
-    const hop = makeHop(1, "agent", (t) => void sent.push(t));
+    const relay = createRelay();
+    const hop = relay.link("agent", (t) => void sent.push(t));
     let ready: (line: string) => void = () => {};
-    const { holdUntil } = await import("../../src/proxy/hop.ts");
-    holdUntil(hop, new Promise<string>((resolve) => (ready = resolve)));
-    hop.send("after");
+    relay.hold(hop, new Promise<string>((resolve) => (ready = resolve)));
+    relay.send(hop, "after");
     expect(sent).toEqual([]);
     ready("first");
     await new Promise((r) => setTimeout(r, 0));
