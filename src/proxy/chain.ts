@@ -131,7 +131,10 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
       const c = to === PEER ? undefined : components[to];
       // A rewrap (proxy mode: the outer chain's envelope for the tail) and the tail itself stay where they go.
       if (c?.policy === undefined || !open[to] || d.how === "rewrap" || (down(d) && to >= last)) return { d, past };
-      if (!passesVerbatim(c.policy, down(d) ? "fromPredecessor" : "fromSuccessor", plainMethod(d, m))) return { d, past };
+      const method = plainMethod(d, m);
+      // A session's cancel goes past it too (its own connection sees it as well, for what runs there), as its pass-through path forwards it.
+      if (down(d) && method === rows.sessionCancel && c.policy.fromPredecessor && m.kind === "notification") relay.send(linkAt(to), lineOf(undefined, method, m, d));
+      else if (!passesVerbatim(c.policy, down(d) ? "fromPredecessor" : "fromSuccessor", method)) return { d, past };
       past.push(to);
       d = down(d) ? { ...d, to: to + 1 } : to === 0 ? { do: "forward", to: PEER, method: m.method, how: "same" } : { ...d, to: to - 1 };
     }

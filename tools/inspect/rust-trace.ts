@@ -75,9 +75,11 @@ type Message = Record<string, unknown>;
 /**
  * The trace lines (each ending with a newline) for one line `line` written by
  * `from` at `t` ms since the trace began; empty when the line is not JSON or
- * holds no request, notification or response.
+ * holds no request, notification or response. `names`: the components of the
+ * hop (a conductor's `Proxy(0)` → `Proxy(1)`), by default `Client` and `Agent`
+ * as the sides of {@link COMPONENT}.
  */
-export function rustTraceLines(from: Sender, line: string, t: number): string {
+export function rustTraceLines(from: Sender, line: string, t: number, names?: { readonly from: string; readonly to: string }): string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -88,15 +90,13 @@ export function rustTraceLines(from: Sender, line: string, t: number): string {
   let out = "";
   for (const item of items) {
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
-    const event = toEvent(from, item as Message, t / 1000);
+    const event = toEvent(names?.from ?? COMPONENT[from], names?.to ?? COMPONENT[from === "client" ? "agent" : "client"], item as Message, t / 1000);
     if (event !== undefined) out += `${JSON.stringify(event)}\n`;
   }
   return out;
 }
 
-function toEvent(from: Sender, m: Message, ts: number): Record<string, unknown> | undefined {
-  const source = COMPONENT[from];
-  const target = COMPONENT[from === "client" ? "agent" : "client"];
+function toEvent(source: string, target: string, m: Message, ts: number): Record<string, unknown> | undefined {
   if (typeof m.method === "string") {
     let method = m.method;
     let params: unknown = m.params ?? null;
