@@ -20,7 +20,7 @@ import { isHosted, startComponent, type Component, type ComponentSpec } from "./
 import { mcpBridgeHook, type AgentHook, type UpstreamCall } from "./mcp-hook.ts";
 import { createRelay, type Id, type Link } from "./relay.ts";
 import { PEER, route, type ChainShape, type Decision } from "./route.ts";
-import { lineOf, notificationLine, paramsOf, requestLine, withId, type Inbound } from "./splice.ts";
+import { lineOf, notificationLine, paramsOf, requestLine, unwrappedLine, withId, type Inbound } from "./splice.ts";
 import { passesVerbatim } from "./verbatim.ts";
 
 /** How to run a chain. */
@@ -147,6 +147,8 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
     const first = toAgent ? (past[0] ?? d.to) : from;
     return [{ hop: first, toAgent, id: originId }, ...past.map((c) => ({ hop: toAgent ? c + 1 : c, toAgent, id }))];
   }
+  /** The plain message `m` is on a hop as `d` forwards it, under `id`: as its sender wrote it, never in the envelope or renamed for a proxy. */
+  const plainLine = (d: Forward, m: Inbound, id: Id | undefined): string => ("inner" in d ? unwrappedLine(id, d.inner.method, d.inner) : withId(m, id));
   /** Shows the tap `text` (a plain message made under each crossing's id) on each hop it crosses. */
   function show(crossed: readonly Crossing[], toAgent: boolean, text: (id: Id | undefined) => string): void {
     if (tap !== undefined) for (const c of toAgent ? crossed : [...crossed].reverse()) tap(c.hop, toAgent === c.toAgent, text(c.id));
@@ -167,7 +169,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
       (id) => {
         if (tap !== undefined) {
           crossed = crossings(fromIndex, d, past, originId, id);
-          show(crossed, true, (i) => (d.how === "wrap" ? withId(m, i) : lineOf(i, d.method, m, d)));
+          show(crossed, true, (i) => plainLine(d, m, i));
         }
         // The MCP bridge rewrites the params of a session-opening request: the link holds what follows until they are ready.
         return params === undefined ? lineOf(id, d.method, m, d) : params.then((p) => requestLine(id, d.method, p));
@@ -179,7 +181,7 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   function sendNotification(fromIndex: number, d: Forward, past: readonly number[], m: Inbound): void {
     const target = linkAt(d.to);
     if (target === agentLink && hook?.notification(d.method, () => paramsOf(m, d)) === true) return;
-    if (tap !== undefined) show(crossings(fromIndex, d, past, undefined, undefined), true, () => (d.how === "wrap" ? m.line : lineOf(undefined, d.method, m, d)));
+    if (tap !== undefined) show(crossings(fromIndex, d, past, undefined, undefined), true, () => plainLine(d, m, undefined));
     if (!relay.send(target, lineOf(undefined, d.method, m, d))) diagnostic(`${d.method} for ${target.name} dropped: it has exited`);
   }
 
