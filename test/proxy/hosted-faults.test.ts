@@ -4,7 +4,7 @@
 // table is read after each.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { connectClient, RpcError, type ClientHandler } from "../../src/index.ts";
+import { connectClient, type RpcError, type ClientHandler } from "../../src/index.ts";
 import { spawnAgent } from "../../src/transport/stdio.ts";
 import { allGone } from "../support/process-group.ts";
 import { runProcess } from "../support/process.ts";
