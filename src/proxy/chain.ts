@@ -1,6 +1,6 @@
 /**
- * The wiring of a conductor: starts the components (`host.ts`: processes,
- * or proxies hosted in this process), reads every link (`hop.ts`), asks the
+ * The wiring of a conductor: given its started components (`host.ts`:
+ * processes, or proxies hosted in this process), reads every link (`hop.ts`), asks the
  * routing function where each message goes (`route.ts`, by the rows of
  * {@link ChainRows}), and hands it to the relay (`relay.ts`), which keeps the
  * ids and cancellation of each link; the agent's link has the MCP bridge as
@@ -12,31 +12,20 @@
 import { wireError, type ErrorObject } from "../errors.ts";
 import type { ProcessExit } from "../transport/process.ts";
 import { readerLimits } from "../transport/reader.ts";
-import type { SpawnAgentOptions } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { ChainRows } from "./chain-rows.ts";
 import { lineWriter, readHop } from "./hop.ts";
-import { isHosted, startComponent, type Component, type ComponentSpec } from "./host.ts";
 import { mcpBridgeHook, type AgentHook, type UpstreamCall } from "./mcp-hook.ts";
 import { createRelay, type Id, type Link } from "./relay.ts";
 import { PEER, route, type ChainShape, type Decision } from "./route.ts";
 import { lineOf, notificationLine, paramsOf, requestLine, unwrappedLine, withId, type Inbound } from "./splice.ts";
-import { passesVerbatim } from "./verbatim.ts";
 
-/** How to run a chain. */
-export interface ConductOptions {
-  /**
-   * The components, in order: each a command and its arguments (a process of its own), or a
-   * proxy hosted in this process (`{ proxy: defineProxy(hooks) }`). The last is the agent
-   * (terminal mode: a command) or a proxy (proxy mode).
-   */
-  readonly components: readonly ComponentSpec[];
+/** How to run a chain whose components are started (`conductor.ts` starts them: `host.ts`). */
+export interface ChainOptions {
   /** The conductor's own peer: a client (terminal mode) or an outer conductor (proxy mode). */
   readonly transport: Transport;
   /** `terminal` (default) or `proxy` (nested: the peer is an outer conductor). */
   readonly mode?: "terminal" | "proxy" | undefined;
-  /** Spawn options for every component run as a process (cwd, env, stderr, grace). Default stderr: `inherit`. */
-  readonly spawn?: SpawnAgentOptions | undefined;
   /** Largest line accepted from any link, in bytes (default 32 MiB); a longer one is answered `-32700` and skipped. */
   readonly maxMessageBytes?: number | undefined;
   /** One line per event the conductor handles itself (a refused message, a component's exit, a hosted proxy's fault); default: none. */
@@ -44,11 +33,24 @@ export interface ConductOptions {
   /**
    * Sees every message that crosses a hop, as the component on each side would see it: `hop` is
    * the index of the component nearer the agent (0: the client ⇄ component 0), `toAgent` the
-   * direction, `line` the text as sent on that hop. A message the conductor carries past a
-   * hosted proxy is seen on both of that proxy's hops. For monitors and traces
-   * (`acp-router conduct --trace`); default: none.
+   * direction, `line` the text as sent on that hop (plain, never in the envelope). A message the
+   * conductor carries past a hosted proxy is seen on both of that proxy's hops. For monitors and
+   * traces (`acp-router conduct --trace`); default: none.
    */
   readonly tap?: ((hop: number, toAgent: boolean, line: string) => void) | undefined;
+}
+
+/** A started component, as the wiring sees it. */
+export interface Component {
+  readonly name: string;
+  /** The conductor's end of its stream. */
+  readonly transport: Transport;
+  /** Settles when it ended: a process's exit; a hosted proxy's connection closing (code 0). */
+  readonly exited: Promise<ProcessExit>;
+  /** Whether it runs in the conductor's process. */
+  readonly hosted: boolean;
+  /** For a hosted proxy: whether a message with `method` going `toAgent` (or back) passes it verbatim once its initialize answered (`verbatim.ts`); undefined when nothing does. */
+  readonly passes: ((toAgent: boolean, method: string) => boolean) | undefined;
 }
 
 /** A running chain. */
@@ -78,12 +80,10 @@ interface Mark {
 
 type Forward = Extract<Decision, { do: "forward" }>;
 
-/** Spawns the chain of `options` and routes it by `rows` (see `conductor.ts`). */
-export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
+/** Routes the chain of started `components` by `rows` (see `conductor.ts`). */
+export function runChain(options: ChainOptions, rows: ChainRows, components: readonly Component[]): Conductor {
   const mode = options.mode ?? "terminal";
-  if (options.components.length === 0) throw new TypeError("conduct: at least one component (the agent) is needed");
-  const last = options.components.length - 1;
-  if (mode === "terminal" && isHosted(options.components[last] as ComponentSpec)) throw new TypeError("conduct: the last component is the agent: a command, not a hosted proxy");
+  const last = components.length - 1;
   const diagnostic = options.onDiagnostic ?? (() => {});
   const tap = options.tap;
   const limits = readerLimits({ maxMessageBytes: options.maxMessageBytes });
@@ -91,7 +91,6 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
   let failure: string | undefined;
 
   const peer = relay.link(mode === "terminal" ? "the client" : "the outer conductor", lineWriter(options.transport));
-  const components: Component[] = options.components.map((spec, index) => startComponent(spec, index, options.spawn, diagnostic));
   const links = components.map((c) => relay.link(c.name, lineWriter(c.transport)));
   /** Hosted proxies whose own initialize answered: what they pass verbatim goes past them from now on. */
   const open = components.map(() => false);
@@ -130,11 +129,11 @@ export function runChain(options: ConductOptions, rows: ChainRows): Conductor {
       const to = d.to;
       const c = to === PEER ? undefined : components[to];
       // A rewrap (proxy mode: the outer chain's envelope for the tail) and the tail itself stay where they go.
-      if (c?.policy === undefined || !open[to] || d.how === "rewrap" || (down(d) && to >= last)) return { d, past };
+      if (c?.passes === undefined || !open[to] || d.how === "rewrap" || (down(d) && to >= last)) return { d, past };
       const method = plainMethod(d, m);
-      // A session's cancel goes past it too (its own connection sees it as well, for what runs there), as its pass-through path forwards it.
-      if (down(d) && method === rows.sessionCancel && c.policy.fromPredecessor && m.kind === "notification") relay.send(linkAt(to), lineOf(undefined, method, m, d));
-      else if (!passesVerbatim(c.policy, down(d) ? "fromPredecessor" : "fromSuccessor", method)) return { d, past };
+      if (!c.passes(down(d), method)) return { d, past };
+      // A session's cancel that goes past it reaches its own connection too, for what runs there (as its pass-through path hands it on).
+      if (method === rows.sessionCancel) relay.send(linkAt(to), lineOf(undefined, method, m, d));
       past.push(to);
       d = down(d) ? { ...d, to: to + 1 } : to === 0 ? { do: "forward", to: PEER, method: m.method, how: "same" } : { ...d, to: to - 1 };
     }

@@ -22,10 +22,11 @@ import { RpcError } from "../errors.ts";
 import type { ProcessExit } from "../transport/process.ts";
 import { memoryPair } from "../transport/memory.ts";
 import { spawnAgent, type SpawnAgentOptions } from "../transport/stdio.ts";
-import type { Transport } from "../transport/transport.ts";
 import type { AnyHook, DefinedProxy, ProxyHooks } from "./hooks.ts";
 import { connectProxy } from "./connect-proxy.ts";
-import { passPolicy, type PassPolicy } from "./verbatim.ts";
+import type { Component } from "./chain.ts";
+import { proxyRows } from "./rows.ts";
+import { passesVerbatim, passPolicy } from "./verbatim.ts";
 
 /** A proxy the conductor runs in its own process. */
 export interface HostedProxy {
@@ -40,19 +41,6 @@ export interface HostedProxy {
 /** A component as the conductor gives it: a command and its arguments, or a hosted proxy. */
 export type ComponentSpec = readonly string[] | HostedProxy;
 
-/** A started component. */
-export interface Component {
-  readonly name: string;
-  /** The conductor's end of its stream. */
-  readonly transport: Transport;
-  /** Settles when it ended: a process's exit; a hosted proxy's connection closing (code 0). */
-  readonly exited: Promise<ProcessExit>;
-  /** For a hosted proxy: what it passes verbatim once its initialize answered (undefined: nothing). */
-  readonly policy: PassPolicy | undefined;
-  /** Whether it runs in the conductor's process. */
-  readonly hosted: boolean;
-}
-
 /** Whether `spec` is a hosted proxy rather than a command. */
 export const isHosted = (spec: ComponentSpec): spec is HostedProxy => !Array.isArray(spec);
 
@@ -62,7 +50,7 @@ export function startComponent(spec: ComponentSpec, index: number, spawn: SpawnA
   const [command, ...args] = spec;
   if (command === undefined) throw new TypeError(`conduct: component ${index} has no command`);
   const agent = spawnAgent(command, args, { stderr: "inherit", ...spawn });
-  return { name: `component ${index} (${spec.join(" ")})`, transport: agent.transport, exited: agent.exited, policy: undefined, hosted: false };
+  return { name: `component ${index} (${spec.join(" ")})`, transport: agent.transport, exited: agent.exited, hosted: false, passes: undefined };
 }
 
 /** Serves `hosted` in this process; the component's name is `name`. */
@@ -72,7 +60,10 @@ function hostProxy(hosted: HostedProxy, name: string, diagnostic: (message: stri
   const [conductorEnd, proxyEnd] = memoryPair({ strings: true });
   const conn = connectProxy(hooks, proxyEnd, options);
   const exited = conn.closed.then((): ProcessExit => ({ code: 0, signal: null }));
-  return { name, transport: conductorEnd, exited, policy: passPolicy(hooks, options), hosted: true };
+  const policy = passPolicy(hooks, options);
+  // A session's cancel goes past it when what the predecessor sends does (its pass-through path forwards it once per running turn).
+  const passes = policy === undefined ? undefined : (toAgent: boolean, method: string) => (toAgent && method === proxyRows.sessionCancel ? policy.fromPredecessor : passesVerbatim(policy, toAgent ? "fromPredecessor" : "fromSuccessor", method));
+  return { name, transport: conductorEnd, exited, hosted: true, passes };
 }
 
 /** `hooks` with each one's failures (anything but an `RpcError`) answered as an internal error naming the proxy. */

@@ -37,7 +37,7 @@ export interface PassThrough {
 const UPSTREAM: Mark = { upstream: true, onCancel: undefined };
 const DOWNSTREAM: Mark = { upstream: false, onCancel: undefined };
 /** The mark of a turn the predecessor starts (a row with a cancelled result: `session/prompt`), by its wire. */
-const turnMarks = new Map(protocol.rows.agent.filter((r) => r.onCancel !== undefined).map((r): [string, Mark] => [r.wire, { upstream: false, onCancel: r.onCancel }]));
+const turnMarks: ReadonlyMap<string, Mark> = new Map(protocol.rows.agent.filter((r) => r.onCancel !== undefined).map((r): [string, Mark] => [r.wire, { upstream: false, onCancel: r.onCancel }]));
 const markOf = (f: Forwarded): Mark => f.mark as Mark;
 
 /** The pass-through path of a proxy built from `hooks` and served with `options`; undefined when it never applies. */
@@ -103,8 +103,8 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         if (!policy.fromPredecessor) return false;
         if (method === proxyRows.sessionCancel) {
           // The connection still sees it: it cancels what runs on its own path.
-          const sessionId = (m.params() as { sessionId?: unknown } | null | undefined)?.sessionId;
-          if (typeof sessionId === "string") cancelSession(sessionId);
+          const sessionId = sessionOf(m);
+          if (sessionId !== undefined) cancelSession(sessionId);
           return false;
         }
         if (!passesVerbatim(policy, "fromPredecessor", method)) return false;

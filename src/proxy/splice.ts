@@ -8,7 +8,8 @@
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
-import { scanEnvelope, scanHead, stringMember, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
+import { scanEnvelope, scanHead, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
+import { sessionIdAt } from "../jsonrpc/session-id.ts";
 
 export type Id = string | number;
 
@@ -155,14 +156,13 @@ export type How = { readonly how: "same" | "rename" | "wrap" } | { readonly how:
 
 /** The session `m` belongs to: its params' `sessionId` when a string, read off its text (the parsed body when there is one). */
 export function sessionOf(m: Inbound): string | undefined {
-  const { paramsAt } = m.head;
-  return paramsAt === -1 ? undefined : stringMember(m.line, paramsAt, "sessionId", m.head.escapes);
+  return sessionIdAt(m.line, m.head.paramsAt, m.head.escapes);
 }
 
 /** The session of the message the envelope `m` wraps (see {@link unwrap}); undefined when it wraps none. */
 export function sessionOfWrapped(m: Inbound): string | undefined {
   const inner = unwrap(m, "");
-  return typeof inner === "string" || inner.paramsText === undefined ? undefined : stringMember(inner.paramsText, 0, "sessionId");
+  return typeof inner === "string" || inner.paramsText === undefined ? undefined : sessionIdAt(inner.paramsText, 0);
 }
 
 /** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */

@@ -35,7 +35,7 @@ export interface PassPolicy {
 const hooked = (set: object | undefined, except?: string) => Object.entries(set ?? {}).some(([name, hook]) => hook !== undefined && name !== except);
 const callbackWires = (rows: readonly Row<never, never>[]) => new Set(rows.filter((r) => r.callback !== undefined).map((r) => r.wire));
 /** The proxy's own rows: they meet its connection always. */
-const OWN = new Set([proxyRows.proxyInitialize, proxyRows.initialize, proxyRows.envelope]);
+const OWN: ReadonlySet<string> = new Set([proxyRows.proxyInitialize, proxyRows.initialize, proxyRows.envelope]);
 /** What the predecessor may send (the agent side's rows with a handler method), and the successor (the client side's). */
 const FROM_PREDECESSOR = callbackWires(protocol.rows.agent);
 const FROM_SUCCESSOR = callbackWires(protocol.rows.client);

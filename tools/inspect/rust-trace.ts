@@ -32,6 +32,7 @@
  */
 import { objectLines } from "./ndjson.ts";
 import type { Sender } from "./rules.ts";
+import { sessionIdOf } from "../../src/jsonrpc/session-id.ts";
 
 /** A component name of the format for inspect's two sides. */
 export const COMPONENT: Readonly<Record<Sender, string>> = { client: "Client", agent: "Agent" };
@@ -107,9 +108,9 @@ function toEvent(source: string, target: string, m: Message, ts: number): Record
       method = inner.method;
       params = inner.params ?? null;
     }
-    const sessionId = (m.params as { sessionId?: unknown } | null | undefined)?.sessionId;
+    const sessionId = sessionIdOf(m.params);
     const base = { ts, protocol, from: source, to: target };
-    const session = typeof sessionId === "string" ? { session: sessionId } : {};
+    const session = sessionId !== undefined ? { session: sessionId } : {};
     if ("id" in m) return { type: "request", ...base, id: m.id ?? null, method, ...session, params: redactCredentials(params) };
     return { type: "notification", ...base, method, ...session, params: redactCredentials(params) };
   }
