@@ -12,8 +12,8 @@
  * The context is a `resource_link` appended after the user's own blocks, so
  * the prompt's text (and an agent's reading of it) stays as the user wrote it.
  */
-import { realpathSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { defineProxy, serveProxyStdio, type DefinedProxy } from "../src/proxy/index.ts";
 
@@ -34,7 +34,7 @@ export function exampleProxy(name: string, context = true): DefinedProxy {
 }
 
 // Run as a command (not imported as a module): serve it on stdin/stdout.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // --name: how the proxy names itself in the context block and its log; --no-context: log only.
   const { values } = parseArgs({ options: { name: { type: "string", default: "proxy" }, "no-context": { type: "boolean", default: false } } });
   serveProxyStdio(exampleProxy(values.name ?? "proxy", values["no-context"] !== true));

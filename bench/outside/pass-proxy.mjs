@@ -4,11 +4,11 @@
 // Both forms:
 //   as a command, a process of its own:  acp-router conduct -- node bench/outside/pass-proxy.mjs -- AGENT
 //   as a module, in the conductor:       acp-router conduct --proxy-module bench/outside/pass-proxy.mjs -- AGENT
-import { realpathSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineProxy, serveProxyStdio } from "acp-router/proxy";
 
 const proxy = defineProxy();
 export default proxy;
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) serveProxyStdio(proxy);
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) serveProxyStdio(proxy);
