@@ -175,6 +175,8 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
       },
       m,
       { initialize, index: d.to, get crossed() { return crossed; } },
+      // Its own id where it is free: the line and its answer go on as they are.
+      true,
     );
   }
   function sendNotification(fromIndex: number, d: Forward, past: readonly number[], m: Inbound): void {

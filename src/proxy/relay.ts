@@ -59,9 +59,11 @@ export interface Relay {
   /**
    * Forwards the request that arrived on `from` as `originId` to `to`: `line` makes its text under
    * the id it gets on `to` (a promise: the link holds what follows until it is ready). `message`
-   * and `mark` come back with its answer. Returns that id.
+   * and `mark` come back with its answer. `keep`: it goes on under its own id when no request
+   * the router sent on `to` waits under that id (its text and its answer's then need no new id
+   * spliced in). Returns the id it got.
    */
-  request(from: Link, originId: Id, to: Link, line: (id: Id) => string | Promise<string>, message?: Inbound, mark?: unknown): Id;
+  request(from: Link, originId: Id, to: Link, line: (id: Id) => string | Promise<string>, message?: Inbound, mark?: unknown, keep?: boolean): Id;
   /** The router's own request on `to` (`line` makes it under its id); `answer` gets its answer's body. */
   call(to: Link, line: (id: Id) => string, answer: (body: Record<string, unknown>) => void): Id;
   /** Writes `line` on `to` (held back while the link holds); false when the link is gone. */
@@ -111,7 +113,12 @@ const counter = (n: number): Id => n;
 export function createRelay(): Relay {
   const states = new Map<Link, State>();
   const of = (link: Link): State => states.get(link) as State;
-  const nextId = (s: State): Id => s.ids(s.next++);
+  /** A new id of the link's own, never one a request still waits under (a kept id may have taken it). */
+  const nextId = (s: State): Id => {
+    let id = s.ids(s.next++);
+    while (s.sent.has(id)) id = s.ids(s.next++);
+    return id;
+  };
   const write = (s: State, line: string) => (s.held !== undefined ? void s.held.push(line) : s.write(line));
   const hold = (s: State, line: Promise<string>): void => {
     const held = s.held ?? [];
@@ -133,9 +140,9 @@ export function createRelay(): Relay {
       return link;
     },
     alive: (link) => of(link).alive,
-    request(from, originId, to, line, message, mark) {
+    request(from, originId, to, line, message, mark, keep) {
       const target = of(to);
-      const id = nextId(target);
+      const id = keep === true && !target.sent.has(originId) ? originId : nextId(target);
       target.sent.set(id, { origin: from, originId, message, mark, cancelled: false });
       of(from).received.set(originId, { to, id });
       const text = line(id);

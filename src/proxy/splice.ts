@@ -89,7 +89,7 @@ function messageLine(id: Id | undefined, methodText: string, paramsText: string 
 /** `m`'s line with its id replaced by `id` (a notification's line as it is when `id` is undefined). */
 export function withId(m: Inbound, id: Id | undefined): string {
   const { idAt, idEnd } = m.head;
-  if (id === undefined || idAt === -1) return m.line;
+  if (id === undefined || idAt === -1 || id === m.head.id) return m.line;
   return `${m.line.slice(0, idAt)}${idText(id)}${m.line.slice(idEnd)}`;
 }
 
