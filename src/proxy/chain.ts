@@ -75,7 +75,8 @@ interface Mark {
   readonly initialize: "agent" | "hosted" | undefined;
   /** The component a hosted initialize went to. */
   readonly index: number;
-  readonly crossed: readonly Crossing[] | undefined;
+  /** Set once the request's id on its last hop is known. */
+  crossed: readonly Crossing[] | undefined;
 }
 
 type Forward = Extract<Decision, { do: "forward" }>;
@@ -94,6 +95,9 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
   const links = components.map((c) => relay.link(c.name, lineWriter(c.transport)));
   /** Hosted proxies whose own initialize answered: what they pass verbatim goes past them from now on. */
   const open = components.map(() => false);
+  const anyHosted = components.some((c) => c.passes !== undefined);
+  /** The hosted proxies the message being routed went past (`pastVerbatim` fills it anew for each). */
+  const past: number[] = [];
   const linkAt = (i: number): Link => (i === PEER ? peer : (links[i] as Link));
   const shape: ChainShape = { last, mode, name: (i) => linkAt(i).name };
   const exited = (link: Link, index: number): ErrorObject => wireError.internal(`Internal error: ${link.name} has exited`, { component: index });
@@ -120,18 +124,20 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
   /**
    * Where a forwarded message really goes: past each open hosted proxy that passes it verbatim,
    * as that proxy would have sent it on (down the chain: to its successor, as it came; up: to its
-   * predecessor, wrapped unless that is the peer); with the components it went past.
+   * predecessor, wrapped unless that is the peer); the components it went past are left in
+   * `past` (emptied first; read before the next message).
    */
-  function pastVerbatim(decision: Forward, m: Inbound): { readonly d: Forward; readonly past: readonly number[] } {
+  function pastVerbatim(decision: Forward, m: Inbound, past: number[]): Forward {
+    past.length = 0;
+    if (!anyHosted) return decision;
     let d = decision;
-    const past: number[] = [];
     for (;;) {
       const to = d.to;
       const c = to === PEER ? undefined : components[to];
       // A rewrap (proxy mode: the outer chain's envelope for the tail) and the tail itself stay where they go.
-      if (c?.passes === undefined || !open[to] || d.how === "rewrap" || (down(d) && to >= last)) return { d, past };
+      if (c?.passes === undefined || !open[to] || d.how === "rewrap" || (down(d) && to >= last)) return d;
       const method = plainMethod(d, m);
-      if (!c.passes(down(d), method)) return { d, past };
+      if (!c.passes(down(d), method)) return d;
       // A session's cancel that goes past it reaches its own connection too, for what runs there (as its pass-through path hands it on).
       if (method === rows.sessionCancel) relay.send(linkAt(to), lineOf(undefined, method, m, d));
       past.push(to);
@@ -160,24 +166,22 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
     if (!relay.alive(target)) return void relay.send(from, errorLine(originId, exited(target, d.to)));
     const initialize = d.method === rows.initialize && target === agentLink ? "agent" : d.method === rows.proxyInitialize && components[d.to]?.hosted === true ? "hosted" : undefined;
     const params = target === agentLink && hook !== undefined ? hook.request(d.method, () => paramsOf(m, d)) : undefined;
-    let crossed: Crossing[] | undefined;
-    relay.request(
-      from,
-      originId,
-      target,
-      (id) => {
-        if (tap !== undefined) {
-          crossed = crossings(fromIndex, d, past, originId, id);
-          show(crossed, true, (i) => plainLine(d, m, i));
-        }
-        // The MCP bridge rewrites the params of a session-opening request: the link holds what follows until they are ready.
-        return params === undefined ? lineOf(id, d.method, m, d) : params.then((p) => requestLine(id, d.method, p));
-      },
-      m,
-      { initialize, index: d.to, get crossed() { return crossed; } },
-      // Its own id where it is free: the line and its answer go on as they are.
-      true,
-    );
+    // What the answer needs read back: an initialize, or the hops the tap shows it on (undefined, the usual case: nothing).
+    const mark: Mark | undefined = initialize === undefined && tap === undefined ? undefined : { initialize, index: d.to, crossed: undefined };
+    // Its own id where it is free: the line and its answer go on as they are.
+    const id = relay.request(from, originId, target, m, mark, true);
+    if (tap !== undefined && mark !== undefined) {
+      const crossed = crossings(fromIndex, d, past, originId, id);
+      mark.crossed = crossed;
+      show(crossed, true, (i) => plainLine(d, m, i));
+    }
+    // The MCP bridge rewrites the params of a session-opening request: the link holds what follows until they are ready.
+    if (params === undefined) relay.send(target, lineOf(id, d.method, m, d));
+    else
+      relay.hold(
+        target,
+        params.then((p) => requestLine(id, d.method, p)),
+      );
   }
   function sendNotification(fromIndex: number, d: Forward, past: readonly number[], m: Inbound): void {
     const target = linkAt(d.to);
@@ -199,7 +203,7 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
         if (m.kind === "request") return void relay.send(from, errorLine(m.id as Id, decision.error));
         return diagnostic(`${m.method} notification from ${from.name} dropped: ${decision.error.message}`);
       case "forward": {
-        const { d, past } = pastVerbatim(decision, m);
+        const d = pastVerbatim(decision, m, past);
         return m.kind === "request" ? sendRequest(index, m.id as Id, d, past, m) : sendNotification(index, d, past, m);
       }
     }
@@ -210,11 +214,12 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
     const id = m.id as Id;
     const owed = relay.answer(from, id);
     if (owed === undefined) return diagnostic(`answer from ${from.name} for unknown id ${JSON.stringify(id)} dropped`);
-    if ("own" in owed) return owed.own(m.body);
-    const { origin, originId } = owed.forwarded;
-    const mark = owed.forwarded.mark as Mark;
-    if (mark.crossed !== undefined) show(mark.crossed, false, (i) => withId(m, i as Id));
+    if (typeof owed === "function") return owed(m.body);
+    const { origin, originId } = owed;
+    const mark = owed.mark as Mark | undefined;
+    if (mark?.crossed !== undefined) show(mark.crossed, false, (i) => withId(m, i as Id));
     if (origin === undefined || !relay.alive(origin)) return;
+    if (mark === undefined) return void relay.send(origin, withId(m, originId));
     if (mark.initialize === "hosted") {
       if ("error" in m.body) {
         const error = m.body.error as { message?: unknown };
@@ -251,8 +256,8 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
       diagnostic(`${link.name} ${c.hosted ? "closed" : `exited${exit.code !== null ? ` with code ${exit.code}` : ` on ${exit.signal}`}`}`);
       // Whoever waits on it learns so now; what it waits on elsewhere is answered to no one.
       relay.end(link, (owed) => {
-        if ("own" in owed) return owed.own({ error: exited(link, index) });
-        const { origin, originId } = owed.forwarded;
+        if (typeof owed === "function") return owed({ error: exited(link, index) });
+        const { origin, originId } = owed;
         if (origin !== undefined) relay.send(origin, errorLine(originId, exited(link, index)));
       });
     });

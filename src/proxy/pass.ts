@@ -77,8 +77,8 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
       const take = (m: Inbound): boolean => {
         if (m.kind === "response") {
           const owed = relay.answer(conductor, m.id as Id);
-          if (owed === undefined || !("forwarded" in owed)) return false;
-          answer(m, owed.forwarded);
+          if (owed === undefined || typeof owed === "function") return false;
+          answer(m, owed);
           return true;
         }
         if (!open) return false;
@@ -89,7 +89,7 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
           // What the successor sends without params goes on with empty ones.
           const to = { method: inner.method, paramsText: inner.paramsText ?? "{}" };
           if (m.kind === "notification") relay.send(conductor, unwrappedLine(undefined, inner.method, to));
-          else relay.request(conductor, m.id as Id, conductor, (id) => unwrappedLine(id, inner.method, to), m, UPSTREAM);
+          else relay.send(conductor, unwrappedLine(relay.request(conductor, m.id as Id, conductor, m, UPSTREAM), inner.method, to));
           return true;
         }
         if (method === proxyRows.cancel) {
@@ -109,15 +109,14 @@ export function passThrough(hooks: ProxyHooks, options: ConnectionOptions): Pass
         }
         if (!passesVerbatim(policy, "fromPredecessor", method)) return false;
         if (m.kind === "notification") relay.send(conductor, wrappedLine(undefined, proxyRows.envelope, m));
-        else relay.request(conductor, m.id as Id, conductor, (id) => wrappedLine(id, proxyRows.envelope, m), m, turnMarks.get(method) ?? DOWNSTREAM);
+        else relay.send(conductor, wrappedLine(relay.request(conductor, m.id as Id, conductor, m, turnMarks.get(method) ?? DOWNSTREAM), proxyRows.envelope, m));
         return true;
       };
 
       /** The stream ended: what waits on it is answered as the connection answers its own calls then. */
       const ended = () =>
-        relay.end(conductor, (owed) => {
-          if (!("forwarded" in owed)) return;
-          const f = owed.forwarded;
+        relay.end(conductor, (f) => {
+          if (typeof f === "function") return;
           const { upstream, onCancel } = markOf(f);
           if (upstream) return;
           // The link has ended for reading; what it still writes is the connection's last words.

@@ -47,8 +47,11 @@ export interface Forwarded {
   readonly cancelled: boolean;
 }
 
-/** An answer's destination: a forwarded request's origin, or the router's own callback. */
-export type Owed = { readonly forwarded: Forwarded } | { readonly own: (body: Record<string, unknown>) => void };
+/** Where the router's own request's answer goes. */
+export type OwnAnswer = (body: Record<string, unknown>) => void;
+
+/** An answer's destination: a forwarded request (its origin), or the router's own callback. */
+export type Owed = Forwarded | OwnAnswer;
 
 /** The relay of one router. */
 export interface Relay {
@@ -57,18 +60,18 @@ export interface Relay {
   /** Whether `link` still lives (not ended). */
   alive(link: Link): boolean;
   /**
-   * Forwards the request that arrived on `from` as `originId` to `to`: `line` makes its text under
-   * the id it gets on `to` (a promise: the link holds what follows until it is ready). `message`
-   * and `mark` come back with its answer. `keep`: it goes on under its own id when no request
-   * the router sent on `to` waits under that id (its text and its answer's then need no new id
-   * spliced in). Returns the id it got.
+   * Records that the request that arrived on `from` as `originId` goes on to `to`, and returns the
+   * id it has there; the router then writes it under that id (`send`, or `hold` while its text is
+   * not ready). `message` and `mark` come back with its answer. `keep`: it goes on under its own
+   * id when no request the router sent on `to` waits under that id (its text and its answer's
+   * then need no new id spliced in).
    */
-  request(from: Link, originId: Id, to: Link, line: (id: Id) => string | Promise<string>, message?: Inbound, mark?: unknown, keep?: boolean): Id;
+  request(from: Link, originId: Id, to: Link, message?: Inbound, mark?: unknown, keep?: boolean): Id;
   /** The router's own request on `to` (`line` makes it under its id); `answer` gets its answer's body. */
-  call(to: Link, line: (id: Id) => string, answer: (body: Record<string, unknown>) => void): Id;
+  call(to: Link, line: (id: Id) => string, answer: OwnAnswer): Id;
   /** Writes `line` on `to` (held back while the link holds); false when the link is gone. */
   send(to: Link, line: string): boolean;
-  /** The answer with `id` arrived on `from`: whom it is for (now settled), or undefined for an id the router never gave or already settled. */
+  /** The answer with `id` arrived on `from`: whom it is for (now settled: a function for the router's own call), or undefined for an id the router never gave or already settled. */
   answer(from: Link, id: Id): Owed | undefined;
   /**
    * A `$/cancel_request` arrived on `from` for its request `originId`: where that request went
@@ -92,7 +95,7 @@ interface State {
   readonly write: (line: string) => void;
   readonly ids: (n: number) => Id;
   /** What the router sent on this link and is owed an answer for, by the id it went out with. */
-  readonly sent: Map<Id, Forwarded | ((body: Record<string, unknown>) => void)>;
+  readonly sent: Map<Id, Owed>;
   /** What arrived on this link and went on, by its id here: where, under which id. */
   readonly received: Map<Id, { readonly to: Link; readonly id: Id }>;
   next: number;
@@ -140,14 +143,11 @@ export function createRelay(): Relay {
       return link;
     },
     alive: (link) => of(link).alive,
-    request(from, originId, to, line, message, mark, keep) {
+    request(from, originId, to, message, mark, keep) {
       const target = of(to);
       const id = keep === true && !target.sent.has(originId) ? originId : nextId(target);
       target.sent.set(id, { origin: from, originId, message, mark, cancelled: false });
       of(from).received.set(originId, { to, id });
-      const text = line(id);
-      if (typeof text === "string") write(target, text);
-      else hold(target, text);
       return id;
     },
     call(to, line, answer) {
@@ -168,9 +168,8 @@ export function createRelay(): Relay {
       const owed = s.sent.get(id);
       if (owed === undefined) return undefined;
       s.sent.delete(id);
-      if (typeof owed === "function") return { own: owed };
-      if (owed.origin !== undefined) of(owed.origin).received.delete(owed.originId);
-      return { forwarded: owed };
+      if (typeof owed !== "function" && owed.origin !== undefined) of(owed.origin).received.delete(owed.originId);
+      return owed;
     },
     cancel(from, originId) {
       const where = of(from).received.get(originId);
@@ -195,11 +194,8 @@ export function createRelay(): Relay {
       s.sent.clear();
       s.received.clear();
       for (const [id, entry] of owed) {
-        if (typeof entry === "function") each({ own: entry }, id);
-        else {
-          if (entry.origin !== undefined) of(entry.origin).received.delete(entry.originId);
-          each({ forwarded: entry }, id);
-        }
+        if (typeof entry !== "function" && entry.origin !== undefined) of(entry.origin).received.delete(entry.originId);
+        each(entry, id);
       }
     },
   };

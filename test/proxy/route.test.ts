@@ -95,18 +95,21 @@ describe("a message that goes on with another id", () => {
 });
 
 describe("what a router writes to one hop", () => {
-  it("is handed to the stream every FORWARD_BATCH lines (Transport.flush), the rest with the turn's writes", async () => {
-    const { FORWARD_BATCH, lineWriter } = await import("../../src/proxy/hop.ts");
+  it("is handed to the stream each time FORWARD_BYTES more were written (Transport.flush), the rest with the turn's writes", async () => {
+    const { FORWARD_BYTES, lineWriter } = await import("../../src/proxy/hop.ts");
     const events: string[] = [];
     const write = lineWriter({ start: () => {}, write: (text) => void events.push(text), flush: () => void events.push("flush"), close: () => {} });
-    for (let i = 0; i < 2 * FORWARD_BATCH + 3; i++) write(`l${i}`);
+    // Lines of 1023 characters and their newline: 16 of them make FORWARD_BYTES.
+    const perFlush = FORWARD_BYTES / 1024;
+    const line = (i: number) => `${i}`.padEnd(1023, "x");
+    for (let i = 0; i < 2 * perFlush + 3; i++) write(line(i));
     expect(events.filter((e) => e === "flush")).toHaveLength(2);
-    expect(events.indexOf("flush")).toBe(FORWARD_BATCH);
-    expect(events.filter((e) => e !== "flush")).toEqual(Array.from({ length: 2 * FORWARD_BATCH + 3 }, (_, i) => `l${i}\n`));
+    expect(events.indexOf("flush")).toBe(perFlush);
+    expect(events.filter((e) => e !== "flush")).toEqual(Array.from({ length: 2 * perFlush + 3 }, (_, i) => `${line(i)}\n`));
     // A transport without flush is written to all the same.
     const plain: string[] = [];
     const writePlain = lineWriter({ start: () => {}, write: (text) => void plain.push(text), close: () => {} });
-    for (let i = 0; i < FORWARD_BATCH + 1; i++) writePlain("x");
-    expect(plain).toHaveLength(FORWARD_BATCH + 1);
+    for (let i = 0; i < perFlush + 1; i++) writePlain(line(i));
+    expect(plain).toHaveLength(perFlush + 1);
   });
 });
