@@ -58,7 +58,7 @@ const startsProcesses = [
 const hostedProxyRuns = ["test/proxy/chain.test.ts", "test/proxy/pass-chain.test.ts"];
 
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
-const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/one-name.test.ts"];
+const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/exports-changelog.test.ts", "test/api/one-name.test.ts"];
 
 const files = (folders: readonly string[]) => folders.map((f) => `test/${f}/**/*.test.ts`);
 
