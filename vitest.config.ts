@@ -7,6 +7,8 @@
  *   `npm run test:unit`.
  * - `integration`: tests that start processes (stdio agents, the official
  *   SDK as a peer, the tools, the examples) or servers (remote).
+ * - `proxies hosted`: the proxy-chain tests again, their proxies hosted in
+ *   the conductor's process instead of processes of their own.
  * - `package`: the published package: pack, install into fresh projects
  *   with npm and pnpm, compile with `tsc`, plus the benchmarks' smoke run.
  *   Its global setup packs and builds once per run (test/package/setup.ts).
@@ -17,6 +19,7 @@
  * tests in no tier stops the run (so none is silently left out).
  */
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -48,8 +51,14 @@ const startsProcesses = [
   "test/transport/spawn-agent-lifecycle.test.ts",
 ];
 
+/**
+ * The proxy-chain tests a second time with their proxies hosted in the conductor's process
+ * (`ACP_PROXY_HOSTING=in-process`: test/proxy/fixtures.ts gives them as `--proxy-module`).
+ */
+const hostedProxyRuns = ["test/proxy/chain.test.ts", "test/proxy/pass-chain.test.ts"];
+
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
-const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/one-name.test.ts"];
+const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/exports-changelog.test.ts", "test/api/one-name.test.ts"];
 
 const files = (folders: readonly string[]) => folders.map((f) => `test/${f}/**/*.test.ts`);
 
@@ -62,15 +71,26 @@ for (const entry of readdirSync(testRoot, { withFileTypes: true })) {
   if (untiered) throw new Error(`test/${entry.name} holds tests but is in no tier: put it in a folder listed in vitest.config.ts, or list the folder`);
 }
 
+/**
+ * Test files run in twice as many forked workers as the machine has cores (4 on CI's 2), at least 2.
+ * The suite waits on child processes, sockets and timers far more than it computes: with vitest's
+ * default (cores − 1, so one worker here) a whole run kept 2 cores at a load of about 1 for 20
+ * minutes. Tests wait for events, never for wall-clock amounts, so more workers on a loaded machine
+ * make the run shorter, not flaky; `--maxWorkers=N` on the command line overrides this.
+ */
+const workers = Math.max(2, availableParallelism() * 2);
+
 /** Settings every tier shares: generous hook and test deadlines for a loaded 2-core machine; forks, since tests spawn and signal. */
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
 
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     reporters: ["default", "./test/support/skip-reporter.ts"],
     projects: [
       { test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
       { test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
+      { test: { ...shared, name: "proxies hosted", include: hostedProxyRuns, env: { ACP_PROXY_HOSTING: "in-process" } } },
       { test: { ...shared, name: "package", include: [...files(packageFolders), ...checksPublishedShape], globalSetup: ["./test/package/setup.ts"] } },
     ],
   },
