@@ -11,6 +11,7 @@ import { ErrorCode } from "../../src/error-code.ts";
 import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
+import { watchEnding, type AgentEnding } from "./ending.ts";
 
 /** One line the agent wrote, parsed when it is JSON, with its arrival in ms since the start. */
 export interface AgentLine {
@@ -84,6 +85,8 @@ export interface Driver {
   readonly death: Death | undefined;
   /** Closes the agent's stdin and waits the grace period for it to exit; then ends its process group. `exited`: it left by itself. */
   close(): Promise<{ readonly exited: boolean; readonly code: number | null; readonly signal: string | null; readonly note: string | undefined }>;
+  /** How the agent ended, once `close` settled (ending.ts): the report's section apart from the rows. */
+  readonly ending: AgentEnding | undefined;
   readonly process: ManagedProcess;
   /** Why the command could not be started (ENOENT, EACCES), once known. */
   readonly startError: Error | undefined;
@@ -134,6 +137,8 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
+  const endingWatch = watchEnding(proc);
+  let ending: AgentEnding | undefined;
   const lines: AgentLine[] = [];
   const waiters = new Set<() => void>();
   const unanswered: Unanswered[] = [];
@@ -181,6 +186,9 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     get startError() {
       return startError;
+    },
+    get ending() {
+      return ending;
     },
     write(text) {
       if (death === undefined && !proc.hasExited && proc.child.stdin?.writable) proc.child.stdin.write(text);
@@ -230,7 +238,9 @@ export function startDriver(command: readonly string[], options: DriverOptions =
       return lines.find(isAnswer(id));
     },
     async close() {
+      endingWatch.stdinClosing();
       const end = await proc.close();
+      ending = endingWatch.result(end);
       fromAgent.end();
       return { exited: end.lingered !== true, code: end.code, signal: end.signal, note: end.note };
     },

@@ -16,6 +16,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows, type Expectation } from "./ci.ts";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
+import { renderEnding } from "./ending.ts";
 import { runCheck } from "./probes.ts";
 import type { CheckReport, ScoreRow } from "./score.ts";
 
@@ -82,7 +83,8 @@ export async function scoreAgent(command: readonly string[], options: CheckOptio
   if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
   const rows = card.rows(unprobed);
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed };
+  const ending = driver.ending;
+  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed, ...(ending !== undefined ? { ending } : {}) };
 }
 
 /** Renders a report as text: one row per line, the notes, then the counts. */
@@ -90,6 +92,7 @@ export function renderText(report: CheckReport): string {
   const out = [`protocol v${report.protocol}; requirements from ${report.catalogue}`, ""];
   for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
+  if (report.ending !== undefined) out.push("", ...renderEnding(report.ending));
   out.push("", `${countLine(report.rows)}${report.passed ? "" : "; a MUST failed"}`);
   return `${out.join("\n")}\n`;
 }

@@ -15,6 +15,7 @@
  * or MUST NOT row makes `check` exit 1.
  */
 import type { Checklist } from "./checklist.ts";
+import type { AgentEnding } from "./ending.ts";
 
 export type Outcome = "pass" | "fail" | "n/a" | "not observable" | "not run";
 
@@ -127,4 +128,6 @@ export interface CheckReport {
   readonly rows: ScoreRow[];
   readonly notes: readonly string[];
   readonly passed: boolean;
+  /** How the agent ended after check closed its stdin: measured, apart from the rows (ending.ts). */
+  readonly ending?: AgentEnding;
 }
