@@ -76,6 +76,10 @@ class Pipeline<Peer> implements CallHost<Peer> {
   /** `logErrors`: handler errors go to stderr with their stack as well. */
   readonly logErrors: boolean;
   readonly authRequired: boolean;
+  /** `initializeFirst`: requests before `initialize` completed are refused. */
+  readonly initializeFirst: boolean;
+  /** `customMethods: "any"`: a method outside the table reaches `extMethod`/`extNotification` without a `_`. */
+  readonly anyCustomMethod: boolean;
   readonly acceptBatches: boolean;
   readonly maxInFlight: number;
   /** The table has a `repeatable` row: requests are then tracked for it; others skip that per message. */
@@ -96,6 +100,8 @@ class Pipeline<Peer> implements CallHost<Peer> {
     this.exposeErrors = options.exposeErrors === true;
     this.logErrors = options.logErrors === true;
     this.authRequired = options.authRequired === true;
+    this.initializeFirst = options.initializeFirst !== false;
+    this.anyCustomMethod = options.customMethods === "any";
     // A table that keeps rows out of batches (`unbatched`: ACP v2) follows JSON-RPC 2.0 batches by default.
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
@@ -444,12 +450,12 @@ function refuseRequest<P>(inbound: Pipeline<P>, body: Body, wire: string, id: Re
   if (inbound.inFlight.has(id)) return wireError.duplicateId();
   const state = inbound.state;
   if (row?.lifecycle !== "initialize") {
-    if (!state.initialized) return wireError.notInitialized();
+    if (!state.initialized && inbound.initializeFirst) return wireError.notInitialized();
     if (inbound.hasRepeatable) state.requestSeen();
   } else if (!state.admitsInitialize(row)) return wireError.repeatedInitialize();
   if (row === undefined) {
     const handler = inbound.handler as { extMethod?: unknown };
-    return isExtensionWire(wire) && typeof handler.extMethod === "function" ? undefined : wireError.methodNotFound(wire);
+    return (inbound.anyCustomMethod || isExtensionWire(wire)) && typeof handler.extMethod === "function" ? undefined : wireError.methodNotFound(wire);
   }
   const refusal = gate(inbound.host.protocol, state, row, inbound.host.side);
   if (refusal !== undefined) return wireError.methodNotFound(wire, refusal.message);
@@ -477,7 +483,7 @@ function admitNotification<P>(inbound: Pipeline<P>, params: unknown, wire: strin
   }
   if (row === undefined || row.invoke === undefined) {
     const handler = inbound.handler as { extNotification?: unknown };
-    if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) return true;
+    if (row === undefined && (inbound.anyCustomMethod || isExtensionWire(wire)) && typeof handler.extNotification === "function" && isObject(params)) return true;
     report(inbound, "unknown_notification", `ignored notification "${wire}"`);
     return false;
   }

@@ -42,6 +42,14 @@ export interface SideHooks {
   beforeFirstCall?(sender: Sender): void;
 }
 
+/**
+ * The core's options that make a connection behave as the SDK's apps do: custom methods by any
+ * name (the SDK accepts `onRequest("foo/bar", parser, handler)`; the core's default takes only `_`
+ * names), and the SDK's log line for a dropped notification. The initialization gate is set per
+ * app (`App.options`).
+ */
+const SDK_OPTIONS: ConnectionOptions = { customMethods: "any", onDiagnostic: logAsSdk };
+
 /** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
 export abstract class App<Context extends object> {
   readonly #requests = new Map<string, Registered>();
@@ -216,11 +224,13 @@ export abstract class App<Context extends object> {
   }
 
   /**
-   * The core's options for an SDK app: the SDK's log line for a dropped
-   * notification, and the line limit the stream asked for (default the
-   * core's, 32 MiB, the SDK's too). @internal
+   * The core's options for an SDK app ({@link SDK_OPTIONS}), its initialization gate, and the
+   * line limit the stream asked for (default the core's, 32 MiB, the SDK's too). @internal
    */
   options(maxMessageBytes: number | undefined): ConnectionOptions {
-    return maxMessageBytes === undefined ? { onDiagnostic: logAsSdk } : { maxMessageBytes, onDiagnostic: logAsSdk };
+    // As the SDK: a v1 app refuses requests before `initialize` only when it handles `initialize`
+    // (an app without that handler serves them); a v2 app always does.
+    const initializeFirst = this.#protocol.version >= 2 || this.#requests.has("initialize");
+    return maxMessageBytes === undefined ? { ...SDK_OPTIONS, initializeFirst } : { ...SDK_OPTIONS, initializeFirst, maxMessageBytes };
   }
 }
