@@ -7,9 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { nodeHandler } from "../../../src/remote/node.ts";
 import { HEADER_CONNECTION_ID } from "../../../src/remote/protocol.ts";
 import { remoteOf, type AcpServer } from "./server.ts";
+
+export { createNodeHttpHandler, DEFAULT_MAX_REQUEST_BODY_BYTES, type NodeHttpHandlerOptions } from "./node-http.ts";
 
 /** What the upgrade handler needs of a `ws` `WebSocketServer` (created with `noServer: true`). */
 export interface NodeWebSocketUpgradeServer {
@@ -29,11 +30,6 @@ export interface NodeWebSocket {
 }
 
 const OPEN = 1;
-
-/** The `node:http` request handler of `server`, at its endpoint path (`/acp`). */
-export function createNodeHttpHandler(server: AcpServer): (req: IncomingMessage, res: ServerResponse) => void {
-  return nodeHandler(remoteOf(server)) as unknown as (req: IncomingMessage, res: ServerResponse) => void;
-}
 
 /** The `upgrade` handler of a `node:http` server: WebSocket connections to `server` through `webSocketServer`. */
 export function createNodeWebSocketUpgradeHandler(server: AcpServer, webSocketServer: NodeWebSocketUpgradeServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
