@@ -68,7 +68,7 @@ function plainText(res: ServerResponse, status: number, text: string): void {
 }
 
 /** The body of `req` as bytes, refusing more than `limit` (by `Content-Length` at once, else as it arrives). */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer>> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
