@@ -47,11 +47,11 @@ describe("the packed compatibility package", () => {
     expect(manifest.default.dependencies).toBeUndefined();
   });
 
-  it("offers every entry SDK 2.4.0 exports but ./experimental/nes (no NES table; docs/sdk-drop-in.md)", async () => {
+  it("offers every entry SDK 2.4.0 exports", async () => {
     const read = async (file: string) => ((await import(file, { with: { type: "json" } })) as { default: { exports: Record<string, unknown> } }).default.exports;
     const ours = Object.keys(await read(join(project, "node_modules/@agentclientprotocol/sdk/package.json"))).sort();
     const sdk = Object.keys(await read(join(root, "node_modules/@agentclientprotocol/sdk/package.json"))).sort();
-    expect(sdk.filter((entry) => !ours.includes(entry))).toEqual(["./experimental/nes"]);
+    expect(sdk.filter((entry) => !ours.includes(entry))).toEqual([]);
     expect(ours.filter((entry) => !sdk.includes(entry))).toEqual(["./package.json"]);
   });
 
