@@ -11,3 +11,5 @@ export const CLIENT_METHODS = flatMethods<Exclude<keyof ClientMethods | keyof Cl
 export const PROTOCOL_METHODS = protocolMethods(protocol);
 /** The ACP version this table speaks. */
 export const PROTOCOL_VERSION = 2;
+/** The proxy-chain methods (`proxy/initialize`, `proxy/successor`), as the SDK's unstable entries name them. */
+export const PROXY_METHODS = { proxy_initialize: "proxy/initialize", proxy_successor: "proxy/successor" } as const;

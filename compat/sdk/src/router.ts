@@ -14,12 +14,10 @@ import { agentProtocol as v2Protocol } from "../../../src/v2/generated/agent.ts"
 import { routeTransport } from "../../../src/versions/route-agent.ts";
 import { streamTransport, type Stream } from "./message-stream.ts";
 import type { AgentApp } from "./sides.ts";
+import type { AgentConnector } from "./by-method.ts";
 import type { AnyMessage } from "./wire-types.ts";
 
-/** What the router serves a version with: an app, or anything with `connect(stream)`. */
-export interface AgentConnector {
-  connect(stream: Stream): unknown;
-}
+export type { AgentConnector };
 
 /** What `connect` returns: settles when the routed connection (or the unrouted stream) closed. */
 export interface RoutedConnection {

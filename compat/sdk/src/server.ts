@@ -51,51 +51,144 @@ function textOf(args: unknown[]): string | undefined {
   return undefined;
 }
 
+/** Creates the agent app of one connection. */
+export type AgentFactory = () => AgentApp;
+
 /** The agent to serve: one app for every connection, or a factory called per connection. */
-export type AcpServerOptions = { readonly agent: AgentApp; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent: () => AgentApp };
+type AgentOption = { readonly agent: AgentApp; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent: AgentFactory };
 
-const remotes = new WeakMap<AcpServer, RemoteServer>();
+/** The agent for one request or upgrade (default the server's). */
+export type HandleRequestOptions = { readonly agent?: AgentApp; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent?: AgentFactory };
 
-/** The remote server behind an `AcpServer` (for the Node adapters). @internal */
+/** Default of {@link ConnectionLimits.maxBufferedBytes}: 64 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** Default of {@link ConnectionLimits.maxOutputStallMs}: 60 s. */
+export const DEFAULT_MAX_OUTPUT_STALL_MS = 60_000;
+/** Default of {@link ConnectionLimits.maxBufferedSessionStreams}: 1024. */
+export const DEFAULT_MAX_BUFFERED_SESSION_STREAMS = 1024;
+/** Default of {@link ConnectionLimits.maxIdLength}: 1024. */
+export const DEFAULT_MAX_ID_LENGTH = 1024;
+
+/**
+ * The SDK's per-connection limits. `maxBufferedBytes` is the output one connection may hold for a
+ * reader (acp-router's `maxStreamBytes`), `maxOutputStallMs` how long a reader may take nothing
+ * while output waits (`stallMs`); `maxBufferedSessionStreams` and `maxIdLength` are checked as the
+ * SDK checks them (positive safe integers) and recorded; acp-router's server bounds session streams
+ * and ids by its own rules (docs/sdk-drop-in.md).
+ */
+export interface ConnectionLimits {
+  readonly maxBufferedBytes?: number;
+  readonly maxOutputStallMs?: number;
+  readonly maxBufferedSessionStreams?: number;
+  readonly maxIdLength?: number;
+}
+
+/** Longest timer Node accepts, the bound of `maxOutputStallMs`. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The limits with their defaults, each a positive safe integer (a `RangeError` names the first that is not). */
+function resolveLimits(options: ConnectionLimits): Required<ConnectionLimits> {
+  const limits = {
+    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    maxOutputStallMs: options.maxOutputStallMs ?? DEFAULT_MAX_OUTPUT_STALL_MS,
+    maxBufferedSessionStreams: options.maxBufferedSessionStreams ?? DEFAULT_MAX_BUFFERED_SESSION_STREAMS,
+    maxIdLength: options.maxIdLength ?? DEFAULT_MAX_ID_LENGTH,
+  };
+  for (const [name, value] of Object.entries(limits)) if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive safe integer`);
+  if (limits.maxOutputStallMs > MAX_TIMER_MS) throw new RangeError(`maxOutputStallMs must be at most ${MAX_TIMER_MS}`);
+  return limits;
+}
+
+/** Options of {@link AcpServer}: the agent, and the connection limits. */
+export type AcpServerOptions = AgentOption & ConnectionLimits;
+
+/** The request header that carries a per-request agent's token to the connection it opens (never sent by clients: removed from every request first). */
+const AGENT_TOKEN = "x-acp-router-sdk-agent";
+
+const remotes = new WeakMap<AcpServer, () => RemoteServer>();
+
+/** The remote server behind an `AcpServer` (for the Node adapters), made on first use. @internal */
 export function remoteOf(server: AcpServer): RemoteServer {
   const remote = remotes.get(server);
   if (remote === undefined) throw new TypeError("expected an AcpServer");
-  return remote;
+  return remote();
 }
 
-/** Serves an agent app to remote clients; hand it requests with `handleRequest` or the Node adapters. */
+/**
+ * Serves an agent app to remote clients; hand it requests with `handleRequest` or the Node
+ * adapters. As the SDK's, a `createAgent` factory is called once per connection, when the
+ * connection opens (the first call also tells the server which table it serves).
+ */
 export class AcpServer {
-  /** Prepared upgrades that named their own agent, by connection id. */
+  /** Prepared upgrades and requests that named their own agent, by connection id or token. */
   readonly #chosen = new Map<string, () => AgentApp>();
   constructor(options: AcpServerOptions) {
-    // The protocol comes from the first app; a factory's first app then serves the first connection.
-    let spare: AgentApp | undefined = options.agent ?? (options.createAgent as () => AgentApp)();
-    const protocol = spare.protocol;
+    if (typeof options !== "object" || options === null || (options.agent === undefined && typeof options.createAgent !== "function")) throw new TypeError("new AcpServer(options): pass { agent } (an agent app) or { createAgent } (a function making one per connection).");
+    const limits = resolveLimits(options);
+    // A factory's app made to learn the table serves the first connection.
+    let spare: AgentApp | undefined;
     const next = (): AgentApp => {
-      const app = options.agent ?? spare ?? (options.createAgent as () => AgentApp)();
+      const app = options.agent ?? spare ?? (options.createAgent as AgentFactory)();
       spare = undefined;
       return app;
     };
+    let remote: RemoteServer | undefined;
     const pending = new Map<string, ReturnType<AgentApp["routed"]>>();
-    const remote = createRemoteServer({
-      protocol,
-      agent: (info) => {
-        const chosen = this.#chosen.get(info.connectionId);
-        this.#chosen.delete(info.connectionId);
-        const routed = (chosen?.() ?? next()).routed();
-        pending.set(info.connectionId, routed);
-        return routed.handler as never;
-      },
-      onConnection: (connection, info) => {
-        pending.get(info.connectionId)?.bind(connection);
-        pending.delete(info.connectionId);
-      },
-    });
-    remotes.set(this, remote);
+    // `first`: an app already made for the first connection (a per-request agent), which tells the table.
+    const ensure = (first?: AgentApp): RemoteServer => {
+      if (remote !== undefined) return remote;
+      if (first === undefined && options.agent === undefined) spare = (options.createAgent as AgentFactory)();
+      const protocol = (first ?? options.agent ?? (spare as AgentApp)).protocol;
+      remote = createRemoteServer({
+        protocol,
+        maxStreamBytes: limits.maxBufferedBytes,
+        stallMs: limits.maxOutputStallMs,
+        agent: (info) => {
+          const token = info.header(AGENT_TOKEN);
+          const chosen = this.#chosen.get(info.connectionId) ?? (token === undefined ? undefined : this.#chosen.get(token));
+          this.#chosen.delete(info.connectionId);
+          const routed = (chosen?.() ?? next()).routed();
+          pending.set(info.connectionId, routed);
+          return routed.handler as never;
+        },
+        onConnection: (connection, info) => {
+          pending.get(info.connectionId)?.bind(connection);
+          pending.delete(info.connectionId);
+        },
+      });
+      return remote;
+    };
+    this.#ensure = ensure;
+    remotes.set(this, () => ensure());
+    this.#isStarted = () => remote !== undefined;
   }
-  /** Answers one Fetch API request to the ACP endpoint (POST, GET, DELETE). */
-  handleRequest(request: Request): Promise<Response> {
-    return remoteOf(this).handleRequest(request);
+  readonly #isStarted: () => boolean;
+  get #started(): boolean {
+    return this.#isStarted();
+  }
+  /** Makes the remote server on first use; `first` is an app made for the first connection. */
+  readonly #ensure: (first?: AgentApp) => RemoteServer;
+  /** Answers one Fetch API request (POST, GET, DELETE) on whatever path it came to; `options` picks the agent of the connection an `initialize` opens. */
+  async handleRequest(request: Request, options: HandleRequestOptions = {}): Promise<Response> {
+    let chosen = options.agent !== undefined ? () => options.agent as AgentApp : options.createAgent;
+    if (chosen !== undefined && !this.#started) {
+      // The first connection's own agent also tells the server its table; made once, it serves that connection.
+      const app = chosen();
+      chosen = () => app;
+      this.#ensure(app);
+    }
+    const headers = new Headers(request.headers);
+    headers.delete(AGENT_TOKEN);
+    const token = chosen === undefined ? undefined : crypto.randomUUID();
+    if (token !== undefined && chosen !== undefined) {
+      headers.set(AGENT_TOKEN, token);
+      this.#chosen.set(token, chosen);
+    }
+    try {
+      return await this.#ensure().handleRequest(new Request(request, { headers }));
+    } finally {
+      if (token !== undefined) this.#chosen.delete(token);
+    }
   }
   /**
    * Reserves a connection id for a WebSocket upgrade (send it as
@@ -104,13 +197,16 @@ export class AcpServer {
    * server takes no new connection (closing, or at its limit).
    */
   prepareWebSocketUpgrade(options: PrepareWebSocketUpgradeOptions = {}): PreparedWebSocketUpgrade {
-    const remote = remoteOf(this);
+    let chosen = options.agent !== undefined ? () => options.agent as AgentApp : options.createAgent;
+    if (chosen !== undefined && !this.#started) {
+      const app = chosen();
+      chosen = () => app;
+      this.#ensure(app);
+    }
+    const remote = this.#ensure();
     const ids = remote.prepareSocket();
     if ("refusal" in ids) throw new Error(`WebSocket upgrade refused: ${ids.refusal}`);
     const { connectionId } = ids;
-    const agent = options.agent;
-    const create = options.createAgent;
-    const chosen = agent !== undefined ? () => agent : create;
     let settled = false;
     return {
       connectionId,

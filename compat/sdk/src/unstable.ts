@@ -9,6 +9,7 @@ import { agentProtocol } from "../../../src/unstable/generated/agent.ts";
 import { clientProtocol } from "../../../src/unstable/generated/client.ts";
 import type { TableTypes as T } from "../../../src/unstable/generated/handlers.ts";
 import type * as base from "./sides.ts";
+import type * as bm from "./by-method.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
@@ -38,7 +39,7 @@ export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sess
 export type { AcpConnection } from "./sides.ts";
 export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
 export { unstableMethods as methods } from "./methods-v1.ts";
-export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v1-unstable.ts";
+export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION, PROXY_METHODS } from "./constants-v1-unstable.ts";
 
 /** The agent's handle on the client, typed by this table (the class, for `instanceof`). */
 export type AgentContext = BaseAgentContext<T>;
@@ -67,6 +68,27 @@ export type AgentRequestMethod = keyof T["agentMethods"] & string;
 export type AgentNotificationMethod = keyof T["agentNotifications"] & string;
 export type ClientRequestMethod = keyof T["clientMethods"] & string;
 export type ClientNotificationMethod = keyof T["clientNotifications"] & string;
+
+/** The SDK's per-method handler, params and response maps, connect handlers, envelope unions and connector types, for this table. */
+export type AgentRequestHandlersByMethod = bm.AgentRequestHandlersByMethod<T>;
+export type AgentNotificationHandlersByMethod = bm.AgentNotificationHandlersByMethod<T>;
+export type ClientRequestHandlersByMethod = bm.ClientRequestHandlersByMethod<T>;
+export type ClientNotificationHandlersByMethod = bm.ClientNotificationHandlersByMethod<T>;
+export type AgentRequestParamsByMethod = bm.AgentRequestParamsByMethod<T>;
+export type AgentRequestResponsesByMethod = bm.AgentRequestResponsesByMethod<T>;
+export type AgentNotificationParamsByMethod = bm.AgentNotificationParamsByMethod<T>;
+export type ClientRequestParamsByMethod = bm.ClientRequestParamsByMethod<T>;
+export type ClientRequestResponsesByMethod = bm.ClientRequestResponsesByMethod<T>;
+export type ClientNotificationParamsByMethod = bm.ClientNotificationParamsByMethod<T>;
+export type AgentConnectHandler = bm.AgentConnectHandler<T>;
+export type ClientConnectHandler = bm.ClientConnectHandler<T>;
+export type AgentRequest = bm.AgentRequestOf<T>;
+export type AgentResponse = bm.AgentResponseOf<T>;
+export type AgentNotification = bm.AgentNotificationOf<T>;
+export type ClientRequest = bm.ClientRequestOf<T>;
+export type ClientResponse = bm.ClientResponseOf<T>;
+export type ClientNotification = bm.ClientNotificationOf<T>;
+export type { AgentConnectOptions, AgentConnectionLifecycle, AgentConnector } from "./by-method.ts";
 
 /** An ACP v1 agent built from handlers by method. */
 export class AgentApp extends BaseAgentApp<T> {

@@ -9,6 +9,8 @@ import { agentProtocol } from "../../../src/v2/unstable/generated/agent.ts";
 import { clientProtocol } from "../../../src/v2/unstable/generated/client.ts";
 import type { TableTypes as T } from "../../../src/v2/unstable/generated/handlers.ts";
 import type * as base from "./sides.ts";
+import type * as bm from "./by-method.ts";
+import type { InitializeRequest, InitializeResponse, SetSessionConfigOptionRequest } from "../../../src/v2/unstable/generated/types.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
@@ -37,11 +39,11 @@ export { TerminalHandle } from "./contexts.ts";
 export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
 export type { AcpConnection } from "./sides.ts";
 export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
-export { AgentProtocolRouter, agentProtocolRouter, type AgentConnector, type RoutedConnection } from "./router.ts";
+export { AgentProtocolRouter, agentProtocolRouter, type RoutedConnection } from "./router.ts";
 export { ContentBlock, McpServer, RequestPermissionOutcome, SetSessionConfigOptionRequest, ToolCallContent } from "./guards.ts";
 export { assertSupportedMcpServers } from "./mcp-servers.ts";
 export { unstableMethodsV2 as methods } from "./methods-v2.ts";
-export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v2-unstable.ts";
+export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION, PROXY_METHODS } from "./constants-v2-unstable.ts";
 
 /** The agent's handle on the client, typed by this table (the class, for `instanceof`). */
 export type AgentContext = BaseAgentContext<T>;
@@ -70,6 +72,39 @@ export type AgentRequestMethod = keyof T["agentMethods"] & string;
 export type AgentNotificationMethod = keyof T["agentNotifications"] & string;
 export type ClientRequestMethod = keyof T["clientMethods"] & string;
 export type ClientNotificationMethod = keyof T["clientNotifications"] & string;
+
+/** The SDK's per-method handler, params and response maps, connect handlers, envelope unions and connector types, for this table. */
+export type AgentRequestHandlersByMethod = bm.AgentRequestHandlersByMethod<T>;
+export type AgentNotificationHandlersByMethod = bm.AgentNotificationHandlersByMethod<T>;
+export type ClientRequestHandlersByMethod = bm.ClientRequestHandlersByMethod<T>;
+export type ClientNotificationHandlersByMethod = bm.ClientNotificationHandlersByMethod<T>;
+export type AgentRequestParamsByMethod = bm.AgentRequestParamsByMethod<T>;
+export type AgentRequestResponsesByMethod = bm.AgentRequestResponsesByMethod<T>;
+export type AgentNotificationParamsByMethod = bm.AgentNotificationParamsByMethod<T>;
+export type ClientRequestParamsByMethod = bm.ClientRequestParamsByMethod<T>;
+export type ClientRequestResponsesByMethod = bm.ClientRequestResponsesByMethod<T>;
+export type ClientNotificationParamsByMethod = bm.ClientNotificationParamsByMethod<T>;
+export type AgentConnectHandler = bm.AgentConnectHandler<T>;
+export type ClientConnectHandler = bm.ClientConnectHandler<T>;
+export type AgentRequest = bm.AgentRequestOf<T>;
+export type AgentResponse = bm.AgentResponseOf<T>;
+export type AgentNotification = bm.AgentNotificationOf<T>;
+export type ClientRequest = bm.ClientRequestOf<T>;
+export type ClientResponse = bm.ClientResponseOf<T>;
+export type ClientNotification = bm.ClientNotificationOf<T>;
+export type { AgentConnectOptions, AgentConnectionLifecycle, AgentConnector } from "./by-method.ts";
+
+/** A custom (extension) method name: it starts with `_`. */
+export type ExtensionMethod = `_${string}`;
+/** `Method`, unless it names a method of this table (the untyped overloads take only other methods). */
+export type UnrecognizedMethod<Method extends string> = string extends Method ? Method : Method extends AgentRequestMethod | AgentNotificationMethod | ClientRequestMethod | ClientNotificationMethod | "$/cancel_request" ? never : Method;
+/** The validated `initialize` request and answer of one connection. */
+export type InitializationSnapshot = Readonly<{ request: InitializeRequest; response: InitializeResponse }>;
+/** A variant of an extensible union this package's types do not know (a newer peer's); the brand exists only in the types. */
+export type UnknownVariant<V> = V & { readonly [unknownVariantBrand]: true };
+declare const unknownVariantBrand: unique symbol;
+/** `session/set_config_option`'s params without `sessionId`, as `ActiveSession.setConfigOption` takes them. */
+export type ActiveSessionSetConfigOptionRequest = SetSessionConfigOptionRequest extends infer Request ? (Request extends unknown ? { [Key in keyof Request as Key extends "sessionId" ? never : Key]: Request[Key] } : never) : never;
 
 /** An ACP v2 agent built from handlers by method. */
 export class AgentApp extends BaseAgentApp<T> {
