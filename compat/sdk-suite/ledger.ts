@@ -30,23 +30,38 @@ export type Entry = { file: string; name: string; outcomes: Record<Target, State
 /** The key of a test: its file and full name. */
 export const keyOf = (e: { file: string; name: string }): string => `${e.file} > ${e.name}`;
 
-/** Reads the ledger at `path` (an empty ledger if there is none yet). */
-export function readLedger(path: string): Map<string, Entry> {
+/** The files during whose run a target left an unhandled error (sorted), by target. */
+export type Unhandled = Partial<Record<Target, string[]>>;
+
+/** Reads the ledger at `path` (an empty ledger if there is none yet): its tests by key, and its unhandled-error files. */
+export function readLedger(path: string): { tests: Map<string, Entry>; unhandled: Unhandled } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch {
-    return new Map();
+    return { tests: new Map(), unhandled: {} };
   }
-  const entries = (JSON.parse(text) as { tests: Entry[] }).tests;
-  return new Map(entries.map((e) => [keyOf(e), e]));
+  const ledger = JSON.parse(text) as { tests: Entry[]; unhandled?: Unhandled };
+  return { tests: new Map(ledger.tests.map((e) => [keyOf(e), e])), unhandled: ledger.unhandled ?? {} };
 }
 
-/** Writes `entries` to `path`, one test per line, sorted by key, so a change reads as a one-line diff per test. */
-export function writeLedger(path: string, entries: Iterable<Entry>): void {
+/** Writes `entries` and `unhandled` to `path`, one test per line, sorted by key, so a change reads as a one-line diff per test. */
+export function writeLedger(path: string, entries: Iterable<Entry>, unhandled: Unhandled): void {
   const sorted = [...entries].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const lines = sorted.map((e) => `    ${JSON.stringify(e)}`);
-  writeFileSync(path, `{\n  "format": 1,\n  "tests": [\n${lines.join(",\n")}\n  ]\n}\n`);
+  writeFileSync(path, `{\n  "format": 1,\n  "unhandled": ${JSON.stringify(unhandled)},\n  "tests": [\n${lines.join(",\n")}\n  ]\n}\n`);
+}
+
+/** Each target's unhandled-error files that differ from the ledger's, one line each. */
+export function unhandledDrift(ledger: Unhandled, run: Unhandled): string[] {
+  const lines: string[] = [];
+  for (const t of targets) {
+    const was = new Set(ledger[t] ?? []);
+    const now = new Set(run[t] ?? []);
+    for (const f of now) if (!was.has(f)) lines.push(`unhandled error on ${t} while ${f} ran, which the ledger does not list`);
+    for (const f of was) if (!now.has(f)) lines.push(`no unhandled error on ${t} while ${f} ran any more (the ledger lists one)`);
+  }
+  return lines;
 }
 
 /**

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isInternalFile, redirectedModules, relativeImports } from "../../compat/sdk-suite/classify.ts";
-import { drift, entriesOf, type Entry, keyOf, summary, undocumented } from "../../compat/sdk-suite/ledger.ts";
+import { drift, entriesOf, type Entry, keyOf, summary, undocumented, unhandledDrift } from "../../compat/sdk-suite/ledger.ts";
 import { entryFile, isSuiteFile, redirects, suiteDist, suiteModule } from "../../compat/sdk-suite/redirect.ts";
 import type { Outcome } from "../../compat/sdk-suite/reporter.ts";
 
@@ -59,6 +59,11 @@ describe("the SDK suite's ledger", () => {
   it("tells two tests of one file with the same name apart by their order", () => {
     const twice = [...run("a.test.js", "same", "passed", "passed", "passed"), ...run("a.test.js", "same", "passed", "passed", "failed")];
     expect([...entriesOf(twice, () => false, new Map()).keys()]).toEqual(["a.test.js > same", "a.test.js > same (#2)"]);
+  });
+
+  it("names each file whose unhandled errors appeared or went away on a target", () => {
+    expect(unhandledDrift({ real: ["a.test.js"] }, { real: ["a.test.js"] })).toEqual([]);
+    expect(unhandledDrift({ real: ["a.test.js"] }, { "drop-in": ["b.test.js"] })).toEqual(["no unhandled error on real while a.test.js ran any more (the ledger lists one)", "unhandled error on drop-in while b.test.js ran, which the ledger does not list"]);
   });
 
   it("refuses a documented test whose row the doc does not have", () => {

@@ -16,6 +16,7 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+export { CreateElicitationRequest, CreateElicitationResponse, ElicitationPropertySchema, MultiSelectItems } from "./guards.ts";
 export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
 export { TerminalHandle } from "./contexts.ts";
 export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";

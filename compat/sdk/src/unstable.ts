@@ -16,6 +16,7 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/unstable/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+export { CreateElicitationRequest, CreateElicitationResponse, ElicitationPropertySchema, IdleStateUpdate, MultiSelectItems, StateUpdate } from "./guards.ts";
 export { MCP_MESSAGE_METHOD, MCP_META_CLIENT_CAPABILITIES, MCP_META_CLIENT_INFO, MCP_META_PROTOCOL_VERSION, MCP_PROTOCOL_VERSION, McpBindingErrorCode, McpOverAcpCaller, McpOverAcpProvider, McpProtocolError, McpServerRegistration, isMcpServerAcp, parseMcpOutcome, withMcpRequestMeta } from "./mcp.ts";
 export type {
   HasConnectionContext,

@@ -17,6 +17,24 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/v2/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+export {
+  AuthMethod,
+  AvailableCommand,
+  AvailableCommandInput,
+  BackgroundWork,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  DiffChange,
+  ElicitationPropertySchema,
+  IdleStateUpdate,
+  MultiSelectItems,
+  PlanUpdateContent,
+  ReplayFrom,
+  RequestPermissionSubject,
+  SessionConfigOption,
+  SessionUpdate,
+  StateUpdate,
+} from "./guards.ts";
 export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
 export { TerminalHandle } from "./contexts.ts";
 export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
