@@ -38,15 +38,16 @@ export class SessionBuilder {
   private constructor(sender: Sender, routes: SessionRoutes, request: Json & { cwd: string; mcpServers?: unknown[] }) {
     this.#sender = sender;
     this.#routes = routes;
-    this.#request = { ...request, mcpServers: [...(request.mcpServers ?? [])] };
+    // Deep copies, as the SDK's builder makes: a caller changing its objects later changes nothing here.
+    this.#request = structuredClone({ ...request, mcpServers: request.mcpServers ?? [] });
   }
   /** @internal */
   static create(sender: Sender, routes: SessionRoutes, cwdOrRequest: string | (Json & { cwd: string })): SessionBuilder {
     return new SessionBuilder(sender, routes, typeof cwdOrRequest === "string" ? { cwd: cwdOrRequest } : cwdOrRequest);
   }
-  /** The `session/new` params built so far. */
+  /** The `session/new` params built so far (a copy). */
   toRequest(): Json & { cwd: string; mcpServers: unknown[] } {
-    return { ...this.#request, mcpServers: [...this.#request.mcpServers] };
+    return structuredClone(this.#request);
   }
   /** Adds directories the session may use besides `cwd`. */
   withAdditionalDirectories(additionalDirectories: string[]): this {
@@ -55,7 +56,7 @@ export class SessionBuilder {
   }
   /** Adds one MCP server. */
   withMcpServer(mcpServer: unknown): this {
-    this.#request.mcpServers.push(mcpServer);
+    this.#request.mcpServers.push(structuredClone(mcpServer));
     return this;
   }
   /** Sends `session/new` and returns the session. Call `dispose()` when done reading it. */
