@@ -17,6 +17,7 @@
  * tests in no tier stops the run (so none is silently left out).
  */
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -62,11 +63,21 @@ for (const entry of readdirSync(testRoot, { withFileTypes: true })) {
   if (untiered) throw new Error(`test/${entry.name} holds tests but is in no tier: put it in a folder listed in vitest.config.ts, or list the folder`);
 }
 
+/**
+ * Test files run in twice as many forked workers as the machine has cores (4 on CI's 2), at least 2.
+ * The suite waits on child processes, sockets and timers far more than it computes: with vitest's
+ * default (cores − 1, so one worker here) a whole run kept 2 cores at a load of about 1 for 20
+ * minutes. Tests wait for events, never for wall-clock amounts, so more workers on a loaded machine
+ * make the run shorter, not flaky; `--maxWorkers=N` on the command line overrides this.
+ */
+const workers = Math.max(2, availableParallelism() * 2);
+
 /** Settings every tier shares: generous hook and test deadlines for a loaded 2-core machine; forks, since tests spawn and signal. */
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
 
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     reporters: ["default", "./test/support/skip-reporter.ts"],
     projects: [
       { test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },

@@ -7,13 +7,16 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { startDriver, type AgentLine } from "../../tools/check/driver.ts";
-import { checkJson, exampleAgent, fixture, repoRoot, scratch, tsNode } from "./support.ts";
+import { checkJson, exampleAgent, fixture, repoRoot, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-depth-agent.mjs", import.meta.url));
 
 /** Runs check --protocol 1 --timeout 2 (killed after 80 s) on the stub in `mode`, and parses its JSON scorecard. */
-async function check(...mode: string[]) {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, stub, ...mode) as [string, ...string[]];
+const check = (...mode: string[]) => checkWindows(STUB_WINDOWS, ...mode);
+
+/** The same with check's watch windows given (`--quiet`, `--exit-grace`). */
+async function checkWindows(windows: readonly string[], ...mode: string[]) {
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...windows, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, stub, ...mode) as [string, ...string[]];
   const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
     let stdout = "";
@@ -67,7 +70,10 @@ describe("check's depth probes against a scripted stub agent", () => {
   }, 90_000);
 
   it("a prompt answered after --timeout: the rows pass with the latency noted, and the scorecard lists the late answers", async () => {
-    const { code, row, failed, card } = await check("late-prompt", "3000");
+    // The default quiet window (1 s): probes then take longer than the late answer's 3 s, so the
+    // session/cancel of the cancel probe comes after it, as it would with a real slow agent. With 0.1 s
+    // the cancel can reach the session while the late turn (which ignores cancels) is still running.
+    const { code, row, failed, card } = await checkWindows(["--exit-grace", "1"], "late-prompt", "3000");
     expect({ code, failed }).toEqual({ code: 0, failed: [] });
     for (const id of ["ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101"]) expect(row(id), id).toMatchObject({ outcome: "pass", evidence: expect.stringMatching(/^answered after 3(\.\d)? s \(past --timeout 2 s\)$/) as unknown });
     expect(card.notes.find((n) => n.startsWith("late answers"))).toMatch(/^late answers \(after --timeout 2 s; not violations\): ACP-PROMPT-001 3(\.\d)? s, /);
@@ -76,7 +82,7 @@ describe("check's depth probes against a scripted stub agent", () => {
 
 describe("a cancelled prompt compared with an uncancelled one", () => {
   it("when the text prompt errors, a prompt cancelled 50 ms in and answered end_turn is a MUST fail of ACP-CANCEL-001, not n/a", async () => {
-    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url)), "error-unless-cancelled") as [string, ...string[]];
+    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url)), "error-unless-cancelled") as [string, ...string[]];
     const stdout = await new Promise<string>((resolve) => {
       const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
       let out = "";

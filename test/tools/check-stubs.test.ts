@@ -10,7 +10,7 @@ import { V1_CHECKLIST } from "../../tools/check/checklist.ts";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { INVALID_REQUEST } from "../../tools/check/probes-wire.ts";
 import { NO_KEYWORD } from "../../tools/check/score.ts";
-import { fixture, repoRoot, runCommand, scratch, tsNode } from "./support.ts";
+import { fixture, repoRoot, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-LIST-103", "ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003", "ACP-CANCEL-001", "ACP-CANCEL-102", "ACP-CANCEL-105"];
@@ -18,7 +18,7 @@ const WIRE_ROWS = ["ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-JSONRPC
 
 /** Runs check (killed after 50 s) with `env`, and parses its JSON scorecard. */
 async function check(args: readonly string[], agent: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", "--timeout", "2", "--cwd", scratch(), ...args, "--", ...agent) as [string, ...string[]];
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "2", "--cwd", scratch(), ...args, "--", ...agent) as [string, ...string[]];
   const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "ignore"] });
     let stdout = "";
@@ -147,7 +147,7 @@ describe("check against scripted stub agents", () => {
     const file = join(scratch(), "pid");
     const { code, row, failed } = await check([], ["sh", "-c", `"${process.execPath}" "${stub}" stubborn "${file}"; true`]);
     expect({ code, failed }).toEqual({ code: 0, failed: [] });
-    expect(row("ACP-SHUTDOWN-001")).toMatchObject({ tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: did not exit within 5 s of stdin closing; terminated (signalled as a process group)` });
+    expect(row("ACP-SHUTDOWN-001")).toMatchObject({ tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: did not exit within 1 s of stdin closing; terminated (signalled as a process group)` });
     const [pid, pgid] = readFileSync(file, "utf8").trim().split(" ");
     // Live (not zombie) processes of the agent's group; SIGKILL is delivered asynchronously, so look for up to 2 s.
     const left = () => execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" }).split("\n").map((l) => l.trim().split(/\s+/)).filter(([p, g, stat]) => (g === pgid || p === pid) && !stat?.startsWith("Z"));

@@ -81,9 +81,17 @@ export function converse(command: readonly string[], steps: readonly { readonly 
   });
 }
 
+/**
+ * check's watch windows for the agents of these tests (scripted stubs, the example agent, mock-agent):
+ * each answers its lines at once and in order, so a sentinel's answer already ends what a window
+ * watches for. 0.1 s of quiet and 1 s of exit grace, where the defaults (1 s, 5 s) are sized for real
+ * agents.
+ */
+export const STUB_WINDOWS = ["--quiet", "0.1", "--exit-grace", "1"] as const;
+
 /** Runs `check --json` (through the run-check fixture) with `args` on `agent`, killed after `killAfterMs`, and parses its scorecard. */
 export async function checkJson(args: readonly string[], agent: readonly string[], killAfterMs = 80_000): Promise<CheckReport> {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...args, "--", ...agent) as [string, ...string[]];
+  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, ...args, "--", ...agent) as [string, ...string[]];
   const stdout = await new Promise<string>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
     let out = "";

@@ -56,6 +56,13 @@ export interface Driver {
   readonly lines: AgentLine[];
   /** How long a probe waits for an answer, in ms (`--timeout`). */
   readonly timeout: number;
+  /**
+   * How long check watches for something that must not come, in ms (`--quiet`): an answer to a
+   * notification after the sentinel's answer, an update after a turn's or a load's answer.
+   */
+  readonly quiet: number;
+  /** How long the agent may take to exit after its stdin closes, in ms (`--exit-grace`). */
+  readonly grace: number;
   /** The probe running now (named in the report of an agent that died during it). */
   probe: string;
   /** Ms since the agent was started. */
@@ -87,6 +94,17 @@ export interface Driver {
 /** How long a probe waits for an answer unless `--timeout` says otherwise: 30 s, for real agents on a loaded machine. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * How long check watches for a message that must not come unless `--quiet` says otherwise: 1 s. A
+ * sentinel request sent after the line under test bounds the wait from below (an agent that handles
+ * lines in order answers the line before the sentinel); the window covers agents that answer out of
+ * order. Tests against scripted stubs set it small.
+ */
+export const DEFAULT_QUIET_MS = 1000;
+
+/** How long the agent may take to exit after its stdin closes unless `--exit-grace` says otherwise: 5 s, then its process group is terminated. */
+export const DEFAULT_GRACE_MS = 5000;
+
 const parseBody = (text: string): Record<string, unknown> | undefined => {
   try {
     const v = JSON.parse(text) as unknown;
@@ -99,7 +117,9 @@ const parseBody = (text: string): Record<string, unknown> | undefined => {
 export interface DriverOptions {
   /** How long a probe waits for an answer, in ms. Default {@link DEFAULT_TIMEOUT_MS}. */
   readonly timeout?: number;
-  /** How long the agent may take to exit after its stdin closes before its group is terminated, in ms. */
+  /** How long check watches for a message that must not come, in ms. Default {@link DEFAULT_QUIET_MS}. */
+  readonly quiet?: number;
+  /** How long the agent may take to exit after its stdin closes before its group is terminated, in ms. Default {@link DEFAULT_GRACE_MS}. */
   readonly graceMs?: number;
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -107,8 +127,10 @@ export interface DriverOptions {
 /** Starts `command` (stdin and stdout piped, stderr inherited) and a driver on it. */
 export function startDriver(command: readonly string[], options: DriverOptions = {}): Driver {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const quiet = options.quiet ?? DEFAULT_QUIET_MS;
+  const grace = options.graceMs ?? DEFAULT_GRACE_MS;
   const [file, ...args] = command as [string, ...string[]];
-  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: options.graceMs });
+  const proc = startProcess(file, args, { stdio: ["pipe", "pipe", "inherit"], env: options.env, graceMs: grace });
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
@@ -151,7 +173,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, timeout, unanswered, requests, sent: methods, process: proc, probe: "initialize",
+    monitor, lines, timeout, quiet, grace, unanswered, requests, sent: methods, process: proc, probe: "initialize",
     answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),
     now,
     get death() {

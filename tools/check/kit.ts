@@ -98,7 +98,7 @@ export async function withSentinel(run: Run, write: () => void, match: (l: Agent
   const sentinelId = run.d.lastRequestId;
   const sentinel = await pending;
   const test = (l: AgentLine) => l.body?.id !== sentinelId && match(l);
-  if (sentinel !== undefined) await run.d.waitFor(test, 1000, from);
+  if (sentinel !== undefined) await run.d.waitFor(test, run.d.quiet, from);
   const found = run.d.lines.slice(from).filter(test);
   for (const l of found) run.judged.add(l.index);
   return { found, sentinel };

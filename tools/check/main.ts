@@ -17,7 +17,6 @@ import { parseArgs } from "node:util";
 import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows, type Expectation } from "./ci.ts";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
 import { runCheck } from "./probes.ts";
-import { EXIT_GRACE_MS } from "./probes-shutdown.ts";
 import type { CheckReport, ScoreRow } from "./score.ts";
 
 export type { CheckReport, ScoreRow } from "./score.ts";
@@ -33,6 +32,11 @@ options:
   --json            print the scorecard as JSON (for CI)
   --cwd DIR         the session's cwd (default: the current directory)
   --timeout SECONDS how long to wait for each answer (default: 30)
+  --quiet SECONDS   how long to watch for a message that must not come: an answer to a
+                    notification, an update after an answer (default: 1)
+  --exit-grace SECONDS
+                    how long the agent may take to exit after check closes its stdin,
+                    before its process group is ended (default: 5)
   --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
   --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
   --client          score a client instead: {agent} in its command becomes an agent run by check
@@ -60,6 +64,10 @@ export const NOTHING_JUDGED = 3;
 export interface CheckOptions {
   readonly cwd: string;
   readonly timeoutMs?: number;
+  /** How long to watch for a message that must not come (`--quiet`); default 1 s (DEFAULT_QUIET_MS). */
+  readonly quietMs?: number;
+  /** How long the agent may take to exit after its stdin closes (`--exit-grace`); default 5 s (DEFAULT_GRACE_MS). */
+  readonly graceMs?: number;
   readonly auth?: string | undefined;
   readonly protocol?: 1 | 2 | undefined;
 }
@@ -67,8 +75,9 @@ export interface CheckOptions {
 
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
-  const driver = startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
-  const spawn = () => startDriver(command, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, graceMs: EXIT_GRACE_MS });
+  const driverOptions = { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(options.quietMs !== undefined ? { quiet: options.quietMs } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) };
+  const driver = startDriver(command, driverOptions);
+  const spawn = () => startDriver(command, driverOptions);
   const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol, spawn });
   if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
   const rows = card.rows(unprobed);
@@ -124,12 +133,12 @@ function finish(report: CheckReport, extra: Record<string, unknown>, json: boole
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
+  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; quiet?: string | undefined; "exit-grace"?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
       options: {
-        json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
+        json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, quiet: { type: "string" }, "exit-grace": { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
         junit: { type: "string" }, expect: { type: "string" }, only: { type: "string", multiple: true }, skip: { type: "string", multiple: true }, help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -142,8 +151,13 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const seconds = values.timeout === undefined ? undefined : Number(values.timeout);
+  const quiet = values.quiet === undefined ? undefined : Number(values.quiet);
+  const grace = values["exit-grace"] === undefined ? undefined : Number(values["exit-grace"]);
   const protocol = values.protocol === undefined ? undefined : Number(values.protocol);
-  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}` : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? `no ${values.client ? "client" : "agent"} command after --` : undefined;
+  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}`
+    : quiet !== undefined && !(quiet > 0) ? `--quiet must be a positive number of seconds, not ${values.quiet}`
+    : grace !== undefined && !(grace > 0) ? `--exit-grace must be a positive number of seconds, not ${values["exit-grace"]}`
+    : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? `no ${values.client ? "client" : "agent"} command after --` : undefined;
   if (bad !== undefined) {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;
@@ -157,12 +171,13 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
   }
   const ci: CiOptions = { junit: values.junit, expectations, only: prefixes(values.only), skip: prefixes(values.skip) };
   const timeout = seconds !== undefined ? { timeoutMs: seconds * 1000 } : {};
+  const windows = { ...(quiet !== undefined ? { quietMs: quiet * 1000 } : {}), ...(grace !== undefined ? { graceMs: grace * 1000 } : {}) };
   const json = values.json === true;
   if (values.client) {
     const { scoreClient } = await import("../check-client/main.ts");
     const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout, ...(values.cwd !== undefined ? { cwd: values.cwd } : {}), freshDir: values["fresh-dir"] === true });
     return finish(card, { command }, json, ci, `check --client (ACP v${card.protocol}, client side)`, card.nothingJudged ? card.nothingJudgedLine : undefined);
   }
-  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...timeout });
+  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...timeout, ...windows });
   return finish(report, { command }, json, ci, `check (ACP v${report.protocol}, agent side)`);
 }

@@ -315,7 +315,7 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
         const set = target === undefined ? undefined : await d.request("session/set_mode", { sessionId: sid, modeId: target });
         if (set?.result === undefined) card.score("ACP-CONFIG-114", na(`session/set_mode was answered ${show(set)}`));
         else {
-          await d.waitFor(() => false, 300, at);
+          await d.waitFor(() => false, d.quiet, at);
           const synced = configLists(d.lines.slice(at)).some((l) => l.options.some((o) => o.id === modeLike.id && o.currentValue === target));
           card.score("ACP-CONFIG-114", synced ? pass : fail(`after session/set_mode ${show(target)}, no config option update put ${show(modeLike.id)} at that value`));
         }
@@ -343,7 +343,7 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
     if (loaded === undefined) return card.score("ACP-LOAD-002", silent(run, "ACP-LOAD-002"));
     if (loaded.error !== undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], fail(`loadSession is advertised, but session/load of a session it created was answered ${describeError(loaded)}`));
     const answerLine = d.lines.findIndex((l, i) => i >= at && answerOf(d.lastRequestId)(l));
-    await d.waitFor(() => false, 300, d.lines.length);
+    await d.waitFor(() => false, d.quiet, d.lines.length);
     const replay = d.lines.slice(at).filter(updateFor(id));
     // Only the conversation is replayed; an available_commands_update, a mode or config change, a usage update may come at any time.
     const late = replay.filter((l) => d.lines.indexOf(l) > answerLine && isConversation(l));

@@ -6,7 +6,7 @@
  * server that records, in a marker file, that it was started and the
  * methods it received, and sends one prompt in that session. Pass when the
  * marker shows the server was started (by the session/new answer, the
- * prompt's answer, or 2 s after it). Fail only on strong evidence: the turn
+ * prompt's answer, or within twice the quiet window after it: 2 s by default). Fail only on strong evidence: the turn
  * was answered with a result and used tools (a tool_call update), yet the
  * declared server was never started, so the agent worked with tools and left
  * the client's out. A turn without tool calls is n/a: the spec says not when
@@ -14,9 +14,9 @@
  * agent without credentials, offline, never gets there). n/a too when no
  * turn ran. Runs only when the session probes found a working prompt.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describeError, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
@@ -38,6 +38,25 @@ function readMarker(file: string): string[] | undefined {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : undefined;
 }
 
+/** Resolves with the marker once the server has written it (a change in its folder), or with whatever is there after `ms`. */
+function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
+  return new Promise((resolve) => {
+    const done = (seen: string[] | undefined) => {
+      clearTimeout(timer);
+      watcher.close();
+      resolve(seen);
+    };
+    // Watching first, then looking: a start between the two is still seen.
+    const watcher = watch(dirname(file), () => {
+      const seen = readMarker(file);
+      if (seen !== undefined) done(seen);
+    });
+    const timer = setTimeout(() => done(readMarker(file)), ms);
+    const now = readMarker(file);
+    if (now !== undefined) done(now);
+  });
+}
+
 export async function mcpProbe(run: Run): Promise<void> {
   const { d, card } = run;
   if (run.turnSession === undefined) return card.score(ROW, na("no prompt was answered with a result, so no turn could show whether the agent connects to a declared MCP server"));
@@ -54,11 +73,7 @@ export async function mcpProbe(run: Run): Promise<void> {
       const from = d.lines.length;
       const answer = await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
       const toolCall = d.lines.slice(from).find((l) => updateFor(sessionId)(l) && (l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate === "tool_call");
-      let seen = readMarker(marker);
-      if (seen === undefined) {
-        await new Promise((r) => setTimeout(r, 2000));
-        seen = readMarker(marker);
-      }
+      const seen = await markerWithin(marker, 2 * d.quiet);
       if (seen !== undefined) {
         card.score(ROW, pass);
         card.notes.push(`${ROW}: the declared stdio MCP server was started; it received ${seen.length > 1 ? seen.slice(1).join(", ") : "no message"}`);
@@ -67,7 +82,7 @@ export async function mcpProbe(run: Run): Promise<void> {
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
       if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer).slice(0, 120)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)}, the turn in that session used a tool (${toolCall.text.slice(0, 120)}) and was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent 2 s after). Agents should connect to all MCP servers the client specifies`));
+      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)}, the turn in that session used a tool (${toolCall.text.slice(0, 120)}) and was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,8 +1,8 @@
 /**
  * The end of a `check` run: check closes the agent's stdin, as the
- * lifecycle diagram has a client end a stdio connection, and waits
- * {@link EXIT_GRACE_MS} for the agent to exit before ending its process
- * group. On v1 it first leaves a turn pending (ACP-CANCEL-109): when the
+ * lifecycle diagram has a client end a stdio connection, and waits the
+ * grace period (`--exit-grace`, default 5 s) for the agent to exit before ending
+ * its process group. On v1 it first leaves a turn pending (ACP-CANCEL-109): when the
  * session probes found a session whose prompt is answered with a result,
  * check sends one more prompt, waits until it is shown running (a
  * session/update) or for the timeout, and closes stdin with it unanswered.
@@ -18,9 +18,6 @@
 import { deathReason, describeError, errorCode, seconds, show, updateFor, type Run } from "./kit.ts";
 import { fail, na, notRun, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
-
-/** How long shutdown waits for the agent to exit after its stdin closes: 5 s, then its process group is terminated. */
-export const EXIT_GRACE_MS = 5000;
 
 /** The id of the prompt left pending at shutdown: a string, so it never meets a counter's id. */
 const PENDING_ID = '"acp-router-check-shutdown-turn"';
@@ -60,12 +57,12 @@ export async function shutdown(run: Run): Promise<void> {
     if (answer !== undefined && (errorCode(answer.body) === ErrorCode.RequestCancelled || stop === "cancelled")) card.score(CANCEL_ROW, pass);
     else if (answer !== undefined) card.score(CANCEL_ROW, na(`${sent}; the agent answered it ${answer.body?.error !== undefined ? describeError(answer.body) : `stopReason ${JSON.stringify(stop)}`}: the turn was not cancelled`));
     else if (end.exited) card.score(CANCEL_ROW, fail(`${sent}; the agent exited (${end.signal !== null ? `signal ${end.signal}` : `code ${String(end.code)}`}) without answering it. A request cancelled internally (here: by the client hanging up) should get the -32800 answer it would get for $/cancel_request`));
-    else card.score(CANCEL_ROW, na(`${sent}; the agent neither answered it nor exited within ${seconds(EXIT_GRACE_MS)}: no cancellation seen`));
+    else card.score(CANCEL_ROW, na(`${sent}; the agent neither answered it nor exited within ${seconds(d.grace)}: no cancellation seen`));
   }
   if (end.exited) {
     if (row) card.score(row, pass);
   } else {
-    const note = end.note ?? `did not exit within ${seconds(EXIT_GRACE_MS)} of stdin closing; terminated`;
+    const note = end.note ?? `did not exit within ${seconds(d.grace)} of stdin closing; terminated`;
     if (row) card.score(row, fail(`${note} (signalled as a process group)`));
     card.notes.push(`the agent ${note}; its process group was ended, so nothing it started is left running`);
   }

@@ -171,7 +171,7 @@ async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
     else {
       const at = d.lines.length;
       answered(s.status, "session/status", await d.request("session/status", { sessionId: sid }));
-      await d.waitFor(() => false, 300, d.lines.length);
+      await d.waitFor(() => false, d.quiet, d.lines.length);
       const changed = d.lines.slice(at).filter(updateFor(sid));
       card.score(s.statusQuiet, changed.length === 0 ? pass : fail(`session/status was followed by a session/update: ${changed[0]!.text.slice(0, 160)}`));
     }

@@ -129,7 +129,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
     // No content or tool call update of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait);
     // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
-    await d.waitFor(() => false, 300, d.lines.length);
+    await d.waitFor(() => false, d.quiet, d.lines.length);
     const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
     const content = after.filter(isConversation);
     if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map(updateKind))].join(", ")}); not counted`);
@@ -159,7 +159,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     if (closed.error !== undefined) return card.score("ACP-SESSION-302", fail(`session/close of a session with a running turn was answered ${describeError(closed)}`));
     const idle = await d.waitFor((l) => updateFor(id)(l) && isIdle(l), 2000, at);
     // Closing frees the session: the idle update may be skipped, but a turn still streaming after the close answer was not cancelled.
-    await d.waitFor(() => false, 300, d.lines.length);
+    await d.waitFor(() => false, d.quiet, d.lines.length);
     const answerAt = d.lines.indexOf(d.answerTo(d.lastRequestId)!);
     const later = d.lines.slice(answerAt + 1).filter((l) => updateFor(id)(l) && !isIdle(l));
     card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${later[0]!.text.slice(0, 160)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
