@@ -33,7 +33,8 @@ const OPEN = 1;
 
 /** The `upgrade` handler of a `node:http` server: WebSocket connections to `server` through `webSocketServer`. */
 export function createNodeWebSocketUpgradeHandler(server: AcpServer, webSocketServer: NodeWebSocketUpgradeServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  const remote = remoteOf(server);
+  // The remote server is made on the first upgrade (an AcpServer calls its agent factory per connection).
+  const remote = () => remoteOf(server);
   const prepared = new WeakMap<IncomingMessage, { readonly connectionId: string; readonly setCookie: string | undefined }>();
   webSocketServer.on("headers", (headers, req) => {
     const ids = prepared.get(req);
@@ -47,32 +48,36 @@ export function createNodeWebSocketUpgradeHandler(server: AcpServer, webSocketSe
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     };
-    void remote.authorize(header).then((ok) => {
-      if (!ok) return refuse(socket, 401, "Unauthorized");
-      const ids = remote.prepareSocket();
-      if ("refusal" in ids) return refuse(socket, 503, "Service Unavailable");
-      prepared.set(req, ids);
-      webSocketServer.handleUpgrade(req, socket, head, (ws) => {
-        const closers: (() => void)[] = [];
-        const sink = {
-          write: (line: string) => {
-            if (ws.readyState === OPEN) ws.send(line);
-          },
-          end: () => ws.close(1000),
-          buffered: () => 0,
-          blockedSince: () => undefined,
-          onClose: (callback: () => void) => void closers.push(callback),
-        };
-        const flow = { pause: () => ws.pause?.(), resume: () => ws.resume?.() };
-        const accepted = remote.acceptSocket(ids.connectionId, sink, header, flow);
-        ws.on("message", (data, isBinary) => {
-          if (!isBinary) accepted.message(String(data));
+    // A failure to make the agent (the factory threw) destroys the upgrade socket, as the SDK's handler does.
+    void Promise.resolve()
+      .then(() => remote().authorize(header))
+      .then((ok) => {
+        if (!ok) return refuse(socket, 401, "Unauthorized");
+        const ids = remote().prepareSocket();
+        if ("refusal" in ids) return refuse(socket, 503, "Service Unavailable");
+        prepared.set(req, ids);
+        webSocketServer.handleUpgrade(req, socket, head, (ws) => {
+          const closers: (() => void)[] = [];
+          const sink = {
+            write: (line: string) => {
+              if (ws.readyState === OPEN) ws.send(line);
+            },
+            end: () => ws.close(1000),
+            buffered: () => 0,
+            blockedSince: () => undefined,
+            onClose: (callback: () => void) => void closers.push(callback),
+          };
+          const flow = { pause: () => ws.pause?.(), resume: () => ws.resume?.() };
+          const accepted = remote().acceptSocket(ids.connectionId, sink, header, flow);
+          ws.on("message", (data, isBinary) => {
+            if (!isBinary) accepted.message(String(data));
+          });
+          ws.once("close", () => {
+            for (const close of closers) close();
+            accepted.closed();
+          });
         });
-        ws.once("close", () => {
-          for (const close of closers) close();
-          accepted.closed();
-        });
-      });
-    });
+      })
+      .catch((error: unknown) => socket.destroy(error instanceof Error ? error : undefined));
   };
 }

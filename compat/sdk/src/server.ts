@@ -107,6 +107,41 @@ const AGENT_TOKEN = "x-acp-router-sdk-agent";
 
 const remotes = new WeakMap<AcpServer, () => RemoteServer>();
 
+/** A plain-text answer, as the SDK's server gives its transport-level refusals. */
+const plainText = (text: string, status: number): Response => new Response(text, { status, headers: { "content-type": "text/plain" } });
+
+/** The SDK's answer to an `initialize` whose agent could not be made: 500, `-32603` "Initialize failed", the error's message as `data`. */
+async function initializeFailed(request: Request, error: unknown): Promise<Response> {
+  let id: unknown = null;
+  try {
+    id = ((await request.json()) as { id?: unknown }).id ?? null;
+  } catch {
+    // No readable id: answered with id null.
+  }
+  const body = { jsonrpc: "2.0", id, error: { code: -32603, message: "Initialize failed", data: error instanceof Error ? error.message : undefined } };
+  return new Response(JSON.stringify(body), { status: 500, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * The checks the SDK's server makes before a request reaches a connection, where acp-router's
+ * remote server answers otherwise: a GET that does not accept `text/event-stream` is 406, and an
+ * `initialize` POSTed on an existing connection (with `Acp-Connection-Id`) is 400. Returns the
+ * answer, or the request to pass on (its body read once and kept when it had to be looked at).
+ */
+async function sdkRefusal(request: Request): Promise<Request | Response> {
+  if (request.method === "GET" && request.headers.get("upgrade")?.toLowerCase() !== "websocket" && !(request.headers.get("accept")?.toLowerCase() ?? "").includes("text/event-stream")) return plainText("Not Acceptable", 406);
+  if (request.method !== "POST" || request.headers.get("acp-connection-id") === null) return request;
+  const text = await request.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "initialize" && "id" in body) return plainText("Initialize not allowed on existing connection", 400);
+  return new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal });
+}
+
 /** The remote server behind an `AcpServer` (for the Node adapters), made on first use. @internal */
 export function remoteOf(server: AcpServer): RemoteServer {
   const remote = remotes.get(server);
@@ -171,11 +206,16 @@ export class AcpServer {
   /** Answers one Fetch API request (POST, GET, DELETE) on whatever path it came to; `options` picks the agent of the connection an `initialize` opens. */
   async handleRequest(request: Request, options: HandleRequestOptions = {}): Promise<Response> {
     let chosen = options.agent !== undefined ? () => options.agent as AgentApp : options.createAgent;
-    if (chosen !== undefined && !this.#started) {
-      // The first connection's own agent also tells the server its table; made once, it serves that connection.
-      const app = chosen();
-      chosen = () => app;
-      this.#ensure(app);
+    try {
+      if (chosen !== undefined && !this.#started) {
+        // The first connection's own agent also tells the server its table; made once, it serves that connection.
+        const app = chosen();
+        chosen = () => app;
+        this.#ensure(app);
+      } else this.#ensure();
+    } catch (error) {
+      // The factory failed while making the first connection's agent: answered as the SDK answers it.
+      return initializeFailed(request, error);
     }
     const headers = new Headers(request.headers);
     headers.delete(AGENT_TOKEN);
@@ -185,7 +225,9 @@ export class AcpServer {
       this.#chosen.set(token, chosen);
     }
     try {
-      return await this.#ensure().handleRequest(new Request(request, { headers }));
+      const refused = await sdkRefusal(request);
+      if (refused instanceof Response) return refused;
+      return await this.#ensure().handleRequest(new Request(refused, { headers }));
     } finally {
       if (token !== undefined) this.#chosen.delete(token);
     }
