@@ -9,6 +9,7 @@ import { agentProtocol } from "../../../src/generated/agent.ts";
 import { clientProtocol } from "../../../src/generated/client.ts";
 import type { TableTypes as T } from "../../../src/generated/handlers.ts";
 import type * as base from "./sides.ts";
+import type * as schemaTypes from "../../../src/generated/types.ts";
 import type * as bm from "./by-method.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
@@ -16,6 +17,12 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+/** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
+export type CreateElicitationRequest = schemaTypes.CreateElicitationRequest;
+export type CreateElicitationResponse = schemaTypes.CreateElicitationResponse;
+export type ElicitationPropertySchema = schemaTypes.ElicitationPropertySchema;
+export type MultiSelectItems = schemaTypes.MultiSelectItems;
+
 export { CreateElicitationRequest, CreateElicitationResponse, ElicitationPropertySchema, MultiSelectItems } from "./guards.ts";
 export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
 export { TerminalHandle } from "./contexts.ts";

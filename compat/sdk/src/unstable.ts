@@ -9,6 +9,7 @@ import { agentProtocol } from "../../../src/unstable/generated/agent.ts";
 import { clientProtocol } from "../../../src/unstable/generated/client.ts";
 import type { TableTypes as T } from "../../../src/unstable/generated/handlers.ts";
 import type * as base from "./sides.ts";
+import type * as schemaTypes from "../../../src/unstable/generated/types.ts";
 import type * as bm from "./by-method.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
@@ -16,6 +17,14 @@ import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/unstable/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+/** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
+export type CreateElicitationRequest = schemaTypes.CreateElicitationRequest;
+export type CreateElicitationResponse = schemaTypes.CreateElicitationResponse;
+export type ElicitationPropertySchema = schemaTypes.ElicitationPropertySchema;
+export type IdleStateUpdate = schemaTypes.IdleStateUpdate;
+export type MultiSelectItems = schemaTypes.MultiSelectItems;
+export type StateUpdate = schemaTypes.StateUpdate;
+
 export { CreateElicitationRequest, CreateElicitationResponse, ElicitationPropertySchema, IdleStateUpdate, MultiSelectItems, StateUpdate } from "./guards.ts";
 export { MCP_MESSAGE_METHOD, MCP_META_CLIENT_CAPABILITIES, MCP_META_CLIENT_INFO, MCP_META_PROTOCOL_VERSION, MCP_PROTOCOL_VERSION, McpBindingErrorCode, McpOverAcpCaller, McpOverAcpProvider, McpProtocolError, McpServerRegistration, isMcpServerAcp, parseMcpOutcome, withMcpRequestMeta } from "./mcp.ts";
 export type {

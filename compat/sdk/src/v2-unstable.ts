@@ -9,14 +9,37 @@ import { agentProtocol } from "../../../src/v2/unstable/generated/agent.ts";
 import { clientProtocol } from "../../../src/v2/unstable/generated/client.ts";
 import type { TableTypes as T } from "../../../src/v2/unstable/generated/handlers.ts";
 import type * as base from "./sides.ts";
+import type * as schemaTypes from "../../../src/v2/unstable/generated/types.ts";
 import type * as bm from "./by-method.ts";
-import type { InitializeRequest, InitializeResponse, SetSessionConfigOptionRequest } from "../../../src/v2/unstable/generated/types.ts";
 import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
 
 export type * from "../../../src/v2/unstable/generated/types.ts";
 export { RequestError } from "./request-error.ts";
+/** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
+export type AuthMethod = schemaTypes.AuthMethod;
+export type AvailableCommand = schemaTypes.AvailableCommand;
+export type AvailableCommandInput = schemaTypes.AvailableCommandInput;
+export type BackgroundWork = schemaTypes.BackgroundWork;
+export type CreateElicitationRequest = schemaTypes.CreateElicitationRequest;
+export type CreateElicitationResponse = schemaTypes.CreateElicitationResponse;
+export type DiffChange = schemaTypes.DiffChange;
+export type ElicitationPropertySchema = schemaTypes.ElicitationPropertySchema;
+export type IdleStateUpdate = schemaTypes.IdleStateUpdate;
+export type MultiSelectItems = schemaTypes.MultiSelectItems;
+export type PlanUpdateContent = schemaTypes.PlanUpdateContent;
+export type ReplayFrom = schemaTypes.ReplayFrom;
+export type RequestPermissionSubject = schemaTypes.RequestPermissionSubject;
+export type SessionConfigOption = schemaTypes.SessionConfigOption;
+export type SessionUpdate = schemaTypes.SessionUpdate;
+export type StateUpdate = schemaTypes.StateUpdate;
+export type ContentBlock = schemaTypes.ContentBlock;
+export type McpServer = schemaTypes.McpServer;
+export type RequestPermissionOutcome = schemaTypes.RequestPermissionOutcome;
+export type SetSessionConfigOptionRequest = schemaTypes.SetSessionConfigOptionRequest;
+export type ToolCallContent = schemaTypes.ToolCallContent;
+
 export {
   AuthMethod,
   AvailableCommand,
@@ -117,12 +140,12 @@ export type ExtensionMethod = `_${string}`;
 /** `Method`, unless it names a method of this table (the untyped overloads take only other methods). */
 export type UnrecognizedMethod<Method extends string> = string extends Method ? Method : Method extends AgentRequestMethod | AgentNotificationMethod | ClientRequestMethod | ClientNotificationMethod | "$/cancel_request" ? never : Method;
 /** The validated `initialize` request and answer of one connection. */
-export type InitializationSnapshot = Readonly<{ request: InitializeRequest; response: InitializeResponse }>;
+export type InitializationSnapshot = Readonly<{ request: schemaTypes.InitializeRequest; response: schemaTypes.InitializeResponse }>;
 /** A variant of an extensible union this package's types do not know (a newer peer's); the brand exists only in the types. */
 export type UnknownVariant<V> = V & { readonly [unknownVariantBrand]: true };
 declare const unknownVariantBrand: unique symbol;
 /** `session/set_config_option`'s params without `sessionId`, as `ActiveSession.setConfigOption` takes them. */
-export type ActiveSessionSetConfigOptionRequest = SetSessionConfigOptionRequest extends infer Request ? (Request extends unknown ? { [Key in keyof Request as Key extends "sessionId" ? never : Key]: Request[Key] } : never) : never;
+export type ActiveSessionSetConfigOptionRequest = schemaTypes.SetSessionConfigOptionRequest extends infer Request ? (Request extends unknown ? { [Key in keyof Request as Key extends "sessionId" ? never : Key]: Request[Key] } : never) : never;
 
 /** An ACP v2 agent built from handlers by method. */
 export class AgentApp extends BaseAgentApp<T> {
