@@ -7,6 +7,8 @@
  *   `npm run test:unit`.
  * - `integration`: tests that start processes (stdio agents, the official
  *   SDK as a peer, the tools, the examples) or servers (remote).
+ * - `proxies hosted`: the proxy-chain tests again, their proxies hosted in
+ *   the conductor's process instead of processes of their own.
  * - `package`: the published package: pack, install into fresh projects
  *   with npm and pnpm, compile with `tsc`, plus the benchmarks' smoke run.
  *   Its global setup packs and builds once per run (test/package/setup.ts).
@@ -49,8 +51,14 @@ const startsProcesses = [
   "test/transport/spawn-agent-lifecycle.test.ts",
 ];
 
+/**
+ * The proxy-chain tests a second time with their proxies hosted in the conductor's process
+ * (`ACP_PROXY_HOSTING=in-process`: test/proxy/fixtures.ts gives them as `--proxy-module`).
+ */
+const hostedProxyRuns = ["test/proxy/chain.test.ts", "test/proxy/pass-chain.test.ts"];
+
 /** Files inside unit folders that check the API reference's shape with a whole TypeScript program (TypeDoc-adjacent): package tier. */
-const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/one-name.test.ts"];
+const checksPublishedShape = ["test/api/docs-index.test.ts", "test/api/exports-changelog.test.ts", "test/api/one-name.test.ts"];
 
 const files = (folders: readonly string[]) => folders.map((f) => `test/${f}/**/*.test.ts`);
 
@@ -82,6 +90,7 @@ export default defineConfig({
     projects: [
       { test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
       { test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
+      { test: { ...shared, name: "proxies hosted", include: hostedProxyRuns, env: { ACP_PROXY_HOSTING: "in-process" } } },
       { test: { ...shared, name: "package", include: [...files(packageFolders), ...checksPublishedShape], globalSetup: ["./test/package/setup.ts"] } },
     ],
   },

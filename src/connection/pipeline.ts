@@ -30,6 +30,7 @@ import { gate } from "./gate.ts";
 import { Lanes, isThenable, type HandlerRun } from "./lanes.ts";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_QUEUED_NOTIFICATIONS, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import type { Capabilities, ConnectionState } from "./state.ts";
+import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 type Body = Record<string, unknown>;
 type AnyRow = Row<unknown, unknown>;
@@ -404,7 +405,7 @@ function processCall<P>(inbound: Pipeline<P>, body: Body, kind: "request" | "not
       report(inbound, "repaired", `repaired the params of "${wire}"`, request ? { id, repairs: outcome.repairs } : { repairs: outcome.repairs });
     }
   }
-  const sessionId = sessionOf(params);
+  const sessionId = sessionIdOf(params);
   // What the state learns from params: the agent, the client capabilities `initialize` offers;
   // the client, per-object capabilities its updates announce (only tables with such rows).
   const state = inbound.state;
@@ -476,7 +477,7 @@ function admitNotification<P>(inbound: Pipeline<P>, params: unknown, wire: strin
     return false;
   }
   if (row?.layer === "session_control") {
-    const sessionId = sessionOf(params);
+    const sessionId = sessionIdOf(params);
     if (sessionId === undefined) report(inbound, "invalid_notification", `dropped "${wire}" without a string sessionId`);
     else inbound.cancelSession(sessionId);
     return false;
@@ -627,11 +628,6 @@ function withOnCancel(value: unknown, onCancel: unknown): unknown {
   if (onCancel === undefined || typeof onCancel !== "object" || onCancel === null) return value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return onCancel;
   return { ...value, ...onCancel };
-}
-
-function sessionOf(params: unknown): string | undefined {
-  const s = isObject(params) ? params.sessionId : undefined;
-  return typeof s === "string" ? s : undefined;
 }
 
 function isObject(value: unknown): value is Body {
