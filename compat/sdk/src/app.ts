@@ -40,6 +40,26 @@ export interface SideHooks {
   beforeNotification?(wire: string, params: unknown, sender: Sender): void;
   /** Runs before the first handler of the connection (a routed connection's connect handlers). */
   beforeFirstCall?(sender: Sender): void;
+  /** Resolves once what was sent so far has been taken by the stream (a message stream's writes): a notification resolves after it, as the SDK's do. */
+  pace?(): Promise<void>;
+}
+
+/** What connecting returns when its connect handlers may be deferred: `startConnectHandlers` runs them (once). */
+export interface DeferrableConnection<Peer> extends AppConnection<Peer> {
+  /** Runs the app's connect handlers, once; a connection made without `deferConnectHandlers` has run them already. @internal */
+  startConnectHandlers(): void;
+}
+
+/** `sender`, its notifications resolving only once `pace` says the stream took them. */
+function paced(sender: Sender, pace: (() => Promise<void>) | undefined): Sender {
+  if (pace === undefined) return sender;
+  return {
+    request: (wire, params, options) => sender.request(wire, params, options),
+    notify: async (wire, params) => {
+      await sender.notify(wire, params);
+      await pace();
+    },
+  };
 }
 
 /**
@@ -49,6 +69,11 @@ export interface SideHooks {
  * app (`App.options`).
  */
 const SDK_OPTIONS: ConnectionOptions = { customMethods: "any", onDiagnostic: logAsSdk };
+
+/** Options of `connect(stream, options)`: `deferConnectHandlers` leaves the connect handlers to `startConnectHandlers` (a server runs them once `initialize` was answered). */
+export interface ConnectOptions {
+  readonly deferConnectHandlers?: boolean;
+}
 
 /** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
 export abstract class App<Context extends object> {
@@ -106,7 +131,7 @@ export abstract class App<Context extends object> {
    */
   handlerFor(sender: () => Sender, hooks: SideHooks): object {
     const side = this.#side;
-    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(ctxSender(ctx), requestId, hooks);
+    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(paced(ctxSender(ctx), hooks.pace), requestId, hooks);
     const handler: Record<string, unknown> = {};
     const cancel = side === "agent" ? this.#notifications.get("session/cancel") : undefined;
     const cancelled = cancel === undefined ? undefined : sessionCancelOnce(cancel, (ctx) => makeContext(undefined, ctx));
@@ -137,23 +162,29 @@ export abstract class App<Context extends object> {
   /** The context type of this side, over `sender`. @internal */
   protected abstract context(sender: Sender, requestId: string | number | undefined, hooks: SideHooks): Context;
 
-  /** Opens a connection of this app over `transport`. @internal */
-  open(transport: Transport, options: ConnectionOptions, hooks: SideHooks): AppConnection<Context> {
+  /** Opens a connection of this app over `transport`; its connect handlers run now unless `defer` (then `startConnectHandlers` runs them). @internal */
+  open(transport: Transport, options: ConnectionOptions, hooks: SideHooks, defer = false): DeferrableConnection<Context> {
     let sender: Sender | undefined;
+    const drained = (transport as { drained?: () => Promise<void> }).drained;
+    if (typeof drained === "function") hooks.pace = () => drained.call(transport);
     const handler = this.handlerFor(() => sender as Sender, hooks);
     const conn = this.#side === "agent" ? createAgentConnection(this.#protocol, handler as never, transport, options) : createClientConnection(this.#protocol, handler as never, transport, options);
     sender = conn as unknown as Sender;
-    return this.announce(conn, this.context(sender, undefined, hooks));
+    const connection = this.wrap(conn, this.context(paced(sender, hooks.pace), undefined, hooks));
+    let started = false;
+    const deferrable = Object.assign(connection, {
+      startConnectHandlers: () => {
+        if (started) return;
+        started = true;
+        this.runConnectHandlers(connection);
+      },
+    });
+    Object.defineProperty(deferrable, "startConnectHandlers", { enumerable: false });
+    if (!defer) deferrable.startConnectHandlers();
+    return deferrable;
   }
 
-  /** Wraps a core connection as the SDK's, and runs the connect handlers. @internal */
-  announce(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
-    const connection = this.wrap(conn, peer);
-    this.runConnectHandlers(connection);
-    return connection;
-  }
-
-  /** The SDK's connection object over a core connection (or anything with `closed` and `close`). @internal */
+  /** The SDK connection object over a core connection (or anything with `closed` and `close`). @internal */
   wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
     const aborter = new AbortController();
     const closed = conn.closed.then(() => aborter.abort());
@@ -166,9 +197,21 @@ export abstract class App<Context extends object> {
     } as unknown as AppConnection<Context>;
   }
 
-  /** Runs the `onConnect` handlers with `connection`; their failures are ignored, as in the SDK. @internal */
+  /**
+   * Runs the `onConnect` handlers with `connection`, as the SDK does: one that throws closes the
+   * connection with its error and the error is thrown on; one whose promise rejects closes it. @internal
+   */
   runConnectHandlers(connection: AppConnection<Context>): void {
-    for (const run of this.#connectHandlers) void Promise.resolve(run(connection as never)).catch(() => {});
+    for (const run of this.#connectHandlers) {
+      let result: unknown;
+      try {
+        result = run(connection as never);
+      } catch (error) {
+        connection.close(error);
+        throw error;
+      }
+      void Promise.resolve(result).catch((error: unknown) => connection.close(error));
+    }
   }
 
   /**
@@ -198,14 +241,14 @@ export abstract class App<Context extends object> {
   }
 
   /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
-  protected connectTo(target: Stream | App<object>): AppConnection<Context> {
+  protected connectTo(target: Stream | App<object>, connectOptions: ConnectOptions = {}): DeferrableConnection<Context> {
     if (target instanceof App) {
       const [mine, theirs] = memoryPair();
       target.open(theirs, target.options(undefined), target.hooks());
       return this.open(mine, this.options(undefined), this.hooks());
     }
     const { transport, maxMessageBytes } = streamTransport(target);
-    return this.open(transport, this.options(maxMessageBytes), this.hooks());
+    return this.open(transport, this.options(maxMessageBytes), this.hooks(), connectOptions.deferConnectHandlers === true);
   }
 
   /** Connects, runs `op` with the connection's context on the peer, then closes; resolves with what `op` returned. */

@@ -276,11 +276,14 @@ export function streamTransport(stream: Stream): { transport: Transport; maxMess
  * one NDJSON line (so it meets the same pipeline as bytes do), each line the
  * core writes leaves as one object.
  */
-function messageTransport(stream: Stream): Transport {
+function messageTransport(stream: Stream): Transport & { drained(): Promise<void> } {
   const writer = stream.writable.getWriter();
   let reader: ReadableStreamDefaultReader<AnyMessage> | undefined;
   let closed = false;
+  let lastWrite: Promise<void> = Promise.resolve();
   return {
+    // The SDK's sends resolve once the stream took the message: a paced stream (a server's) holds them back.
+    drained: () => lastWrite,
     start(receiver: TransportReceiver) {
       reader = stream.readable.getReader();
       const current = reader;
@@ -298,7 +301,7 @@ function messageTransport(stream: Stream): Transport {
       })();
     },
     write(text: string) {
-      for (const line of text.split("\n")) if (line !== "") void writer.write(JSON.parse(line) as AnyMessage).catch(() => {});
+      for (const line of text.split("\n")) if (line !== "") lastWrite = writer.write(JSON.parse(line) as AnyMessage).catch(() => {});
     },
     close() {
       if (closed) return;

@@ -50,7 +50,7 @@ async function serve(server: AcpServer, req: IncomingMessage, res: ServerRespons
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       plainText(res, 413, error.message);
-      req.resume();
+      watchRefused(req, true);
     } else if (res.headersSent) res.destroy();
     else plainText(res, 500, error instanceof Error ? error.message : "Internal Server Error");
   } finally {
@@ -67,26 +67,74 @@ function plainText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-/** The body of `req` as bytes, refusing more than `limit` (by `Content-Length` at once, else as it arrives). */
+/**
+ * Keeps a refused request's late `error` from being unhandled, until it ends or closes (its
+ * listener leaves then); `drain` also reads the rest of it away.
+ */
+function watchRefused(req: IncomingMessage, drain: boolean): void {
+  if (req.destroyed || req.readableEnded) return;
+  const stop = () => {
+    req.off("error", stop);
+    req.off("end", stop);
+    req.off("close", stop);
+    req.off("aborted", stop);
+  };
+  req.once("error", stop);
+  req.once("end", stop);
+  req.once("close", stop);
+  req.once("aborted", stop);
+  if (drain) req.resume();
+}
+
+/** The body of `req` as bytes, refusing more than `limit` (by `Content-Length` at once, else as it arrives: reading pauses there). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer>> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  const header = req.headers["content-length"];
+  const declared = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (declared !== undefined && /^\d+$/.test(declared) && (Number.isSafeInteger(Number(declared)) ? Number(declared) : Infinity) > limit) {
+    watchRefused(req, false);
+    return Promise.reject(new BodyTooLargeError(limit));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onAborted);
+      req.off("close", onClosed);
+    };
+    const fail = (error: Error, stopNow = true) => {
+      if (stopNow) stop();
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
     const onData = (chunk: Buffer | string) => {
+      if (settled) return;
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       size += bytes.byteLength;
       if (size > limit) {
-        req.off("data", onData);
-        reject(new BodyTooLargeError(limit));
-        return;
+        req.pause();
+        return fail(new BodyTooLargeError(limit), false);
       }
       chunks.push(bytes);
     };
+    const onEnd = () => {
+      stop();
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => fail(error);
+    const onAborted = () => fail(new Error("Request aborted"));
+    const onClosed = () => fail(new Error("Request closed"));
+    req.once("end", onEnd);
+    req.once("error", onError);
+    req.once("aborted", onAborted);
+    req.once("close", onClosed);
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
   });
 }
 
@@ -112,7 +160,22 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Writes `response` to `res`: status, headers (each `Set-Cookie` apart), then the body as it comes, waiting for the socket to drain. */
+/** The Node response closed before the body was written. */
+class ResponseClosedError extends Error {
+  constructor() {
+    super("Node HTTP response closed");
+  }
+}
+
+/** Whether `res` can take no more writes. */
+const isDone = (res: ServerResponse): boolean => res.destroyed || res.writableEnded;
+
+/**
+ * Writes `response` to `res`: status, headers (each `Set-Cookie` apart), then the body as it
+ * comes, waiting for the socket to drain. The body is cancelled when the response closes or fails;
+ * a body that fails while a write waits for the socket fails that write (the caller then destroys
+ * the response rather than end it as if complete).
+ */
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
@@ -126,32 +189,53 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     return;
   }
   const reader = response.body.getReader();
-  let closed = false;
-  const onClose = () => {
-    closed = true;
-    void reader.cancel(new Error("Node HTTP response closed")).catch(() => {});
-  };
-  res.once("close", onClose);
+  const bodyFailed = new AbortController();
+  reader.closed.catch((error: unknown) => bodyFailed.abort(error));
+  let cancelled: Promise<void> | undefined;
+  let complete = false;
+  const cancel = () => void (cancelled ??= reader.cancel(new ResponseClosedError()).catch(() => undefined));
+  res.once("close", cancel);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done || closed) break;
-      if (!res.write(value)) await drained(res);
+      if (done) {
+        complete = true;
+        if (!isDone(res)) res.end();
+        return;
+      }
+      await writeChunk(res, value, bodyFailed.signal);
     }
-    if (!closed && !res.writableEnded) res.end();
+  } catch (error) {
+    if (!(error instanceof ResponseClosedError)) throw error;
   } finally {
-    res.off("close", onClose);
+    res.off("close", cancel);
+    // However the response ended (a socket error need not close it first), the body stops.
+    if (!complete) cancel();
+    await cancelled;
+    reader.releaseLock();
   }
 }
 
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
+/** Writes one chunk, resolving once the socket took it (at once, or on `drain`); rejects when the response closes or fails, or the body fails, first. */
+function writeChunk(res: ServerResponse, chunk: Uint8Array, bodyFailed: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (isDone(res)) return reject(new ResponseClosedError());
+    if (bodyFailed.aborted) return reject(bodyFailed.reason as Error);
+    const settle = (then: () => void) => {
+      res.off("close", onClose);
+      res.off("drain", onDrain);
+      res.off("error", onError);
+      bodyFailed.removeEventListener("abort", onBodyFailed);
+      then();
     };
-    res.once("drain", done);
-    res.once("close", done);
+    const onClose = () => settle(() => reject(new ResponseClosedError()));
+    const onDrain = () => settle(resolve);
+    const onError = (error: Error) => settle(() => reject(error));
+    const onBodyFailed = () => settle(() => reject(bodyFailed.reason as Error));
+    res.once("close", onClose);
+    res.once("error", onError);
+    bodyFailed.addEventListener("abort", onBodyFailed, { once: true });
+    if (res.write(chunk)) settle(resolve);
+    else res.once("drain", onDrain);
   });
 }
