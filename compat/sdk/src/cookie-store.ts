@@ -1,9 +1,7 @@
 /**
  * The SDK's affinity cookie store (`AcpCookieStore`, `MemoryAcpCookieStore`)
- * and its `cookies` / `cookieStore` options, as the cookie jar acp-router's
- * client transports take (`src/remote/cookies.ts`'s `CookieJar`).
+ * that the client streams (remote-client/) keep and send with each request.
  */
-import type { CookieJar } from "../../../src/remote/cookies.ts";
 
 /** Keeps affinity cookies from `Set-Cookie` answers and puts them on later requests (names and values only). */
 export interface AcpCookieStore {
@@ -60,34 +58,4 @@ export class MemoryAcpCookieStore implements AcpCookieStore {
   clear(): void {
     this.#cookies.clear();
   }
-}
-
-/** A jar that keeps nothing and sends nothing (`cookies: "omit"`). */
-const omitted: CookieJar = { store() {}, header: () => undefined, clear() {} };
-
-/** A caller's {@link AcpCookieStore} as the transports' jar. */
-function storeJar(store: AcpCookieStore): CookieJar {
-  return {
-    store(_url, setCookies) {
-      const headers = new Headers();
-      for (const line of setCookies) headers.append("set-cookie", line);
-      store.store(headers);
-    },
-    header() {
-      const headers = new Headers();
-      store.apply(headers);
-      return headers.get("cookie") ?? undefined;
-    },
-    clear: () => store.clear(),
-  };
-}
-
-/**
- * The jar for the SDK's options: none (the transport's own, cleared when it
- * closes), none at all for `"omit"`, or the caller's store (kept across
- * streams, never cleared by the transport).
- */
-export function cookieJarOf(options: { readonly cookies?: "include" | "omit"; readonly cookieStore?: AcpCookieStore }): CookieJar | undefined {
-  if (options.cookies === "omit") return omitted;
-  return options.cookieStore === undefined ? undefined : storeJar(options.cookieStore);
 }

@@ -27,11 +27,11 @@ export interface Stream<Message extends AnyMessage = AnyMessage> {
   readable: ReadableStream<Message>;
 }
 
-/** Raised by the SDK's own stream for a line over its limit. acp-router answers such a line `-32700` instead, so nothing throws this; it is exported for code that names it. */
+/** Data over a stream's `maxMessageBytes`: an SSE event or answer body on the HTTP client stream (the SDK's own stream raises it for a line too; `ndJsonStream` here answers such a line `-32700` instead). */
 export class MessageTooLargeError extends Error {
   readonly maxMessageBytes: number;
   constructor(maxMessageBytes: number) {
-    super(`ACP message exceeds the maximum size of ${maxMessageBytes} bytes`);
+    super(`Incoming ACP data exceeds the configured ${maxMessageBytes} byte limit`);
     this.name = "MessageTooLargeError";
     this.maxMessageBytes = maxMessageBytes;
   }
@@ -175,97 +175,8 @@ function messagesOver<Message>(output: WritableStream<Uint8Array>, input: Readab
   return { readable, writable };
 }
 
-const transportOf = Symbol("acp-router.transport");
-
-/**
- * A `Stream` that stands for one of acp-router's transports (the remote clients). An app that
- * connects it unread gets the transport itself (no message objects are made). Code that reads
- * `readable` / `writable` (as the SDK's remote streams allow) gets message streams over the
- * transport: each inbound message as an object, each written object sent as one message; closing
- * the writable or cancelling the readable closes the transport. `name` is kept for messages.
- */
-export function transportStream(transport: Transport, name: string): Stream {
-  let messages: Stream | undefined;
-  const open = (): Stream => (messages ??= messagesOfTransport(transport, name));
-  const stream = {
-    get readable(): ReadableStream<AnyMessage> {
-      return open().readable;
-    },
-    get writable(): WritableStream<AnyMessage> {
-      return open().writable;
-    },
-  };
-  Object.defineProperty(stream, transportOf, { value: { transport, opened: () => messages !== undefined } });
-  return stream;
-}
-
-/** Message streams over a started `transport` (see {@link transportStream}). */
-function messagesOfTransport(transport: Transport, name: string): Stream {
-  let pending = "";
-  let closed = false;
-  let controller!: ReadableStreamDefaultController<AnyMessage>;
-  const deliver = (line: string) => {
-    const text = line.trim();
-    if (text === "") return;
-    try {
-      controller.enqueue(JSON.parse(text) as AnyMessage);
-    } catch {
-      // The transports parse what they deliver; a line that is not JSON has no message to pass on.
-    }
-  };
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    transport.close();
-  };
-  const readable = new ReadableStream<AnyMessage>({
-    start(c) {
-      controller = c;
-      transport.start({
-        data(chunk) {
-          pending += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-          let newline = pending.indexOf("\n");
-          while (newline >= 0) {
-            deliver(pending.slice(0, newline));
-            pending = pending.slice(newline + 1);
-            newline = pending.indexOf("\n");
-          }
-        },
-        message(value, line) {
-          if (typeof value === "object" && value !== null && value.constructor !== undefined && value.constructor.name !== "ParseFailure") controller.enqueue(value as AnyMessage);
-          else deliver(line);
-        },
-        end(error) {
-          try {
-            if (error === undefined) controller.close();
-            else controller.error(error);
-          } catch {
-            // Already closed or errored by a cancel.
-          }
-        },
-      });
-    },
-    cancel() {
-      close();
-    },
-  });
-  const writable = new WritableStream<AnyMessage>({
-    write(message) {
-      if (closed) throw new TypeError(`${name}: the stream is closed`);
-      const line = `${JSON.stringify(message)}\n`;
-      if (transport.writeMessage !== undefined) transport.writeMessage(line);
-      else transport.write(line);
-    },
-    close,
-    abort: close,
-  });
-  return { readable, writable };
-}
-
 /** The transport for an SDK stream, and the line limit its `ndJsonStream` asked for. */
 export function streamTransport(stream: Stream): { transport: Transport; maxMessageBytes: number | undefined } {
-  const carried = (stream as unknown as Record<symbol, { transport: Transport; opened(): boolean } | undefined>)[transportOf];
-  if (carried !== undefined && !carried.opened()) return { transport: carried.transport, maxMessageBytes: undefined };
   const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];
   if (bytes !== undefined && !bytes.opened) return { transport: webStreamTransport(bytes.input, bytes.output), maxMessageBytes: bytes.maxMessageBytes };
   return { transport: messageTransport(stream), maxMessageBytes: bytes?.maxMessageBytes };

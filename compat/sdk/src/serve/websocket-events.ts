@@ -17,7 +17,7 @@ export interface ServerWebSocket {
 }
 
 /** Listens to `type` on either kind of socket; returns what stops listening. An emitter's message arrives as its text (undefined for a binary frame). */
-export function listenTo(socket: ServerWebSocket, type: "message" | "close" | "error", listener: (...args: unknown[]) => void): () => void {
+export function listenTo(socket: ServerWebSocket, type: string, listener: (...args: unknown[]) => void): () => void {
   if (typeof socket.on === "function") {
     const onEvent = (...args: unknown[]) => listener(...(type === "message" && typeof args[1] === "boolean" ? [args[1] ? undefined : decode(args[0])] : args));
     socket.on(type, onEvent);
