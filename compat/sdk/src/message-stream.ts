@@ -175,6 +175,12 @@ function messagesOver<Message>(output: WritableStream<Uint8Array>, input: Readab
   return { readable, writable };
 }
 
+/** Whether `stream` is an `ndJsonStream` whose `readable` / `writable` nobody read yet (its bytes can go to the core as they are). */
+export function isUnopenedByteStream(stream: Stream): boolean {
+  const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];
+  return bytes !== undefined && !bytes.opened;
+}
+
 /** The transport for an SDK stream, and the line limit its `ndJsonStream` asked for. */
 export function streamTransport(stream: Stream): { transport: Transport; maxMessageBytes: number | undefined } {
   const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];

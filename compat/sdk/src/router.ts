@@ -12,17 +12,19 @@ import type { Protocol } from "../../../src/protocol.ts";
 import type { Transport } from "../../../src/transport/transport.ts";
 import { agentProtocol as v2Protocol } from "../../../src/v2/generated/agent.ts";
 import { routeTransport } from "../../../src/versions/route-agent.ts";
-import { streamTransport, type Stream } from "./message-stream.ts";
+import { isUnopenedByteStream, streamTransport, type Stream } from "./message-stream.ts";
+import { RoutedLifecycle, routeMessages } from "./routing/message-router.ts";
 import type { AgentApp } from "./sides.ts";
-import type { AgentConnector } from "./by-method.ts";
+import type { AgentConnectOptions, AgentConnector } from "./by-method.ts";
 import type { AnyMessage } from "./wire-types.ts";
 
 export type { AgentConnector };
 
-/** What `connect` returns: settles when the routed connection (or the unrouted stream) closed. */
+/** What `connect` returns: settles when the routed connection (or the unrouted stream) closed; `startConnectHandlers` starts deferred connect handlers. */
 export interface RoutedConnection {
   readonly closed: Promise<void>;
-  close(error?: unknown): void;
+  close?(error?: unknown): void;
+  startConnectHandlers?(): void;
 }
 
 const isApp = (target: AgentConnector): target is AgentApp => typeof (target as { routed?: unknown }).routed === "function";
@@ -41,15 +43,22 @@ export class AgentProtocolRouter {
     this.#v2 = agent;
     return this;
   }
-  /** Reads `initialize` from `stream`, then serves the rest with the connector of the negotiated version. */
-  connect(stream: Stream): RoutedConnection {
+  /**
+   * Reads `initialize` from `stream`, then serves the rest with the connector of the negotiated
+   * version. An `ndJsonStream` over bytes is routed by acp-router's version router on the bytes
+   * (the stdio path: no message objects are made); a stream of message objects, or a connection
+   * whose connect handlers are deferred (`deferConnectHandlers`: a server starts them once it
+   * answered `initialize`), is routed message by message as SDK 2.4.0 routes (routing/).
+   */
+  connect(stream: Stream, options: AgentConnectOptions = {}): RoutedConnection {
+    if (options.deferConnectHandlers === true || !isUnopenedByteStream(stream)) return this.#routeMessages(stream, options);
     const targets = new Map<1 | 2, AgentConnector>();
     if (this.#v1) targets.set(1, this.#v1);
     if (this.#v2) targets.set(2, this.#v2);
     const first = this.#v1 ?? this.#v2;
     if (first === undefined) throw new TypeError("agentProtocolRouter().connect(stream): add an agent first, with withV1(agent) or withV2(agent).");
     const { transport, maxMessageBytes } = streamTransport(stream);
-    const options = isApp(first) ? first.options(maxMessageBytes) : maxMessageBytes === undefined ? {} : { maxMessageBytes };
+    const coreOptions = isApp(first) ? first.options(maxMessageBytes) : maxMessageBytes === undefined ? {} : { maxMessageBytes };
     // As routeAgent decides them: v2 alone accepts batches, and v2's lifecycle rows stay out of them.
     const v2Alone = targets.size === 1 && targets.has(2);
     const v2 = targets.get(2);
@@ -58,12 +67,12 @@ export class AgentProtocolRouter {
       const target = targets.get(version) as AgentConnector;
       if (!isApp(target)) return connectorOver(target, routed);
       const { handler, bind } = target.routed();
-      const connection = createAgentConnection(target.protocol, handler as never, routed, options);
+      const connection = createAgentConnection(target.protocol, handler as never, routed, coreOptions);
       bind(connection);
       return connection;
     };
     const routing = routeTransport(transport, [...targets.keys()], open, {
-      ...options,
+      ...coreOptions,
       batches: v2Alone ? "accept" : "reject",
       unbatched: (method) => v2 !== undefined && v2Table.inboundRow("agent", "request", method)?.unbatched === true,
     });
@@ -77,6 +86,29 @@ export class AgentProtocolRouter {
         transport.close();
       },
     };
+  }
+
+  /** Routes a stream of message objects (routing/message-router.ts); a routing failure aborts the output and ends the lifecycle. */
+  #routeMessages(stream: Stream, options: AgentConnectOptions): RoutedConnection {
+    const lifecycle = new RoutedLifecycle(options.deferConnectHandlers !== true);
+    const targets = { ...(this.#v1 === undefined ? {} : { v1: this.#v1 }), ...(this.#v2 === undefined ? {} : { v2: this.#v2 }) };
+    void routeMessages(stream, targets, lifecycle).catch(async (error: unknown) => {
+      try {
+        if (!stream.writable.locked) {
+          const writer = stream.writable.getWriter();
+          try {
+            await writer.abort(error);
+          } finally {
+            writer.releaseLock();
+          }
+        }
+      } catch {
+        // Routing failed already; an output that cannot be aborted must not keep the lifecycle open.
+      } finally {
+        lifecycle.finish();
+      }
+    });
+    return lifecycle;
   }
 }
 
