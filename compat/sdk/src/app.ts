@@ -18,6 +18,8 @@ import { streamTransport, type Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
 import { setConnectionClosed } from "./contexts.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
+import { V2Initialization } from "./v2-initialization.ts";
+import { ConnectionClosedError } from "../../../src/errors.ts";
 import { ctxSender, logAsSdk, refuseOlderVersion, sessionCancelOnce } from "./sdk-behaviour.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 
@@ -42,6 +44,26 @@ export interface SideHooks {
   beforeFirstCall?(sender: Sender): void;
   /** Resolves once what was sent so far has been taken by the stream (a message stream's writes): a notification resolves after it, as the SDK's do. */
   pace?(): Promise<void>;
+  /** The v2 initialization lifecycle of the connection (v2 apps only). */
+  initialization?: V2Initialization;
+  /** The error the connection was closed with by `close(error)`, once it was. */
+  closedWith?: { readonly error: unknown };
+  /** Aborted when the connection closed, with the SDK's error as its reason (set when the connection is wrapped). */
+  signal?: AbortSignal;
+  /** Closes the connection (set when the connection is wrapped). */
+  close?(error?: unknown): void;
+}
+
+/**
+ * What SDK code gets for a call the closed connection will not answer: the error it was closed
+ * with (`close(error)`), or an error saying "ACP connection closed", the SDK's words (a
+ * `ConnectionClosedError` of the core, so acp-router code that checks for one still does).
+ */
+export function closedErrorOf(hooks: SideHooks, cause?: ConnectionClosedError): unknown {
+  if (hooks.closedWith !== undefined) return hooks.closedWith.error;
+  const error = new ConnectionClosedError(cause?.reason ?? "closed", { cause });
+  error.message = "ACP connection closed";
+  return error;
 }
 
 /** What connecting returns when its connect handlers may be deferred: `startConnectHandlers` runs them (once). */
@@ -50,15 +72,24 @@ export interface DeferrableConnection<Peer> extends AppConnection<Peer> {
   startConnectHandlers(): void;
 }
 
-/** `sender`, its notifications resolving only once `pace` says the stream took them. */
-function paced(sender: Sender, pace: (() => Promise<void>) | undefined): Sender {
-  if (pace === undefined) return sender;
+/**
+ * `sender` as SDK code sees it: a call the connection closed on rejects with the SDK's error
+ * ({@link closedErrorOf}), and a notification resolves only once the stream took it (`pace`).
+ */
+function sdkSender(sender: Sender, hooks: SideHooks): Sender {
+  const closed = (error: unknown): never => {
+    throw error instanceof ConnectionClosedError ? closedErrorOf(hooks, error) : error;
+  };
+  const pace = hooks.pace;
   return {
-    request: (wire, params, options) => sender.request(wire, params, options),
-    notify: async (wire, params) => {
-      await sender.notify(wire, params);
-      await pace();
-    },
+    request: (wire, params, options) => sender.request(wire, params, options).catch(closed),
+    notify:
+      pace === undefined
+        ? (wire, params) => sender.notify(wire, params)
+        : async (wire, params) => {
+            await sender.notify(wire, params);
+            await pace();
+          },
   };
 }
 
@@ -131,7 +162,7 @@ export abstract class App<Context extends object> {
    */
   handlerFor(sender: () => Sender, hooks: SideHooks): object {
     const side = this.#side;
-    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(paced(ctxSender(ctx), hooks.pace), requestId, hooks);
+    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(sdkSender(ctxSender(ctx), hooks), requestId, hooks);
     const handler: Record<string, unknown> = {};
     const cancel = side === "agent" ? this.#notifications.get("session/cancel") : undefined;
     const cancelled = cancel === undefined ? undefined : sessionCancelOnce(cancel, (ctx) => makeContext(undefined, ctx));
@@ -147,7 +178,27 @@ export abstract class App<Context extends object> {
       const map = kind === "request" ? this.#requests : this.#notifications;
       const registered = map.get(wire) ?? map.get("*");
       if (cancelled !== undefined && ctx.sessionId !== undefined) cancelled.watch(ctx);
-      return runHandler(registered, kind, wire, params, { ctx, requestId: ctx.requestId, peerKey: peerKey[side], peer: () => makeContext(ctx.requestId, ctx) });
+      const run = () => runHandler(registered, kind, wire, params, { ctx, requestId: ctx.requestId, peerKey: peerKey[side], peer: () => makeContext(ctx.requestId, ctx) });
+      const lifecycle = hooks.initialization;
+      if (lifecycle === undefined || side !== "agent" || kind !== "request") return run();
+      if (wire !== "initialize") {
+        lifecycle.noteRequest();
+        return run();
+      }
+      // The agent's side of the v2 initialize exchange: recorded when its handler answered.
+      lifecycle.begin(params);
+      return Promise.resolve()
+        .then(run)
+        .then(
+          (result: unknown) => {
+            lifecycle.complete(result);
+            return result;
+          },
+          (error: unknown) => {
+            lifecycle.failAttempt();
+            throw error;
+          },
+        );
     };
     for (const row of this.#protocol.rows[side]) {
       if (row.callback === undefined) continue;
@@ -170,7 +221,7 @@ export abstract class App<Context extends object> {
     const handler = this.handlerFor(() => sender as Sender, hooks);
     const conn = this.#side === "agent" ? createAgentConnection(this.#protocol, handler as never, transport, options) : createClientConnection(this.#protocol, handler as never, transport, options);
     sender = conn as unknown as Sender;
-    const connection = this.wrap(conn, this.context(paced(sender, hooks.pace), undefined, hooks));
+    const connection = this.wrap(conn, this.context(sdkSender(sender, hooks), undefined, hooks), hooks);
     let started = false;
     const deferrable = Object.assign(connection, {
       startConnectHandlers: () => {
@@ -184,17 +235,33 @@ export abstract class App<Context extends object> {
     return deferrable;
   }
 
-  /** The SDK connection object over a core connection (or anything with `closed` and `close`). @internal */
-  wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
+  /**
+   * The SDK connection object over a core connection (or anything with `closed` and `close`):
+   * `close(error)` records the error its pending calls reject with; a v2 connection has
+   * `initialized`, which fails for good once the connection closed before the exchange. @internal
+   */
+  wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context, hooks: SideHooks): AppConnection<Context> {
     const aborter = new AbortController();
-    const closed = conn.closed.then(() => aborter.abort());
+    const closed = conn.closed.then(() => {
+      const error = closedErrorOf(hooks);
+      hooks.initialization?.fail(error);
+      aborter.abort(error);
+    });
     setConnectionClosed(peer, closed);
-    return {
+    const connection = {
       signal: aborter.signal,
       closed,
-      close: (error?: unknown) => conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error)),
+      close: (error?: unknown) => {
+        if (error !== undefined && hooks.closedWith === undefined) hooks.closedWith = { error };
+        conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error));
+      },
       [peerKey[this.#side]]: peer,
-    } as unknown as AppConnection<Context>;
+    };
+    hooks.signal = aborter.signal;
+    hooks.close = connection.close;
+    const lifecycle = hooks.initialization;
+    if (lifecycle !== undefined) Object.defineProperty(connection, "initialized", { get: () => lifecycle.initialized, enumerable: true });
+    return connection as unknown as AppConnection<Context>;
   }
 
   /**
@@ -229,9 +296,10 @@ export abstract class App<Context extends object> {
       request: (wire, params, options) => (sender ? sender.request(wire, params, options) : Promise.reject(new Error("the connection is not routed yet"))),
       notify: (wire, params) => (sender ? sender.notify(wire, params) : Promise.resolve()),
     };
+    this.assertCanServe();
     const hooks = this.hooks();
-    const peer = this.context(lazy, undefined, hooks);
-    const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer);
+    const peer = this.context(sdkSender(lazy, hooks), undefined, hooks);
+    const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer, hooks);
     hooks.beforeFirstCall = (first) => {
       sender ??= first;
       this.runConnectHandlers(connection);
@@ -242,6 +310,8 @@ export abstract class App<Context extends object> {
 
   /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
   protected connectTo(target: Stream | App<object>, connectOptions: ConnectOptions = {}): DeferrableConnection<Context> {
+    this.assertCanServe();
+    if (target instanceof App) target.assertCanServe();
     if (target instanceof App) {
       const [mine, theirs] = memoryPair();
       target.open(theirs, target.options(undefined), target.hooks());
@@ -263,7 +333,12 @@ export abstract class App<Context extends object> {
 
   /** The side's hooks (the client's session routing). @internal */
   hooks(): SideHooks {
-    return {};
+    return this.#protocol.version >= 2 ? { initialization: new V2Initialization() } : {};
+  }
+
+  /** A v2 agent serves only with an `initialize` handler (the SDK's check, when connecting). */
+  protected assertCanServe(): void {
+    if (this.#side === "agent" && this.#protocol.version >= 2 && !this.#requests.has("initialize")) throw new Error("AgentApp requires an initialize request handler before connecting");
   }
 
   /**

@@ -6,9 +6,11 @@
  * result validation, cancellation and ordering.
  */
 import { requestOptions, type Sender } from "./sender.ts";
+import { RequestError } from "./request-error.ts";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
 import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
 import type { ProtocolTypes } from "../../../src/protocol.ts";
+import type { InitializationSnapshot, V2Initialization } from "./v2-initialization.ts";
 
 /** The params type of a method-map entry (`{ params; result }`), or of a notification map's value. */
 export type ParamsOf<E> = E extends { params: infer P } ? P : E;
@@ -64,7 +66,16 @@ export function contextSender(context: object): Sender {
   return sender;
 }
 
-/** Calls and notifications to the peer, with the id of the inbound request being handled, if any. */
+/** The v2 initialization lifecycle of a context's connection (v2 connections only). */
+function lifecycleOf(context: object): V2Initialization | undefined {
+  return (connectionOf.get(context) as { initialization?: V2Initialization } | undefined)?.initialization;
+}
+
+/**
+ * Calls and notifications to the peer, with the id of the inbound request being handled, if any.
+ * On a v2 connection they wait for the `initialize` exchange (refused `-32600` when none is on its
+ * way), as the SDK's v2 contexts do.
+ */
 abstract class PeerContext {
   readonly #requestId: JsonRpcId | undefined;
   protected constructor(sender: Sender, requestId: JsonRpcId | undefined, connection: object) {
@@ -80,13 +91,21 @@ abstract class PeerContext {
   get requestId(): JsonRpcId | undefined {
     return this.#requestId;
   }
+  /** The v2 `initialize` exchange, once the connection is initialized (v2 connections only). */
+  get initialized(): Promise<InitializationSnapshot> | undefined {
+    return lifecycleOf(this)?.initialized;
+  }
   /** Sends a request to the peer and resolves with its result (the SDK's untyped form; the typed overloads are in the entry's `.d.ts`). */
   request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
-    return contextSender(this).request(method, params ?? {}, requestOptions(options));
+    const send = () => contextSender(this).request(method, params ?? {}, requestOptions(options));
+    const lifecycle = lifecycleOf(this);
+    return lifecycle === undefined ? send() : lifecycle.waitUntilInitialized(method).then(send);
   }
   /** Sends a notification to the peer. */
   notify(method: string, params?: unknown): Promise<void> {
-    return contextSender(this).notify(method, params ?? {});
+    const send = () => contextSender(this).notify(method, params ?? {});
+    const lifecycle = lifecycleOf(this);
+    return lifecycle === undefined ? send() : lifecycle.waitUntilInitialized(method).then(send);
   }
 }
 
@@ -134,6 +153,9 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   /** Sends any other request (an extension); the result type is the caller's claim. */
   override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
   override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    const lifecycle = lifecycleOf(this);
+    if (lifecycle !== undefined && method === "initialize") return this.#initialize(lifecycle, params, options);
+    lifecycle?.noteRequest();
     const answer = super.request(method, params, options);
     // Closing or deleting a session the agent does not know leaves the same end state: ACP
     // recommends treating its -32002 as success, and the SDK resolves such a call with {}.
@@ -150,9 +172,39 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   override notify(method: string, params?: unknown): Promise<void> {
     return super.notify(method, params);
   }
+  /**
+   * The client's side of the v2 `initialize` exchange: the params are copied now (`protocolVersion`
+   * set to 2; params that cannot be copied, or an exchange already on its way, throw at once), the
+   * answer recorded. An error answer leaves the connection uninitialized (send `initialize` again);
+   * an answer that cannot be used (another version) fails initialization and closes the connection.
+   */
+  #initialize(lifecycle: V2Initialization, params: unknown, options: SendRequestOptions | undefined): Promise<unknown> {
+    const outgoing = { ...(typeof params === "object" && params !== null && !Array.isArray(params) ? params : {}), protocolVersion: 2 };
+    lifecycle.begin(outgoing);
+    const wire = structuredClone(outgoing);
+    return contextSender(this)
+      .request("initialize", wire, requestOptions(options))
+      .then(
+        (response) => {
+          const version = (response as { protocolVersion?: unknown } | null)?.protocolVersion;
+          if (version !== 2) {
+            const error = RequestError.invalidRequest({ expectedProtocolVersion: 2, receivedProtocolVersion: version }, "The v2 API only supports protocol version 2");
+            lifecycle.fail(error);
+            (connectionOf.get(this) as { close?(error: unknown): void } | undefined)?.close?.(error);
+            throw error;
+          }
+          lifecycle.complete(response);
+          return response;
+        },
+        (error: unknown) => {
+          lifecycle.failAttempt();
+          throw error;
+        },
+      );
+  }
   /** A `session/new` builder for `cwd` (or for a whole request); its `start()` gives an `ActiveSession`. */
   buildSession(cwdOrRequest: string | { cwd: string; [key: string]: unknown }): SessionBuilder {
-    return SessionBuilder.create(contextSender(this), this.#routes, cwdOrRequest);
+    return SessionBuilder.create(contextSender(this), this.#routes, cwdOrRequest, (connectionOf.get(this) as { signal?: AbortSignal } | undefined)?.signal);
   }
 }
 

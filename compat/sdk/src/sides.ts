@@ -117,8 +117,9 @@ export class ClientApp<T extends ProtocolTypes = ProtocolTypes> extends App<Clie
     return ClientContext.create<T>(sender, requestId, (hooks as ClientHooks).routes, hooks);
   }
   override hooks(): ClientHooks {
-    const routes = new SessionRoutes();
+    const routes = new SessionRoutes(this.protocol.version);
     return {
+      ...super.hooks(),
       routes,
       beforeNotification(wire, params) {
         if (wire === "session/update") routes.deliver(params);
