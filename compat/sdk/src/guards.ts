@@ -1,10 +1,13 @@
 /**
  * The SDK's variant guards (`ContentBlock.isText(block)`,
  * `McpServer.isStdio(server)`, …): one object per tagged union with an
- * `is<Variant>` per known tag and `isCustom` for any other. They check the
- * tag only; the SDK's also validate the payload, which a value acp-router
- * decoded has already passed (see docs/sdk-drop-in.md).
+ * `is<Variant>` per known tag and `isCustom` for any other. Where the schema
+ * has the union as a method's params or result (elicitation's request and
+ * response), each guard also validates the whole value with that schema's
+ * validator, as the SDK's do; the others check the tag (a value acp-router
+ * decoded has passed its schema already; see docs/sdk-drop-in.md).
  */
+import { validateCreateElicitationRequest, validateCreateElicitationResponse } from "../../../src/generated/validators.ts";
 
 type Tagged = Record<string, unknown>;
 
@@ -13,18 +16,24 @@ type Tagged = Record<string, unknown>;
  * `field`. A `null` tag names the variant that has no `field` at all (`IdleStateUpdate.isNone`,
  * `MultiSelectItems.isTitled`); `isCustom` takes a value whose tag is a string no variant names.
  */
-function guards<const V extends Record<string, string | null>>(field: string, variants: V): { readonly [K in keyof V]: (value: unknown) => value is Tagged } & { readonly isCustom: (value: unknown) => value is Tagged } {
+function guards<const V extends Record<string, string | null>>(field: string, variants: V, valid: (value: unknown) => boolean = () => true): { readonly [K in keyof V]: (value: unknown) => value is Tagged } & { readonly isCustom: (value: unknown) => value is Tagged } {
   const tags = new Set(Object.values(variants));
   const isObject = (value: unknown): value is Tagged => typeof value === "object" && value !== null && !Array.isArray(value);
   const tagOf = (value: unknown) => (isObject(value) ? value[field] : undefined);
   const out: Record<string, (value: unknown) => boolean> = {};
-  for (const [name, tag] of Object.entries(variants)) out[name] = tag === null ? (value) => isObject(value) && (value[field] === undefined || value[field] === null) : (value) => tagOf(value) === tag;
+  for (const [name, tag] of Object.entries(variants)) out[name] = tag === null ? (value) => isObject(value) && (value[field] === undefined || value[field] === null) && valid(value) : (value) => tagOf(value) === tag && valid(value);
   out.isCustom = (value) => {
     const tag = tagOf(value);
-    return typeof tag === "string" && !tags.has(tag);
+    return typeof tag === "string" && !tags.has(tag) && valid(value);
   };
   return out as never;
 }
+
+/** Whether `value` passes the generated schema validator `validate`. */
+const passes =
+  (validate: unknown) =>
+  (value: unknown): boolean =>
+    (validate as (data: unknown) => boolean)(value);
 
 /** Prompt and message content. */
 export const ContentBlock = guards("type", { isText: "text", isImage: "image", isAudio: "audio", isResourceLink: "resource_link", isResource: "resource" });
@@ -37,9 +46,9 @@ export const ToolCallContent = guards("type", { isContent: "content", isDiff: "d
 /** The outcome of a permission request. */
 export const RequestPermissionOutcome = guards("outcome", { isCancelled: "cancelled", isSelected: "selected" });
 /** Elicitation requests by mode. */
-export const CreateElicitationRequest = guards("mode", { isForm: "form", isUrl: "url" });
+export const CreateElicitationRequest = guards("mode", { isForm: "form", isUrl: "url" }, passes(validateCreateElicitationRequest));
 /** Elicitation answers by action. */
-export const CreateElicitationResponse = guards("action", { isAccept: "accept", isDecline: "decline", isCancel: "cancel" });
+export const CreateElicitationResponse = guards("action", { isAccept: "accept", isDecline: "decline", isCancel: "cancel" }, passes(validateCreateElicitationResponse));
 /** Elicitation form properties by JSON Schema type. */
 export const ElicitationPropertySchema = guards("type", { isString: "string", isNumber: "number", isInteger: "integer", isBoolean: "boolean", isArray: "array" });
 /** Multi-select item lists: plain strings, or titled options (no `type`). */
