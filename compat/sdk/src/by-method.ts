@@ -5,7 +5,7 @@
  * connector types of a version router (`AgentConnector`, `AgentConnectOptions`,
  * `AgentConnectionLifecycle`). Each entry binds them to its table in one line per name.
  */
-import type { ProtocolTypes } from "../../../src/protocol.ts";
+import type { ProtocolTypes } from "acp-router/runtime";
 import type { ParamsOf, ResultOf, WireOf } from "./contexts.ts";
 import type { Stream } from "./message-stream.ts";
 import type { AgentConnection, AgentNotificationHandler, AgentRequestHandler, ClientConnection, ClientNotificationHandler, ClientRequestHandler } from "./sides.ts";

@@ -1,6 +1,6 @@
 /** Unstable v1's flat method maps and protocol version (see constants.ts). */
-import { protocol } from "../../../src/unstable/generated/protocol.ts";
-import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/unstable/generated/peers.ts";
+import { protocol } from "acp-router/unstable";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "acp-router/unstable";
 import { flatMethods, protocolMethods } from "./constants.ts";
 
 /** Every method the agent handles, keyed the SDK's way. */

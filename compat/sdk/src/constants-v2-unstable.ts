@@ -1,6 +1,6 @@
 /** The v2 draft unstable table's flat method maps and protocol version (see constants.ts). */
-import { protocol } from "../../../src/v2/unstable/generated/protocol.ts";
-import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/v2/unstable/generated/peers.ts";
+import { protocol } from "acp-router/v2/unstable";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "acp-router/v2/unstable";
 import { flatMethods, protocolMethods } from "./constants.ts";
 
 /** Every method the agent handles, keyed the SDK's way. */

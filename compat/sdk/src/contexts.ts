@@ -9,7 +9,7 @@ import { requestOptions, type Sender } from "./sender.ts";
 import { RequestError } from "./request-error.ts";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
 import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
-import type { ProtocolTypes } from "../../../src/protocol.ts";
+import type { ProtocolTypes } from "acp-router/runtime";
 import type { InitializationSnapshot, V2Initialization } from "./v2-initialization.ts";
 
 /** The params type of a method-map entry (`{ params; result }`), or of a notification map's value. */

@@ -7,7 +7,7 @@
  * validator, as the SDK's do; the others check the tag (a value acp-router
  * decoded has passed its schema already; see docs/sdk-drop-in.md).
  */
-import { validateCreateElicitationRequest, validateCreateElicitationResponse } from "../../../src/generated/validators.ts";
+import { protocol } from "acp-router";
 
 type Tagged = Record<string, unknown>;
 
@@ -29,11 +29,13 @@ function guards<const V extends Record<string, string | null>>(field: string, va
   return out as never;
 }
 
-/** Whether `value` passes the generated schema validator `validate`. */
-const passes =
-  (validate: unknown) =>
-  (value: unknown): boolean =>
-    (validate as (data: unknown) => boolean)(value);
+/** The schema validator of the v1 table's `elicitation/create` params (`"params"`) or result (`"result"`). */
+function elicitation(part: "params" | "result"): (value: unknown) => boolean {
+  const row = protocol.inboundRow("client", "request", "elicitation/create");
+  const validate = row?.[part];
+  if (validate === undefined) throw new Error("the v1 table has no elicitation/create row");
+  return (value) => validate(value);
+}
 
 /** Prompt and message content. */
 export const ContentBlock = guards("type", { isText: "text", isImage: "image", isAudio: "audio", isResourceLink: "resource_link", isResource: "resource" });
@@ -46,9 +48,9 @@ export const ToolCallContent = guards("type", { isContent: "content", isDiff: "d
 /** The outcome of a permission request. */
 export const RequestPermissionOutcome = guards("outcome", { isCancelled: "cancelled", isSelected: "selected" });
 /** Elicitation requests by mode. */
-export const CreateElicitationRequest = guards("mode", { isForm: "form", isUrl: "url" }, passes(validateCreateElicitationRequest));
+export const CreateElicitationRequest = guards("mode", { isForm: "form", isUrl: "url" }, elicitation("params"));
 /** Elicitation answers by action. */
-export const CreateElicitationResponse = guards("action", { isAccept: "accept", isDecline: "decline", isCancel: "cancel" }, passes(validateCreateElicitationResponse));
+export const CreateElicitationResponse = guards("action", { isAccept: "accept", isDecline: "decline", isCancel: "cancel" }, elicitation("result"));
 /** Elicitation form properties by JSON Schema type. */
 export const ElicitationPropertySchema = guards("type", { isString: "string", isNumber: "number", isInteger: "integer", isBoolean: "boolean", isArray: "array" });
 /** Multi-select item lists: plain strings, or titled options (no `type`). */

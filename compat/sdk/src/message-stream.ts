@@ -8,9 +8,9 @@
  * one place bad input is judged). Only code that reads `stream.readable` or
  * `stream.writable` itself (a wire tap) gets message objects, parsed here.
  */
-import { webStreamTransport } from "../../../src/transport/web.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../src/transport/framer.ts";
-import type { Transport, TransportReceiver } from "../../../src/transport/transport.ts";
+import { webStreamTransport } from "acp-router";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "acp-router";
+import type { Transport, TransportReceiver } from "acp-router";
 import type { AnyMessage } from "./wire-types.ts";
 
 export { DEFAULT_MAX_MESSAGE_BYTES };

@@ -5,7 +5,7 @@
  * custom methods with a parser are untyped, as in the SDK). Each entry binds
  * them to its table in a two-line subclass.
  */
-import type { Protocol, ProtocolTypes } from "../../../src/protocol.ts";
+import type { Protocol, ProtocolTypes } from "acp-router/runtime";
 import { App, type ConnectOptions, type SideHooks } from "./app.ts";
 import { AgentContext, ClientContext, type ParamsOf, type ResultOf, type WireOf } from "./contexts.ts";
 import type { Stream } from "./message-stream.ts";

@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { agentProtocol } from "../../../src/unstable/generated/agent.ts";
-import { clientProtocol } from "../../../src/unstable/generated/client.ts";
-import type { TableTypes as T } from "../../../src/unstable/generated/handlers.ts";
+import { agentProtocol } from "acp-router/unstable";
+import { clientProtocol } from "acp-router/unstable";
+import type { TableTypes as T } from "acp-router/unstable";
 import type * as base from "./sides.ts";
-import type * as schemaTypes from "../../../src/unstable/generated/types.ts";
+import type * as schemaTypes from "acp-router/unstable";
 import type * as bm from "./by-method.ts";
-import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
+import { tableApps } from "./table-entry.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
 
-export type * from "../../../src/unstable/generated/types.ts";
+export type * from "acp-router/unstable";
 export { RequestError } from "./request-error.ts";
 /** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
 export type CreateElicitationRequest = schemaTypes.CreateElicitationRequest;
@@ -100,23 +100,14 @@ export type ClientResponse = bm.ClientResponseOf<T>;
 export type ClientNotification = bm.ClientNotificationOf<T>;
 export type { AgentConnectOptions, AgentConnectionLifecycle, AgentConnector } from "./by-method.ts";
 
-/** An ACP v1 agent built from handlers by method. */
-export class AgentApp extends BaseAgentApp<T> {
-  constructor(options?: AppOptions) {
-    super(agentProtocol, options);
-  }
-}
-/** An ACP v1 client built from handlers by method. */
-export class ClientApp extends BaseClientApp<T> {
-  constructor(options?: AppOptions) {
-    super(clientProtocol, options);
-  }
-}
+const apps = tableApps<T>(agentProtocol, clientProtocol);
+/** An ACP v1 agent built from handlers by method (the class, for `extends` and `instanceof`). */
+export const AgentApp = apps.AgentApp;
+export type AgentApp = base.AgentApp<T>;
+/** An ACP v1 client built from handlers by method (the class, for `extends` and `instanceof`). */
+export const ClientApp = apps.ClientApp;
+export type ClientApp = base.ClientApp<T>;
 /** A new agent app. */
-export function agent(options?: AppOptions): AgentApp {
-  return new AgentApp(options);
-}
+export const agent = apps.agent;
 /** A new client app. */
-export function client(options?: AppOptions): ClientApp {
-  return new ClientApp(options);
-}
+export const client = apps.client;

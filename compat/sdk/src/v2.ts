@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { agentProtocol } from "../../../src/v2/generated/agent.ts";
-import { clientProtocol } from "../../../src/v2/generated/client.ts";
-import type { TableTypes as T } from "../../../src/v2/generated/handlers.ts";
+import { agentProtocol } from "acp-router/v2";
+import { clientProtocol } from "acp-router/v2";
+import type { TableTypes as T } from "acp-router/v2";
 import type * as base from "./sides.ts";
-import type * as schemaTypes from "../../../src/v2/generated/types.ts";
+import type * as schemaTypes from "acp-router/v2";
 import type * as bm from "./by-method.ts";
-import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
+import { tableApps } from "./table-entry.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
 
-export type * from "../../../src/v2/generated/types.ts";
+export type * from "acp-router/v2";
 export { RequestError } from "./request-error.ts";
 /** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
 export type AuthMethod = schemaTypes.AuthMethod;
@@ -60,7 +60,8 @@ export {
 } from "./guards.ts";
 export { ndJsonStream, MessageTooLargeError, DEFAULT_MAX_MESSAGE_BYTES, type Stream, type NdJsonStreamOptions } from "./message-stream.ts";
 export { TerminalHandle } from "./contexts.ts";
-export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sessions.ts";
+export { SessionBuilder } from "./sessions.ts";
+export { ActiveSessionV2 as ActiveSession, type ActiveSessionMessage } from "./sessions-v2.ts";
 export type { AcpConnection } from "./sides.ts";
 export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
 export { AgentProtocolRouter, agentProtocolRouter, type RoutedConnection } from "./router.ts";
@@ -130,23 +131,14 @@ declare const unknownVariantBrand: unique symbol;
 /** `session/set_config_option`'s params without `sessionId`, as `ActiveSession.setConfigOption` takes them. */
 export type ActiveSessionSetConfigOptionRequest = schemaTypes.SetSessionConfigOptionRequest extends infer Request ? (Request extends unknown ? { [Key in keyof Request as Key extends "sessionId" ? never : Key]: Request[Key] } : never) : never;
 
-/** An ACP v2 agent built from handlers by method. */
-export class AgentApp extends BaseAgentApp<T> {
-  constructor(options?: AppOptions) {
-    super(agentProtocol, options);
-  }
-}
-/** An ACP v2 client built from handlers by method. */
-export class ClientApp extends BaseClientApp<T> {
-  constructor(options?: AppOptions) {
-    super(clientProtocol, options);
-  }
-}
+const apps = tableApps<T>(agentProtocol, clientProtocol);
+/** An ACP v2 agent built from handlers by method (the class, for `extends` and `instanceof`). */
+export const AgentApp = apps.AgentApp;
+export type AgentApp = base.AgentApp<T>;
+/** An ACP v2 client built from handlers by method (the class, for `extends` and `instanceof`). */
+export const ClientApp = apps.ClientApp;
+export type ClientApp = base.ClientApp<T>;
 /** A new agent app. */
-export function agent(options?: AppOptions): AgentApp {
-  return new AgentApp(options);
-}
+export const agent = apps.agent;
 /** A new client app. */
-export function client(options?: AppOptions): ClientApp {
-  return new ClientApp(options);
-}
+export const client = apps.client;

@@ -308,7 +308,8 @@ export class HttpStreamClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#abort.abort();
-    void this.#endpoint.deleteConnection(connectionId)
+    void this.#endpoint
+      .deleteConnection(connectionId)
       .catch(() => undefined)
       .finally(() => this.#endpoint.clearOwnCookies());
     try {

@@ -9,24 +9,7 @@ import type { ConnectionState, Route, ServedAgent } from "./connection-state.ts"
 import { ConnectionClosedError, ConnectionLimitError } from "./limits.ts";
 import type { ConnectionRegistry } from "./registry.ts";
 import { sseBody } from "./sse-body.ts";
-import {
-  EVENT_STREAM_MIME_TYPE,
-  HEADER_CONNECTION_ID,
-  HEADER_SESSION_ID,
-  idKey,
-  isInitializeRequest,
-  isNotification,
-  isRecord,
-  isRequest,
-  isResponse,
-  JSON_MIME_TYPE,
-  jsonResponse,
-  nullIdError,
-  requiresSessionHeader,
-  sessionIdOfParams,
-  textResponse,
-  type WireMessage,
-} from "./wire.ts";
+import { EVENT_STREAM_MIME_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, idKey, isInitializeRequest, isNotification, isRecord, isRequest, isResponse, JSON_MIME_TYPE, jsonResponse, nullIdError, requiresSessionHeader, sessionIdOfParams, textResponse, type WireMessage } from "./wire.ts";
 
 /** The client gave up on a request that still waited for its connection. */
 class RequestAbortedError extends Error {
