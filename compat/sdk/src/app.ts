@@ -19,7 +19,7 @@ import type { Sender } from "./sender.ts";
 import { setConnectionClosed } from "./contexts.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
 import { V2Initialization } from "./v2-initialization.ts";
-import { closedErrorOf, sdkSender, type AppConnection, type DeferrableConnection, type SideHooks } from "./connection-hooks.ts";
+import { closedErrorOf, type AppConnection, type DeferrableConnection, type SideHooks } from "./connection-hooks.ts";
 
 export type { AppConnection, DeferrableConnection, SideHooks } from "./connection-hooks.ts";
 import { ctxSender, logAsSdk, refuseOlderVersion, sessionCancelOnce } from "./sdk-behaviour.ts";
@@ -98,7 +98,7 @@ export abstract class App<Context extends object> {
    */
   handlerFor(sender: () => Sender, hooks: SideHooks): object {
     const side = this.#side;
-    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(sdkSender(ctxSender(ctx), hooks), requestId, hooks);
+    const makeContext = (requestId: string | number | undefined, ctx: HandlerContext<unknown>) => this.context(ctxSender(ctx), requestId, hooks);
     const handler: Record<string, unknown> = {};
     const cancel = side === "agent" ? this.#notifications.get("session/cancel") : undefined;
     const cancelled = cancel === undefined ? undefined : sessionCancelOnce(cancel, (ctx) => makeContext(undefined, ctx));
@@ -157,7 +157,7 @@ export abstract class App<Context extends object> {
     const handler = this.handlerFor(() => sender as Sender, hooks);
     const conn = this.#side === "agent" ? createAgentConnection(this.#protocol, handler as never, transport, options) : createClientConnection(this.#protocol, handler as never, transport, options);
     sender = conn as unknown as Sender;
-    const connection = this.wrap(conn, this.context(sdkSender(sender, hooks), undefined, hooks), hooks);
+    const connection = this.wrap(conn, this.context(sender, undefined, hooks), hooks);
     let started = false;
     const deferrable = Object.assign(connection, {
       startConnectHandlers: () => {
@@ -234,7 +234,7 @@ export abstract class App<Context extends object> {
     };
     this.assertCanServe();
     const hooks = this.hooks();
-    const peer = this.context(sdkSender(lazy, hooks), undefined, hooks);
+    const peer = this.context(lazy, undefined, hooks);
     const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer, hooks);
     hooks.beforeFirstCall = (first) => {
       sender ??= first;
