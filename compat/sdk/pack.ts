@@ -113,9 +113,14 @@ try {
   };
   writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   copyFileSync(join(root, "LICENSE"), join(pkg, "LICENSE"));
-  copyFileSync(join(here, "README.md"), join(pkg, "README.md"));
+  // The README's switching lines name the version being packed.
+  writeFileSync(join(pkg, "README.md"), readFileSync(join(here, "README.md"), "utf8").replaceAll(/\d+\.\d+\.\d+-acp-router\.\d+\.\d+\.\d+/g, manifest.version));
+  // Packed beside the stage, then moved into out/ in one rename: packs running at once (test files, the suite) never see half a tarball.
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", stage], { cwd: pkg, encoding: "utf8", env }).trim().split("\n").at(-1) as string;
   mkdirSync(out, { recursive: true });
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: pkg, encoding: "utf8", env }).trim().split("\n").at(-1) as string;
+  const partial = join(out, `.${packed}.${process.pid}`);
+  copyFileSync(join(stage, packed), partial);
+  renameSync(partial, join(out, packed));
   console.log(join(out, packed));
 } finally {
   rmSync(stage, { recursive: true, force: true });

@@ -23,8 +23,8 @@ const alias = [
 /**
  * The suite's tests with an SDK peer that pass on the package; the few assertions that pin the
  * real SDK where the spec says otherwise read `onSdkDropIn` (test/support/sdk-drop-in.ts).
- * Left out: test/remote/rfd-sdk.test.ts, which measures the SDK server's deviations from the RFD
- * (the package's server has none of them).
+ * test/remote/rfd-sdk.test.ts measures the SDK server's deviations from the remote-transport RFD:
+ * the package's server behaves as the SDK's, deviations included, so it passes here too.
  */
 const include = [
   "test/compat/**/*.test.ts",
@@ -42,6 +42,7 @@ const include = [
   "test/remote/handler-extensions.test.ts",
   "test/remote/interop.test.ts",
   "test/remote/reconnect.test.ts",
+  "test/remote/rfd-sdk.test.ts",
   "test/versions/route-agent.test.ts",
 ];
 

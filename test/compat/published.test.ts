@@ -46,6 +46,12 @@ describe("switching with one line, from the package as published", () => {
     expect(lock.packages["node_modules/@agentclientprotocol/sdk/node_modules/acp-router"]?.inBundle).toBe(true);
   });
 
+  it("is the version docs/sdk-drop-in.md and the package's README tell users to name", () => {
+    const line = `"@agentclientprotocol/sdk": "npm:${manifest.name}@${manifest.version}"`;
+    expect(readFileSync(join(root, "docs/sdk-drop-in.md"), "utf8")).toContain(line);
+    expect(readFileSync(join(project, "node_modules/@agentclientprotocol/sdk/README.md"), "utf8")).toContain(line);
+  });
+
   it("runs an SDK agent and an SDK client through it over stdio", async () => {
     writeFileSync(
       join(project, "agent.mjs"),
