@@ -81,8 +81,14 @@ for (const entry of readdirSync(testRoot, { withFileTypes: true })) {
  */
 const workers = Math.max(2, availableParallelism() * 2);
 
-/** Settings every tier shares: generous hook and test deadlines for a loaded 2-core machine; forks, since tests spawn and signal. */
-const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
+/**
+ * Settings every tier shares: forks, since tests spawn and signal; and deadlines that only turn a
+ * hang into a failure (no test asserts a time): 120 s. With twice as many workers as cores, a
+ * CPU-bound test (codegen of a table's delta, the inbound fuzzer, the soak) takes three to four
+ * times as long as alone when the machine is loaded: one that takes 10 s alone took over 30 s
+ * with four workers beside other work.
+ */
+const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" } as const;
 
 /**
  * acp-router's public names (`acp-router`, `acp-router/runtime`, …) load this checkout's sources: the SDK
