@@ -26,12 +26,12 @@ export function refuseRequest<P>(inbound: Pipeline<P>, body: Body, wire: string,
   if (inbound.inFlight.has(id)) return wireError.duplicateId();
   const state = inbound.state;
   if (row?.lifecycle !== "initialize") {
-    if (!state.initialized) return wireError.notInitialized();
+    if (!state.initialized && inbound.initializeFirst) return wireError.notInitialized();
     if (inbound.hasRepeatable) state.requestSeen();
   } else if (!state.admitsInitialize(row)) return wireError.repeatedInitialize();
   if (row === undefined) {
     const handler = inbound.handler as { extMethod?: unknown };
-    return isExtensionWire(wire) && typeof handler.extMethod === "function" ? undefined : wireError.methodNotFound(wire);
+    return (inbound.anyCustomMethod || isExtensionWire(wire)) && typeof handler.extMethod === "function" ? undefined : wireError.methodNotFound(wire);
   }
   const refusal = gate(inbound.host.protocol, state, row, inbound.host.side);
   if (refusal !== undefined) return wireError.methodNotFound(wire, refusal.message);
@@ -59,7 +59,7 @@ export function admitNotification<P>(inbound: Pipeline<P>, params: unknown, wire
   }
   if (row === undefined || row.invoke === undefined) {
     const handler = inbound.handler as { extNotification?: unknown };
-    if (row === undefined && isExtensionWire(wire) && typeof handler.extNotification === "function" && isObject(params)) return true;
+    if (row === undefined && (inbound.anyCustomMethod || isExtensionWire(wire)) && typeof handler.extNotification === "function" && isObject(params)) return true;
     report(inbound, "unknown_notification", `ignored notification "${wire}"`);
     return false;
   }

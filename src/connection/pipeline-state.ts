@@ -67,6 +67,10 @@ export class Pipeline<Peer> implements CallHost<Peer> {
   /** `logErrors`: handler errors go to stderr with their stack as well. */
   readonly logErrors: boolean;
   readonly authRequired: boolean;
+  /** `initializeFirst`: requests before `initialize` completed are refused. */
+  readonly initializeFirst: boolean;
+  /** `customMethods: "any"`: a method outside the table reaches `extMethod`/`extNotification` without a `_`. */
+  readonly anyCustomMethod: boolean;
   readonly acceptBatches: boolean;
   readonly maxInFlight: number;
   /** The table has a `repeatable` row: requests are then tracked for it; others skip that per message. */
@@ -87,6 +91,8 @@ export class Pipeline<Peer> implements CallHost<Peer> {
     this.exposeErrors = options.exposeErrors === true;
     this.logErrors = options.logErrors === true;
     this.authRequired = options.authRequired === true;
+    this.initializeFirst = options.initializeFirst !== false;
+    this.anyCustomMethod = options.customMethods === "any";
     // A table that keeps rows out of batches (`unbatched`: ACP v2) follows JSON-RPC 2.0 batches by default.
     this.acceptBatches = (options.batches ?? (rows.agent.some((r) => r.unbatched) ? "accept" : "reject")) === "accept";
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
