@@ -198,6 +198,8 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   if (init !== undefined && initRun?.handshake.version === 1) {
     const info = init.params.clientInfo as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-110", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
+    // The same initialize decides ACP-INIT-102 (judge.ts): one fact, one count.
+    card.link("ACP-INIT-110", "ACP-INIT-102", "the same initialize's clientInfo");
     const caps = (init.params.clientCapabilities ?? {}) as Record<string, unknown>;
     const elicitation = caps.elicitation !== undefined && caps.elicitation !== null && caps.elicitation !== false;
     for (const id of ELICITATION) {
@@ -210,8 +212,7 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   const news = connected.flatMap((r) => r.peer.lines.filter((l) => l.body?.method === "session/new").map((l) => (l.body?.params ?? {}) as Record<string, unknown>));
   if (news.length > 0) {
     const relative = news.map((p) => p.cwd).filter((c) => typeof c !== "string" || !isAbsolute(c));
-    card.score("ACP-SESSION-103", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
-    card.score("ACP-PATH-101", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
+    card.all(["ACP-SESSION-103", "ACP-PATH-101"], relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
     const dirs = news.flatMap((p) => (Array.isArray(p.additionalDirectories) ? p.additionalDirectories : []));
     card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${JSON.stringify(dirs).slice(0, 120)} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
     if (dirs.length === 0) card.score("ACP-ADDDIRS-101", na("the client sent no additionalDirectories"));

@@ -52,9 +52,9 @@ export interface Peer {
   /** Sends a request with a fresh id and resolves with the client's answer, or undefined after `ms` or when the connection is gone. */
   request(method: string, params: unknown, ms: number): Promise<Record<string, unknown> | undefined>;
   /**
-   * Writes a request line whose id is written as `digits` (a number JSON.parse may not hold, such as 2^53+1) and
-   * resolves with the first answer that may be its own: an id that parses to the same double, the same digits as a
-   * string, or id null; undefined after `ms` or when the connection is gone. The answer's index goes to {@link judged}.
+   * Writes a request line whose id is the JSON token `digits` as written (2^53+1, 0, a string) and resolves with the
+   * first answer that names none of the requests {@link request} sent (this request is the only other one pending);
+   * undefined after `ms` or when the connection is gone. The answer's index goes to {@link judged}.
    */
   requestRaw(digits: string, method: string, params: unknown, ms: number): Promise<ClientLine | undefined>;
   /** Requests written raw by {@link requestRaw}: their line, and the answer that probe judged. */
@@ -207,7 +207,8 @@ export async function startPeer(): Promise<Peer> {
       raw.push({ digits, method, line });
       const from = lines.length;
       peer.sendLine(line);
-      const answer = await waitFor((l) => l.body !== undefined && l.body.method === undefined && ("result" in l.body || "error" in l.body) && (l.body.id === null || l.body.id === digits || (typeof l.body.id === "number" && l.body.id === Number(digits))), ms, from);
+      // The only other request pending is this one: an answer that names none of the counter's requests is its answer.
+      const answer = await waitFor((l) => l.body !== undefined && l.body.method === undefined && ("result" in l.body || "error" in l.body) && !sent.some((r) => r.id === l.body?.id), ms, from);
       if (answer !== undefined) judged.add(answer.index);
       return answer;
     },

@@ -69,13 +69,17 @@ export function v2Scorecard(): Scorecard & { readonly inner: Scorecard } {
     inner,
     checklist: inner.checklist,
     notes: inner.notes,
+    sections: inner.sections,
     score(id: string, v: Verdict) {
       const t = target(id);
       if (t !== undefined) inner.score(t, v);
       else if (v.outcome === "fail") inner.notes.push(`${id} (a v1 requirement, not in the v2 catalogue) would fail: ${v.evidence}`);
     },
     all(ids, v) {
-      for (const id of ids) card.score(id, v);
+      // Mapped ids in one call, so rows one observation decides stay linked on the v2 card.
+      const mapped = [...new Set(ids.flatMap((id) => target(id) ?? []))];
+      inner.all(mapped, v);
+      for (const id of ids) if (target(id) === undefined) card.score(id, v);
     },
     has: (id) => {
       const t = target(id);
@@ -84,6 +88,11 @@ export function v2Scorecard(): Scorecard & { readonly inner: Scorecard } {
     annotate(id, text) {
       const t = target(id);
       if (t !== undefined) inner.annotate(t, text);
+    },
+    link(id, primary, why) {
+      const t = target(id);
+      const p = target(primary);
+      if (t !== undefined && p !== undefined) inner.link(t, p, why);
     },
     rows: (unprobed) => inner.rows(unprobed),
   };

@@ -30,7 +30,7 @@ import { createRequire } from "node:module";
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
 import type { AgentLine, ClientAnswer, Driver } from "./driver.ts";
-import { answerOf, deathReason, describeError, errorCode, isConversation, isResponse, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { answerOf, deathReason, describeError, errorCode, exchange, isConversation, isResponse, quote, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
@@ -187,7 +187,7 @@ function configLists(lines: readonly AgentLine[]): { where: string; options: Obj
 }
 
 /** Runs the deeper probes; `init` is the agent's initialize result, `spawn` starts another run of the agent. */
-export async function depthProbes(run: Run, init: Obj, spawn: (() => Driver) | undefined): Promise<void> {
+export async function depthProbes(run: Run, init: Obj, spawn: ((label: string) => Driver) | undefined): Promise<void> {
   const { d, card } = run;
   card.all(MAY_ROWS, MAY);
   const caps = isObj(init.agentCapabilities) ? init.agentCapabilities : {};
@@ -248,6 +248,41 @@ export async function depthProbes(run: Run, init: Obj, spawn: (() => Driver) | u
   else card.score("ACP-ELICIT-102", seen.results + seen.errors === EXERCISES.length ? pass : fail("with elicitation not advertised, not every exercise prompt was answered"));
 
   trafficRows(run, init, [...d.lines, ...(other?.lines ?? [])], other !== undefined);
+}
+
+/**
+ * Text that reads as a notice the agent wrote instead of working (no credentials, no connection): not conversation
+ * the agent produced, so not what ACP-LOAD-102 asks to replay.
+ */
+const NOTICE = /\b(authenticat\w*|log ?in|sign ?in|api key|credentials?|unauthori[sz]ed|unable to connect|cannot connect|network)\b/i;
+
+/** The text of the updates of one kind, joined. */
+const textOf = (us: readonly Obj[], kind: string) => us.filter((u) => u.sessionUpdate === kind).map((u) => (isObj(u.content) && typeof u.content.text === "string" ? u.content.text : "")).join("");
+
+/** "user_message_chunk ×1, agent_message_chunk ×3": the kinds of a list of updates, counted. */
+export const kindsOf = (us: readonly Obj[]): string => {
+  const n = new Map<string, number>();
+  for (const u of us) n.set(String(u.sessionUpdate), (n.get(String(u.sessionUpdate)) ?? 0) + 1);
+  return n.size === 0 ? "none" : [...n].map(([k, c]) => `${k} ×${c}`).join(", ");
+};
+
+/**
+ * ACP-LOAD-102 ("The Agent MUST replay the entire conversation"), judged only against conversation the agent produced
+ * in a turn that ended normally (stopReason end_turn): the prompt and the agent's text of that turn must both come
+ * back. A turn that ended otherwise, or whose only text is a notice (authentication, connection), produced no
+ * conversation to replay: n/a, with what was replayed named by kind.
+ */
+function judgeReplay(hello: Obj, live: readonly Obj[], replayed: readonly Obj[], promptExchange: string): Verdict {
+  const stop = (hello.result as { stopReason?: unknown } | undefined)?.stopReason;
+  const liveAgent = textOf(live, "agent_message_chunk");
+  const what = `session/load replayed ${replayed.length} update(s) (${kindsOf(replayed)})`;
+  if (stop !== "end_turn") return na(`the live turn ended with stopReason ${JSON.stringify(stop)}, not end_turn: no conversation the agent produced to judge the replay against (${what})`);
+  if (liveAgent.trim() === "") return na(`the live turn produced no agent text (${kindsOf(live)}): nothing of the agent's to judge the replay against (${what})`);
+  if (NOTICE.test(liveAgent)) return na(`the live turn's only agent text reads as a notice, not conversation: ${JSON.stringify(liveAgent.slice(0, 300))} (${what})`);
+  const userReplayed = textOf(replayed, "user_message_chunk");
+  const agentReplayed = textOf(replayed, "agent_message_chunk");
+  if (userReplayed.includes("hello from check") && agentReplayed.includes(liveAgent)) return pass;
+  return fail(`${promptExchange}, with the agent's text ${JSON.stringify(liveAgent.slice(0, 500))} in that turn; ${what}: user text ${JSON.stringify(userReplayed.slice(0, 300))}, agent text ${JSON.stringify(agentReplayed.slice(0, 300))}`);
 }
 
 /** The session probes of the main run (no client capability advertised). */
@@ -336,26 +371,24 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
     if (typeof id !== "string") return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], na(`session/new was answered ${show(created)}`));
     const liveFrom = d.lines.length;
     const hello = await d.request("session/prompt", text(id, "hello from check"));
-    if (hello?.result === undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], na(`no conversation to replay: the prompt was answered ${show(hello)}`));
+    const promptExchange = exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
+    if (hello?.result === undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], na(`no conversation to replay: ${promptExchange}`));
     const live = updatesOf(d.lines.slice(liveFrom)).filter((u) => u.sessionId === id).map((u) => u.update);
     const at = d.lines.length;
     const loaded = await d.request("session/load", { sessionId: id, cwd, mcpServers: [] });
     if (loaded === undefined) return card.score("ACP-LOAD-002", silent(run, "ACP-LOAD-002"));
-    if (loaded.error !== undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], fail(`loadSession is advertised, but session/load of a session it created was answered ${describeError(loaded)}`));
+    const loadExchange = exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
+    // A load that fails replays nothing: the rows are about the replay of a load that happens, so there is nothing to judge.
+    if (loaded.error !== undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], na(`loadSession is advertised, but ${loadExchange}: no replay to judge`));
     const answerLine = d.lines.findIndex((l, i) => i >= at && answerOf(d.lastRequestId)(l));
     await d.waitFor(() => false, d.quiet, d.lines.length);
     const replay = d.lines.slice(at).filter(updateFor(id));
     // Only the conversation is replayed; an available_commands_update, a mode or config change, a usage update may come at any time.
     const late = replay.filter((l) => d.lines.indexOf(l) > answerLine && isConversation(l));
-    card.score("ACP-LOAD-002", late.length === 0 ? pass : fail(`check sent session/load for a session with one answered prompt; after the session/load answer ${d.answerTo(d.lastRequestId)?.text.slice(0, 120) ?? ""} came a conversation update: ${late[0]!.text.slice(0, 200)}. The agent answers session/load only after all replay updates have been sent`));
+    card.score("ACP-LOAD-002", late.length === 0 ? pass : fail(`${loadExchange}, and after that answer came a conversation update: ${quote(d, late[0]!)}`));
     const otherLate = replay.filter((l) => d.lines.indexOf(l) > answerLine && !isConversation(l));
     if (otherLate.length > 0) card.notes.push(`ACP-LOAD-002: after the session/load answer came ${otherLate.length} update(s) that are not conversation history (${[...new Set(otherLate.map(updateKind))].join(", ")}), which an agent may send at any time; not counted as replay`);
-    const textOf = (us: readonly Obj[], kind: string) => us.filter((u) => u.sessionUpdate === kind).map((u) => (isObj(u.content) && typeof u.content.text === "string" ? u.content.text : "")).join("");
-    const replayed = updatesOf(replay).map((u) => u.update);
-    const liveAgent = textOf(live, "agent_message_chunk");
-    const userReplayed = textOf(replayed, "user_message_chunk");
-    const agentReplayed = textOf(replayed, "agent_message_chunk");
-    card.score("ACP-LOAD-102", userReplayed.includes("hello from check") && agentReplayed.includes(liveAgent) ? pass : fail(`session/load replayed ${replayed.length} updates: user text ${show(userReplayed)}, agent text ${show(agentReplayed)}; live the agent said ${show(liveAgent)}`));
+    card.score("ACP-LOAD-102", judgeReplay(hello, live, updatesOf(replay).map((u) => u.update), promptExchange));
   });
 
   await step(run, "session/resume", ["ACP-RESUME-002"], async () => {
@@ -418,12 +451,16 @@ async function sessionDepth(run: Run, init: Obj, sessionCaps: Obj): Promise<void
 }
 
 /**
- * The second run: every client capability advertised, a version no agent has
- * asked first, the exercise prompts answered by check's client.
+ * The second run: every client capability advertised, the exercise prompts
+ * answered by check's client. It starts with a version no agent has
+ * (9999: the answer must be the agent's latest, ACP-INIT-003); an agent that
+ * answers another version than 1 gets a fresh process initialized with 1,
+ * never a second initialize on the same connection (which an agent may
+ * refuse: a repeated initialize is the client's option, not the agent's duty).
  */
-async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | undefined> {
+async function capabilitiesRun(run: Run, spawn: (label: string) => Driver): Promise<Seen | undefined> {
   const { card } = run;
-  const d = spawn();
+  let d = spawn("capabilities run: initialize with protocolVersion 9999");
   const seen = newSeen();
   d.answerer = answerer(d, seen, true);
   const label = "the capabilities run (every client capability advertised)";
@@ -434,11 +471,19 @@ async function capabilitiesRun(run: Run, spawn: () => Driver): Promise<Seen | un
     // A slow start is waited for as in the main run (three times the timeout); its latency is not a violation.
     if (first === undefined && d.death === undefined) first = (await d.waitFor(answerOf(d.lastRequestId), d.timeout * 3, 0))?.body;
     const version = (first?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    card.score("ACP-INIT-003", first === undefined ? fail(`initialize with protocolVersion 9999 got no answer within ${seconds(d.timeout)}`) : first.error !== undefined ? fail(`initialize with protocolVersion 9999 was answered ${describeError(first)}, not the agent's latest version`) : typeof version === "number" && version < 9999 ? pass : fail(`initialize with protocolVersion 9999 was answered protocolVersion ${show(version)}`));
+    const asked = d.sentLine(d.lastRequestId);
+    const answerLine = d.answerTo(d.lastRequestId);
+    card.score("ACP-INIT-003", first === undefined ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
+      : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999 ? pass
+      : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`));
     if (version !== 1) {
+      // A fresh process for protocol 1: the first one is initialized with another version already.
+      await d.close();
+      d = spawn("capabilities run: initialize with protocolVersion 1");
+      d.answerer = answerer(d, seen, true);
       const again = await d.request("initialize", { protocolVersion: 1, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
       if ((again?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion !== 1) {
-        card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, initialize with protocol 1 was answered ${show(again)}`));
+        card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, a fresh process asked for protocol 1 answered ${show(again)}`));
         return undefined;
       }
     }

@@ -10,7 +10,8 @@
  */
 import { properties } from "./probes-depth.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
-import { answerOf, describeError, errorCode, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, exchange, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { authRow, versionProbes } from "./probes-v2-init.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
 import type { AgentLine, Driver } from "./driver.ts";
@@ -41,28 +42,36 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   await wireProbes(run, V2_WIRE);
 
   await step(run, "batches", BATCH_ROWS, async () => {
-    const empty = await withSentinel(run, () => d.write("[]\n"), (l) => array(l) !== undefined || (l.body?.id === null && l.body.method === undefined));
+    // A refusal of the whole batch is one error with id null (the official SDK's "JSON-RPC batches are not supported").
+    const refusal = (l: AgentLine) => l.body?.id === null && l.body.method === undefined;
+    const batch = async (text: string, ids: readonly number[], wait: (l: AgentLine) => boolean) => {
+      const from = d.lines.length;
+      const at = d.written.length;
+      d.write(`${text}\n`);
+      const answer = await d.waitFor((l) => array(l) !== undefined || refusal(l) || ids.some((id) => answerOf(id)(l)) || wait(l), d.timeout, from);
+      return { answer, sent: d.written[at] };
+    };
+    const empty = await withSentinel(run, () => d.write("[]\n"), (l) => array(l) !== undefined || refusal(l));
     const e = empty.found[0];
-    card.score("ACP-JSONRPC-305", e === undefined ? fail("an empty batch [] got no answer") : array(e) !== undefined ? fail(`an empty batch [] was answered with an array: ${e.text.slice(0, 160)}`) : errorCode(e.body) === ErrorCode.InvalidRequest ? pass : fail(`an empty batch [] was answered ${e.text.slice(0, 160)}`));
-    const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]\n`;
-    const at = d.lines.length;
-    d.write(two);
-    // Any answer counts as the batch's answer: an array, an answer to either request, or one error with id null (a batch refused whole).
-    const both = await d.waitFor((l) => array(l) !== undefined || answerOf(5001)(l) || answerOf(5002)(l) || (l.body?.id === null && l.body.method === undefined), d.timeout, at);
-    const items = both === undefined ? undefined : array(both);
-    card.score("ACP-JSONRPC-306", both === undefined ? silent(run, "ACP-JSONRPC-306", 5001, "a batch of two requests got no answer") : items?.length === 2 ? pass : fail(`check sent ${two.trim()}; the agent answered ${both.text.slice(0, 160)}, not one array of the two responses. The receiver SHOULD respond with an array containing the corresponding Response objects`));
+    const sentEmpty = d.written.find((w) => w.text === "[]");
+    card.score("ACP-JSONRPC-305", e === undefined ? fail(`${exchange(d, sentEmpty, undefined)}${empty.sentinel !== undefined ? ", while the request check sent after it was answered" : ""}; an empty array gets one -32600 with id null`) : array(e) !== undefined ? fail(`${exchange(d, sentEmpty, e)}: an array, not one -32600 with id null`) : errorCode(e.body) === ErrorCode.InvalidRequest ? pass : fail(`${exchange(d, sentEmpty, e)}: not -32600`));
+    const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]`;
+    const both = await batch(two, [5001, 5002], () => false);
+    const items = both.answer === undefined ? undefined : array(both.answer);
+    card.score("ACP-JSONRPC-306", both.answer === undefined ? silent(run, "ACP-JSONRPC-306", 5001, `${exchange(d, both.sent, undefined)} (a batch of two requests)`) : items?.length === 2 ? pass : fail(`${exchange(d, both.sent, both.answer)}: not one array of the two responses`));
     const notes = '[{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]';
     const quiet = await withSentinel(run, () => d.write(`${notes}\n`), (l) => array(l) !== undefined || (l.body?.method === undefined && (l.body?.id === null || l.body?.id === undefined)));
     // The row forbids the empty array; another answer to the whole batch (a refusal of batches) is not that, and is noted.
     const got = quiet.found[0];
-    if (got !== undefined && array(got)?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of notifications only (${notes}) was answered ${got.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
-    card.score("ACP-JSONRPC-308", got === undefined || array(got)?.length !== 0 ? pass : fail(`check sent ${notes} (notifications only); the agent answered with an empty array: ${got.text.slice(0, 160)}`));
-    const mixed = d.lines.length;
-    d.write(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]\n`);
-    const answer = await d.waitFor((l) => array(l) !== undefined || answerOf(5003)(l), d.timeout, mixed);
-    const entries = answer === undefined ? undefined : array(answer);
+    const sentNotes = d.written.find((w) => w.text === notes);
+    if (got !== undefined && array(got)?.length !== 0) card.notes.push(`ACP-JSONRPC-308: ${exchange(d, sentNotes, got)}: not the empty array the row forbids, so noted`);
+    card.score("ACP-JSONRPC-308", got === undefined || array(got)?.length !== 0 ? pass : fail(`${exchange(d, sentNotes, got)}: an empty array for a batch of notifications only`));
+    const mixed = await batch(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]`, [5003], () => false);
+    const entries = mixed.answer === undefined ? undefined : array(mixed.answer);
     const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === ErrorCode.InvalidRequest);
-    card.score("ACP-JSONRPC-309", answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, "a batch [1, request] got no answer") : invalid === true && entries!.length === 2 ? pass : fail(`a batch [1, request] was answered ${answer.text.slice(0, 200)}`));
+    card.score("ACP-JSONRPC-309", mixed.answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, `${exchange(d, mixed.sent, undefined)} (a batch with an invalid entry)`) : invalid === true && entries!.length === 2 ? pass : fail(`${exchange(d, mixed.sent, mixed.answer)}${refusal(mixed.answer) ? ": a refusal of the whole batch" : ""}, not an array with a -32600 for the invalid entry and the request's response`));
+    // An agent whose initialize answer is not v2's speaks another version: its batch rows follow from that one fact.
+    if (run.notV2 !== undefined) for (const id of ["ACP-JSONRPC-305", "ACP-JSONRPC-306"]) card.link(id, "ACP-INIT-382", "the agent answered protocol 2 with a v1 InitializeResponse, and v1 has no batches");
   });
 
   let methods = mergeMethods([], { authMethods: init.authMethods });
@@ -172,23 +181,13 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
  * by the whole traffic: UTF-8, request ids, batches of lifecycle messages,
  * capabilities withheld, auth methods, custom root fields.
  */
-export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => Driver) | undefined): Promise<void> {
+export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: ((label: string) => Driver) | undefined): Promise<void> {
   const { d, card } = run;
   card.all(["ACP-JSONRPC-304", "ACP-EXT-301"], na("a MAY: a permission, which no behaviour of the agent can break"));
-  // The agent answered protocol 2 and check spoke v2 to it over stdio throughout.
-  card.all(["ACP-INIT-382", "ACP-TRANSPORT-382"], pass);
+  // check spoke to the agent over stdio throughout, and the agent answered.
+  card.score("ACP-TRANSPORT-382", d.lines.length > 0 ? pass : na("the agent wrote nothing"));
   card.score("ACP-INIT-383", na("check's v2 client advertises no capability: one combination only is exercised"));
-  if (spawn === undefined) card.score("ACP-INIT-304", na("no second run of the agent"));
-  else {
-    const other = spawn();
-    try {
-      const answer = await other.request("initialize", { protocolVersion: 0, info: { name: "acp-router-check", version: "0.1.0" }, capabilities: {} });
-      const data = (answer?.error as { data?: { requested?: unknown; supported?: unknown } } | undefined)?.data;
-      card.score("ACP-INIT-304", answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(other.timeout)}`) : errorCode(answer) === v2.errorCodes.UnsupportedProtocolVersion && data?.requested === 0 && data.supported !== undefined ? pass : fail(`initialize with protocolVersion 0 (below every version) was answered ${show(answer)}, not -32022 with data {requested, supported}`));
-    } finally {
-      await other.close();
-    }
-  }
+  await versionProbes(run, spawn);
   const lines = d.lines;
   const replaced = lines.find((l) => l.text.includes("\uFFFD"));
   card.score("ACP-TRANSPORT-301", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD: ${replaced.text.slice(0, 120)}`));
@@ -208,14 +207,7 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
   card.score("ACP-JSONRPC-310", lifecycle === undefined ? pass : fail(`the agent batched a lifecycle message: ${lifecycle.text.slice(0, 160)}`));
   const calls = requests.filter((l) => /^(fs|terminal|elicitation)\//.test(String(l.body?.method)));
   card.score("ACP-INIT-306", calls.length === 0 ? pass : fail(`check's client advertised no capability, yet the agent sent ${calls[0]!.text.slice(0, 160)}`));
-  const methods = Array.isArray(init.authMethods) ? init.authMethods : [];
-  if (methods.length === 0) card.score("ACP-AUTH-301", na("the agent lists no authMethods"));
-  else {
-    // auth/logout is not called: it would end a real login. An unknown method id shows auth/login exists (anything but -32601).
-    const login = await d.request("auth/login", { methodId: "acp-router-check-no-such-method" });
-    card.score("ACP-AUTH-301", login === undefined ? silent(run, "ACP-AUTH-301") : errorCode(login) === ErrorCode.MethodNotFound ? fail(`the agent lists authMethods, but auth/login was answered ${describeError(login)}`) : pass);
-    card.notes.push("ACP-AUTH-301: auth/logout was not called (it would end a real login); auth/login was");
-  }
+  await authRow(run, init, run.notV2);
   const extra: string[] = [];
   // A field another published ACP schema defines for the same type (v1's agentCapabilities, agentInfo) is protocol data of that
   // version, not a custom field: noted with the schema that has it (the same rule as v1's ACP-SCHEMA-002).

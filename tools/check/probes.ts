@@ -18,6 +18,7 @@ import { unstableProbes, v2UnstableProbes, V1_UNSTABLE_ROWS, V2_UNSTABLE_ROWS } 
 import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
+import { judgeV2Initialize } from "./probes-v2-init.ts";
 import { shutdown } from "./probes-shutdown.ts";
 import { mcpProbe } from "./probes-mcp.ts";
 import { fromMonitor } from "./traffic.ts";
@@ -47,6 +48,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
   const v2Params = { protocolVersion: 2, info: CLIENT_INFO, capabilities: {} };
   const v1Params = { protocolVersion: 1, clientCapabilities: {}, clientInfo: CLIENT_INFO };
   let first = await initialize(run, options.protocol === 1 ? v1Params : v2Params);
+  const initId = d.lastRequestId;
   let result = first.answer?.result as Record<string, unknown> | undefined;
   const v2 = options.protocol !== 1 && result?.protocolVersion === 2;
   if (v2) run.card = createScorecard(V2_CHECKLIST);
@@ -69,9 +71,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     return finish(run, "initialize was not answered with a result");
   }
   if (v2) {
-    card.score("ACP-INIT-303", pass);
-    const info = result.info as { name?: unknown; version?: unknown } | undefined;
-    card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(result.info === undefined ? `the initialize answer (protocolVersion 2) has no info: ${show(first.answer).slice(0, 160)}` : `initialize answered info ${show(result.info)}`));
+    run.notV2 = judgeV2Initialize(run, result, initId);
     await v2Probes(run, result);
     await v2UnstableProbes(run, result);
     await v2TrafficProbes(run, result, options.spawn);

@@ -9,10 +9,40 @@
  * and so are its findings on the answers to check's hostile lines, which the
  * probes judged (an id-only message answered -32600 with its id is right).
  * For a v2 run the monitor must have used a v2 table; a finding under a v1
- * id with no v2 counterpart is kept as a note.
+ * id with no v2 counterpart is kept as a note, except a schema finding: a
+ * message that the v2 schema refuses (and its leniency does not repair)
+ * breaks ACP-INIT-382, "agree on a protocol version and act according to its
+ * specification", with the line quoted; one the leniency repairs is a note.
  */
-import type { Run } from "./kit.ts";
+import type { AgentLine } from "./driver.ts";
+import { exchange, quote, type Run } from "./kit.ts";
 import { fail, pass } from "./score.ts";
+import { describeErrors, v2ParamsShape, v2ResultShape } from "./v2-schema.ts";
+
+/**
+ * The agent's line quoted, after what check sent that it answers: the request with its id, or for an answer without a
+ * usable id the last line check wrote before it.
+ */
+export function provoked(run: Run, line: AgentLine): string {
+  const { d } = run;
+  const body = line.body;
+  if (body === undefined || body.method !== undefined) return `the agent sent ${quote(d, line)}`;
+  const id = body.id;
+  const sent = (typeof id === "number" || typeof id === "string") ? d.sentLine(id) : [...d.written].reverse().find((w) => w.index < line.index);
+  return exchange(d, sent, line);
+}
+
+/** A v2 schema finding on `line`: the evidence when the v2 schema refuses it beyond its leniency, "note" when the leniency repairs it. */
+function v2SchemaVerdict(run: Run, line: AgentLine): string | "note" | undefined {
+  const body = line.body;
+  if (body === undefined) return undefined;
+  const method = typeof body.method === "string" ? body.method : typeof body.id === "number" ? run.d.sent.get(body.id) : undefined;
+  if (method === undefined) return undefined;
+  const shape = typeof body.method === "string" ? v2ParamsShape(method, body.id === undefined ? "notification" : "request", body.params) : v2ResultShape(method, body.result);
+  if (shape === undefined || shape.errors.length === 0) return undefined;
+  if (shape.repairable) return "note";
+  return `${provoked(run, line)}: not a v2 ${shape.type} (${describeErrors(shape.errors)})`;
+}
 
 /** v1 ids the monitor may report on a v2 run, and their v2 counterparts. */
 const V2_OF: ReadonlyMap<string, string> = new Map([
@@ -37,12 +67,15 @@ export function fromMonitor(run: Run): void {
         card.notes.push(`an update for a session check never saw introduced (no requirement with a keyword forbids it; noted): ${v.message}`);
         continue;
       }
-      const id = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
-      if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}`);
+      const line = d.lines.find((l) => l.index === v.index);
+      const mapped = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
+      const schema = v2 && v.rule === "schema" && mapped === undefined && line !== undefined ? v2SchemaVerdict(run, line) : undefined;
+      const id = schema === "note" ? undefined : schema !== undefined ? "ACP-INIT-382" : mapped;
+      if (schema !== undefined && schema !== "note") card.score("ACP-INIT-382", fail(`${schema}: ${v.message}`));
+      else if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}${schema === "note" ? " (the schema's own leniency repairs it: a receiver accepts it, so it is noted)" : ""}`);
       else {
-        // The agent's line the finding is about, as the traffic evidence (when the message does not quote it already).
-        const line = d.lines.find((l) => l.index === v.index)?.text;
-        card.score(id, fail(line !== undefined && !v.message.includes(line.slice(0, 40)) ? `${v.message}: ${line.slice(0, 200)}` : v.message));
+        // The agent's line the finding is about, as the traffic evidence, after what check sent that it answers.
+        card.score(id, fail(line === undefined ? v.message : v.message.includes(line.text) ? v.message : `${v.message}: ${provoked(run, line)}`));
       }
     }
     if (!v2) card.notes.push(`inspect's rules used the ${table.name} table`);
