@@ -22,7 +22,7 @@
 import type { Driver } from "./driver.ts";
 import { errorCode, exchange, seconds, show, silent, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted } from "./score.ts";
-import { describeErrors, v2ResultShape, validAuthEntries } from "./v2-schema.ts";
+import { describeErrors, v2ResultShape, validAuthEntries } from "./schema-shape.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 

@@ -8,7 +8,7 @@
  * running (its idle update must say "cancelled": ACP-CANCEL-302) and
  * `$/cancel_request` right behind a prompt (it is still answered: ACP-CANCEL-303).
  */
-import { properties } from "./probes-depth.ts";
+import { properties } from "./probes-traffic-v1.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
 import { answerOf, describeError, errorCode, exchange, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
 import { authRow, versionProbes } from "./probes-v2-init.ts";

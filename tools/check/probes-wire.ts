@@ -15,7 +15,7 @@
  * catalogue lacks still runs for its evidence on other rows.
  */
 import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
-import { fail, na, pass } from "./score.ts";
+import { fail, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { idProbes } from "./probes-ids.ts";
 

@@ -10,14 +10,16 @@
  * probes judged (an id-only message answered -32600 with its id is right).
  * For a v2 run the monitor must have used a v2 table; a finding under a v1
  * id with no v2 counterpart is kept as a note, except a schema finding: a
- * message that the v2 schema refuses (and its leniency does not repair)
- * breaks ACP-INIT-382, "agree on a protocol version and act according to its
- * specification", with the line quoted; one the leniency repairs is a note.
+ * message that the v2 schema refuses breaks ACP-INIT-382, "agree on a
+ * protocol version and act according to its specification", with the line
+ * quoted. On either version a schema finding that the schema's own leniency
+ * (`x-deserialize-*`) repairs is a note: the schema itself tells receivers
+ * to accept it.
  */
 import type { AgentLine } from "./driver.ts";
 import { exchange, quote, type Run } from "./kit.ts";
 import { fail, pass } from "./score.ts";
-import { describeErrors, v2ParamsShape, v2ResultShape } from "./v2-schema.ts";
+import { describeErrors, paramsShape, resultShape } from "./schema-shape.ts";
 
 /**
  * The agent's line quoted, after what check sent that it answers: the request with its id, or for an answer without a
@@ -32,16 +34,16 @@ export function provoked(run: Run, line: AgentLine): string {
   return exchange(d, sent, line);
 }
 
-/** A v2 schema finding on `line`: the evidence when the v2 schema refuses it beyond its leniency, "note" when the leniency repairs it. */
-function v2SchemaVerdict(run: Run, line: AgentLine): string | "note" | undefined {
+/** A schema finding on `line`: the evidence when the schema of `version` refuses it beyond its leniency, "note" when the leniency repairs it. */
+function schemaVerdict(run: Run, line: AgentLine, version: 1 | 2): string | "note" | undefined {
   const body = line.body;
   if (body === undefined) return undefined;
   const method = typeof body.method === "string" ? body.method : typeof body.id === "number" ? run.d.sent.get(body.id) : undefined;
   if (method === undefined) return undefined;
-  const shape = typeof body.method === "string" ? v2ParamsShape(method, body.id === undefined ? "notification" : "request", body.params) : v2ResultShape(method, body.result);
+  const shape = typeof body.method === "string" ? paramsShape(version, method, body.id === undefined ? "notification" : "request", body.params) : resultShape(version, method, body.result);
   if (shape === undefined || shape.errors.length === 0) return undefined;
   if (shape.repairable) return "note";
-  return `${provoked(run, line)}: not a v2 ${shape.type} (${describeErrors(shape.errors)})`;
+  return `${provoked(run, line)}: not a v${version} ${shape.type} (${describeErrors(shape.errors)})`;
 }
 
 /** v1 ids the monitor may report on a v2 run, and their v2 counterparts. */
@@ -69,9 +71,10 @@ export function fromMonitor(run: Run): void {
       }
       const line = d.lines.find((l) => l.index === v.index);
       const mapped = v2 && !listed.has(v.requirement) ? V2_OF.get(v.requirement) : v.requirement;
-      const schema = v2 && v.rule === "schema" && mapped === undefined && line !== undefined ? v2SchemaVerdict(run, line) : undefined;
-      const id = schema === "note" ? undefined : schema !== undefined ? "ACP-INIT-382" : mapped;
-      if (schema !== undefined && schema !== "note") card.score("ACP-INIT-382", fail(`${schema}: ${v.message}`));
+      const schema = v.rule === "schema" && line !== undefined ? schemaVerdict(run, line, v2 ? 2 : 1) : undefined;
+      // A v2 schema finding with no v2 row of its own breaks ACP-INIT-382 (the version's specification, of which the schema is part).
+      const id = schema === "note" ? undefined : v2 && v.rule === "schema" && mapped === undefined && schema !== undefined ? "ACP-INIT-382" : mapped;
+      if (id !== undefined && listed.has(id) && schema !== undefined) card.score(id, fail(schema));
       else if (id === undefined || !listed.has(id)) card.notes.push(`inspect rule ${v.rule} (${v.requirement}): ${v.message}${schema === "note" ? " (the schema's own leniency repairs it: a receiver accepts it, so it is noted)" : ""}`);
       else {
         // The agent's line the finding is about, as the traffic evidence, after what check sent that it answers.
