@@ -142,7 +142,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
 }
 
 /** The rows {@link batchProbes} judges (v2: a receiver accepts JSON-RPC batches). */
-export const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309"] as const;
+export const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309", "ACP-JSONRPC-312"] as const;
 
 const jsonArray = (text: string): unknown[] | undefined => {
   try {
@@ -185,6 +185,7 @@ async function batchProbes(ctx: TurnContext): Promise<void> {
   // The row forbids returning an empty array for an all-notification batch; another answer (a refusal of the whole batch) is noted.
   const notesArray = notes !== undefined ? jsonArray(notes.text) : undefined;
   if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${notes.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
+  card.score("ACP-JSONRPC-312", notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${JSON.stringify([note, note]).slice(0, 160)}); the client answered with an array holding a Response object for a notification: ${notes?.text.slice(0, 160) ?? ""}`) : pass);
   card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${JSON.stringify([note, note]).slice(0, 160)}); the client answered with an empty array`) : pass);
   const mixed = await send(JSON.stringify([ping("check-batch-1"), note]));
   if (gone()) return;

@@ -17,6 +17,7 @@ import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, fail, na, notObservable, notRun, pass, type Scorecard, type Verdict } from "../check/score.ts";
 import { NOT_OBSERVABLE } from "./coverage.ts";
 import { BATCH_ROWS } from "./scenarios.ts";
+import { judgeAddedV2ClientRows } from "./v2-rows.ts";
 import type { RunResult } from "./run.ts";
 
 /** The client-side rows of the v2 catalogue. */
@@ -89,6 +90,11 @@ export function v2Scorecard(): Scorecard & { readonly inner: Scorecard } {
       const t = target(id);
       if (t !== undefined) inner.annotate(t, text);
     },
+    restate(id, from, why) {
+      const t = target(id);
+      const f = target(from);
+      if (t !== undefined && f !== undefined) inner.restate?.(t, f, why);
+    },
     link(id, primary, why) {
       const t = target(id);
       const p = target(primary);
@@ -141,6 +147,7 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
     card.score("ACP-SESSION-383", remote.length === 0 ? pass : fail("session/new carried an HTTP MCP server although check's agent advertised no MCP capability"));
     if (news.some((p) => typeof p.cwd !== "string" || !isAbsolute(p.cwd))) card.notes.push(`session/new carried a cwd that is not an absolute path: ${JSON.stringify(news.find((p) => typeof p.cwd !== "string" || !isAbsolute(p.cwd))?.cwd)}`);
   }
+  judgeAddedV2ClientRows(card, connected);
   card.score("ACP-TRANSPORT-382", pass);
   card.score("ACP-TRANSPORT-304", na("the client runs the agent over stdio, not a custom transport"));
   card.score("ACP-CANCEL-303", na("check's agent sends no $/cancel_request"));

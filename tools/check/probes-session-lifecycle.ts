@@ -16,10 +16,11 @@ import { isObj, updatesOf, type Obj } from "./depth-kit.ts";
  * Text that reads as a notice the agent wrote instead of working (no credentials, no connection): not conversation
  * the agent produced, so not what ACP-LOAD-102 asks to replay.
  */
-const NOTICE = /\b(authenticat\w*|log ?in|sign ?in|api key|credentials?|unauthori[sz]ed|unable to connect|cannot connect|network)\b/i;
+export const NOTICE = /\b(authenticat\w*|log ?in|sign ?in|api key|credentials?|unauthori[sz]ed|unable to connect|cannot connect|network)\b/i;
 
 /** The text of the updates of one kind, joined. */
-const textOf = (us: readonly Obj[], kind: string) => us.filter((u) => u.sessionUpdate === kind).map((u) => (isObj(u.content) && typeof u.content.text === "string" ? u.content.text : "")).join("");
+export const textOf = (us: readonly Obj[], kind: string) =>
+  us.filter((u) => u.sessionUpdate === kind).flatMap((u) => (Array.isArray(u.content) ? u.content : [u.content])).map((c) => (isObj(c) && typeof c.text === "string" ? c.text : "")).join("");
 
 /** "user_message_chunk ×1, agent_message_chunk ×3": the kinds of a list of updates, counted. */
 export const kindsOf = (us: readonly Obj[]): string => {

@@ -10,8 +10,11 @@
  */
 import { properties } from "./probes-traffic-v1.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
-import { answerOf, describeError, errorCode, exchange, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, exchange, isConversation, quote, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
 import { authRow, versionProbes } from "./probes-v2-init.ts";
+import { v2DepthProbes, V2_DEPTH_ROWS } from "./probes-v2-depth.ts";
+import { mcpProbe } from "./probes-mcp.ts";
+import { clientOnlySubjects, judgeV2Traffic } from "./judge-v2-traffic.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
 import { fail, na, pass } from "./score.ts";
 import type { AgentLine, Driver } from "./driver.ts";
@@ -19,12 +22,12 @@ import { ErrorCode } from "../../src/errors.ts";
 import { gate } from "../../src/connection/gate.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
-const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302"];
+const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302", "ACP-SESSION-323"];
 /** Rows the v2 traffic decides at the end, and MAY rows (n/a: a permission no behaviour breaks). */
 const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
-const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
+const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309", "ACP-JSONRPC-312"];
 /** Every row the v2 probes score (besides the wire probes'). */
-export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
+export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS, ...V2_DEPTH_ROWS, "ACP-SESSION-320"];
 
 const array = (l: AgentLine): unknown[] | undefined => {
   try {
@@ -70,6 +73,9 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const entries = mixed.answer === undefined ? undefined : array(mixed.answer);
     const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === ErrorCode.InvalidRequest);
     card.score("ACP-JSONRPC-309", mixed.answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, `${exchange(d, mixed.sent, undefined)} (a batch with an invalid entry)`) : invalid === true && entries!.length === 2 ? pass : fail(`${exchange(d, mixed.sent, mixed.answer)}${refusal(mixed.answer) ? ": a refusal of the whole batch" : ""}, not an array with a -32600 for the invalid entry and the request's response`));
+    // A batch answer holds no Response object for a notification (transports.mdx:65): the notifications-only batch above.
+    const entries308 = got === undefined ? undefined : array(got);
+    card.score("ACP-JSONRPC-312", got === undefined || entries308 === undefined || entries308.length === 0 ? pass : fail(`${exchange(d, sentNotes, got)}: an answer array holding a Response object for a notification`));
     // An agent whose initialize answer is not v2's speaks another version: its batch rows follow from that one fact.
     if (run.notV2 !== undefined) for (const id of ["ACP-JSONRPC-305", "ACP-JSONRPC-306"]) card.link(id, "ACP-INIT-382", "the agent answered protocol 2 with a v1 InitializeResponse, and v1 has no batches");
   });
@@ -102,6 +108,8 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   const prompt = (t: string) => ({ sessionId: sid, prompt: [{ type: "text", text: t }] });
   /** The stop reason the uncancelled "hello" turn went idle with: a cancelled turn ending the same way (an offline agent's "error") shows nothing about the cancel. */
   let uncancelledStop: unknown;
+  /** The "hello" turn as it went live (its stop reason and updates), for the replay of session/resume (probes-v2-depth.ts). */
+  let hello: { stop: unknown; live: Record<string, unknown>[] } | undefined;
 
   await step(run, "prompt", ["ACP-PROMPT-301", "ACP-PROMPT-302"], async () => {
     const from = d.lines.length;
@@ -115,6 +123,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
     card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
     if (idle !== undefined) uncancelledStop = stopOf(idle);
+    if (idle !== undefined) hello = { stop: stopOf(idle), live: d.lines.slice(from, d.lines.indexOf(idle)).filter(updateFor(sid)).map((l) => (l.body?.params as { update: Record<string, unknown> }).update) };
   });
 
   await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
@@ -153,7 +162,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     d.notify("session/cancel", { sessionId: sid });
   });
 
-  await step(run, "session/close", ["ACP-SESSION-302"], async () => {
+  await step(run, "session/close", ["ACP-SESSION-302", "ACP-SESSION-323"], async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     const id = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof id !== "string") return card.score("ACP-SESSION-302", na(`session/new was answered ${show(created)}`));
@@ -171,9 +180,29 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     await d.waitFor(() => false, d.quiet, d.lines.length);
     const answerAt = d.lines.indexOf(d.answerTo(d.lastRequestId)!);
     const later = d.lines.slice(answerAt + 1).filter((l) => updateFor(id)(l) && !isIdle(l));
+    // When closing cancels running work, its idle state_update (cancelled) comes before the close's answer.
+    const idleBefore = d.lines.slice(at, answerAt).find((l) => updateFor(id)(l) && isIdle(l));
+    card.score("ACP-SESSION-323", idleBefore !== undefined && stopOf(idleBefore) === "cancelled" ? pass : fail(`check sent session/close for a session whose turn was running (${quote(d, running)}); ${idleBefore === undefined ? `the close was answered ${quote(d, d.answerTo(d.lastRequestId)!)} before any idle state_update` : `the idle state_update before the answer says ${JSON.stringify(stopOf(idleBefore))}, not "cancelled"`}`));
     card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${later[0]!.text.slice(0, 160)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
   });
+
+  await v2DepthProbes(run, init, sid, hello);
+  run.turnSession = hello !== undefined ? sid : undefined;
+  await mcpProbe(run, true);
+  run.turnSession = undefined;
 }
+
+/** v2 rows that restate another row in other words (a second page, the schema): decided by the same observation, counted once. */
+export const V2_RESTATED: readonly (readonly [string, string, string])[] = [
+  ["ACP-PROMPT-308", "ACP-PROMPT-301", "the same rule as the migration guide and schema state it"],
+  ["ACP-PROMPT-310", "ACP-PROMPT-303", "the same rule as the migration guide states it"],
+  ["ACP-PROMPT-311", "ACP-PROMPT-302", "the same rule as the migration guide and schema state it"],
+  ["ACP-PROMPT-312", "ACP-PROMPT-302", "the same idle state_update's stop reason"],
+  ["ACP-CANCEL-316", "ACP-CANCEL-302", "the same rule as the migration guide states it"],
+  ["ACP-AUTH-303", "ACP-AUTH-301", "the same rule as the schema states it"],
+  ["ACP-INIT-308", "ACP-INIT-382", "the same initialize answer, judged against the v2 InitializeResponse"],
+  ["ACP-CANCEL-309", "ACP-PERM-302", "the same permission request, answered cancelled after session/cancel: the agent stops waiting and does not proceed"],
+];
 
 /**
  * The v2 rows decided by a second start of the agent (initialize with a
@@ -224,5 +253,14 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
     if (p !== undefined) for (const k of Object.keys(p)) if (!["sessionId", "update", "_meta"].includes(k)) judge("SessionNotification", k, "a session/update's params");
   }
   card.notes.push(...drift);
+  judgeV2Traffic(run, lines, init);
+  clientOnlySubjects(run);
+  // Extensions: a custom `_` request check sent that got a result shows an extension, which should be advertised in a capability's _meta.
+  const served = d.lines.filter((l) => l.body?.method === undefined && l.body?.result !== undefined && typeof l.body.id === "number" && d.sent.get(l.body.id)?.startsWith("_") === true && d.sent.get(l.body.id) !== "_acp-router.check/sentinel");
+  const caps = (init.capabilities ?? {}) as Record<string, unknown>;
+  const advertised = typeof caps._meta === "object" && caps._meta !== null && Object.keys(caps._meta).length > 0;
+  card.score("ACP-EXT-305", served.length === 0 ? na("the agent served none of check's custom `_` requests: no extension seen") : advertised ? pass : fail(`the agent served a custom \`_\` request with a result (${exchange(d, d.sentLine(served[0]!.body?.id as number), served[0])}), but advertises nothing under capabilities._meta`));
+  card.score("ACP-INIT-309", typeof init.capabilities === "object" && init.capabilities !== null ? pass : fail("the initialize answer states no capabilities object"));
+  for (const [id, from, why] of V2_RESTATED) card.restate?.(id, from, why);
   card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types, which no published ACP schema defines (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
 }

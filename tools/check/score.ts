@@ -79,6 +79,11 @@ export interface Scorecard {
    * both have the same outcome, `id` keeps its own evidence, names `primary`, and counts once, with it.
    */
   link(id: string, primary: string, why: string): void;
+  /**
+   * Gives `id` the verdict `from` has (a requirement the spec states twice, in two places: one observation decides
+   * both) and links it there; nothing when `from` has none yet or `id` has one of its own. Optional, as `relieve`.
+   */
+  restate?(id: string, from: string, why: string): void;
   /** Appends `text` to the evidence of `id` (a late answer, a detail). */
   annotate(id: string, text: string): void;
   /**
@@ -146,6 +151,12 @@ export function createScorecard(checklist: Checklist): Scorecard {
     has: (id) => verdicts.has(id),
     link(id, primary, why) {
       if (id !== primary) follows.set(id, { primary, why });
+    },
+    restate(id, from, why) {
+      const v = verdicts.get(from);
+      if (v === undefined || verdicts.has(id) || !checklist.entries.some((e) => e.id === id)) return;
+      card.score(id, v.outcome === "pass" ? (v.evidence === undefined ? pass : passNoted(v.evidence)) : { outcome: v.outcome, evidence: v.evidence ?? "" });
+      if (v.outcome === "pass" || v.outcome === "fail") follows.set(id, { primary: from, why });
     },
     annotate(id, text) {
       const v = verdicts.get(id);
