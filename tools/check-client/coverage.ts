@@ -22,6 +22,7 @@
  *   of check --client judges.
  */
 import { isAbsolute } from "node:path";
+import { customRootField } from "./root-fields.ts";
 import { na, notObservable, notRun, pass, fail, type Scorecard } from "../check/score.ts";
 import type { RunResult } from "./run.ts";
 
@@ -173,14 +174,20 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   if (connected.length > 0) card.score("ACP-TRANSPORT-103", pass);
   // The monitor judged every line; a breach failed its row already (judgeTraffic), so a clean traffic passes.
   if (lines.length > 0) {
-    // The framer decodes UTF-8 with replacement: a U+FFFD may be a bad byte or a real character, so such a line decides nothing.
-    if (!lines.some((l) => l.text.includes("\uFFFD"))) card.score("ACP-TRANSPORT-002", pass);
-    // A batch answer (v2) is one JSON array on one line: as much one message as an object.
-    const notOne = lines.find((l) => l.body === undefined && !isJson(l.text));
-    card.score("ACP-TRANSPORT-203", notOne === undefined ? pass : fail(`a line the client wrote is not one JSON message: ${JSON.stringify(notOne.text.slice(0, 120))}`));
+    // The bytes decide, not a decoded U+FFFD (a real character is valid UTF-8): a stream that was not UTF-8 fails.
+    const bad = connected.find((r) => r.peer.utf8.invalid !== undefined);
+    card.score("ACP-TRANSPORT-002", bad === undefined ? pass : fail(`in the ${bad.scenario} run the client wrote bytes that are not UTF-8 at byte ${bad.peer.utf8.invalid!.offset}: ${bad.peer.utf8.invalid!.hex}`));
+    // A message split over lines (an embedded newline) shows as a line that is not JSON but is with its neighbour; a line that
+    // is not JSON at all (a log line) is output that is not a message, ACP-TRANSPORT-101's, not a framing breach. A batch answer
+    // (v2) is one JSON array on one line: as much one message as an object.
+    const split = connected.flatMap((r) => r.peer.lines.filter((l, i, all) => l.body === undefined && !isJson(l.text) && ((all[i + 1] !== undefined && isJson(`${l.text}\n${all[i + 1]!.text}`)) || (all[i - 1] !== undefined && isJson(`${all[i - 1]!.text}\n${l.text}`)))));
+    card.score("ACP-TRANSPORT-203", split.length === 0 ? pass : fail(`a message the client wrote spans lines (an embedded newline): ${JSON.stringify(split[0]!.text.slice(0, 200))} is JSON only with the line next to it`));
   }
   if (bodies.length > 0 && !violated(connected, ["ACP-JSONRPC-101"])) card.score("ACP-JSONRPC-101", pass);
-  if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
+  // Custom root fields in what the client sent (custom data goes in _meta), against the schemas of the version it spoke.
+  const rootField = customRootField(card.checklist.version, bodies);
+  if (rootField !== undefined) card.score("ACP-SCHEMA-002", fail(`custom fields at the root of a spec type, which no published ACP schema defines (custom data goes in _meta): ${rootField}`));
+  else if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
   if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-102"])) card.score("ACP-JSONRPC-102", pass);
   if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-103"])) card.score("ACP-JSONRPC-103", pass);
   // Notifications of check's agent (session/update) that the client answered would be answers naming no request: failed as ACP-JSONRPC-001.

@@ -116,7 +116,8 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
     seen.add(`${v.rule} ${id}`);
     const line = peer.lines.find((l) => l.index === v.index)?.text;
     const evidence = line !== undefined && !v.message.includes(line.slice(0, 40)) ? `${v.message}: ${line.slice(0, 200)}` : v.message;
-    if (card.checklist.entries.some((e) => e.id === id)) card.score(id, fail(`${run.scenario} run: ${evidence}`));
+    // A v2 card maps a v1 id to its v2 row (and notes the rest) itself.
+    if (card.checklist.version === 2 || card.checklist.entries.some((e) => e.id === id)) card.score(id, fail(`${run.scenario} run: ${evidence}`));
     else card.notes.push(`inspect rule ${v.rule} (${v.requirement}) in the ${run.scenario} run: ${evidence}`);
   }
   if (peer.extraConnections > 0) card.notes.push(`the ${run.scenario} run: the client started the agent ${peer.extraConnections + 1} times; only the first connection was served`);

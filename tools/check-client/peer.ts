@@ -11,6 +11,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
+import { createUtf8Watch, type Utf8Watch } from "../check/utf8-watch.ts";
 
 /**
  * How long the agent takes to exit after its stdin closed, in ms. Default 300:
@@ -33,6 +34,8 @@ export interface Peer {
   readonly monitor: Monitor;
   /** Every line the client wrote. */
   readonly lines: ClientLine[];
+  /** The client's bytes, checked as strict UTF-8 (a decoded U+FFFD alone proves nothing: it may be a real character). */
+  readonly utf8: Utf8Watch;
   /** Ms since the run started. */
   now(): number;
   /** True once the bridge connected. */
@@ -97,6 +100,7 @@ export async function startPeer(): Promise<Peer> {
   const sent: { id: number | string; method: string; line: string; t: number }[] = [];
   const raw: { digits: string; method: string; line: string }[] = [];
   const judged = new Set<number>();
+  const utf8 = createUtf8Watch();
   let socket: Socket | undefined;
   let eofAt: number | undefined;
   let agentExitAt: number | undefined;
@@ -125,7 +129,10 @@ export async function startPeer(): Promise<Peer> {
     }
     socket = s;
     s.setNoDelay(true);
-    s.on("data", (chunk: Buffer) => framer.push(chunk));
+    s.on("data", (chunk: Buffer) => {
+      utf8.push(chunk);
+      framer.push(chunk);
+    });
     s.on("end", () => {
       framer.end();
       eofAt = now();
@@ -171,7 +178,7 @@ export async function startPeer(): Promise<Peer> {
     });
 
   const peer: Peer = {
-    port, monitor, lines, now, sent, raw, judged,
+    port, monitor, lines, utf8, now, sent, raw, judged,
     get connected() {
       return socket !== undefined;
     },

@@ -12,6 +12,7 @@ import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
 import type { Recorder } from "./record.ts";
+import { createUtf8Watch, type Utf8Watch } from "./utf8-watch.ts";
 
 /** One line the agent wrote, parsed when it is JSON, with its arrival in ms since the start. */
 export interface AgentLine {
@@ -67,6 +68,8 @@ export interface Driver {
   answerer: (method: string, params: Record<string, unknown>, line: AgentLine) => ClientAnswer | Promise<ClientAnswer>;
   /** Every line the agent wrote so far. */
   readonly lines: AgentLine[];
+  /** The agent's stdout bytes, checked as strict UTF-8 (a decoded U+FFFD alone proves nothing: it may be a real character). */
+  readonly utf8: Utf8Watch;
   /** How long a probe waits for an answer, in ms (`--timeout`). */
   readonly timeout: number;
   /**
@@ -203,14 +206,16 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     oversized: () => undefined,
   }, limits);
+  const utf8 = createUtf8Watch();
   proc.child.stdout?.on("data", (chunk: Uint8Array) => {
     proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
+    utf8.push(chunk);
     fromAgent.push(chunk);
   });
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, timeout, quiet, grace, unanswered, requests, sent: methods, written, process: proc, probe: "initialize",
+    monitor, lines, utf8, timeout, quiet, grace, unanswered, requests, sent: methods, written, process: proc, probe: "initialize",
     sentLine: (id) => byId.get(id),
     recordLine: (index) => recorded.get(index),
     answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),

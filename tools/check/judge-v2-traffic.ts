@@ -194,7 +194,7 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   openEnum(run, "ACP-EXT-310", "command input type", commands.flatMap((x) => (isObj(x.c.input) ? [{ value: x.c.input.type, line: x.line }] : [])), known("AvailableCommandInput", "type"), tally);
   const stops = states.flatMap((s) => (s.u.stopReason === undefined || s.u.stopReason === null ? [] : [{ value: s.u.stopReason, line: s.l }]));
   openEnum(run, "ACP-PROMPT-322", "stop reason", stops, known("IdleStateUpdate", "stopReason"), tally);
-  const blocks = all.flatMap((x) => (isObj(x.u.content) ? [x.u.content] : arr(x.u.content)).map((c) => ({ value: c.type, line: x.l })));
+  const blocks = all.filter((x) => MESSAGE_KINDS.has(String(x.u.sessionUpdate))).flatMap((x) => (isObj(x.u.content) ? [x.u.content] : arr(x.u.content)).map((c) => ({ value: c.type, line: x.l })));
   openEnum(run, "ACP-PROMPT-323", "content block type", blocks, known("ContentBlock", "type"), tally);
   run.card.score("ACP-EXT-306", tally.seen === 0 ? na("the agent sent no value of an open enum") : tally.odd === undefined ? pass : na(`a ${tally.odd.what} ${JSON.stringify(tally.odd.value)} is neither known nor _-prefixed (see that row): noted, not charged`));
 

@@ -39,8 +39,9 @@ export function properties(): Map<string, Set<string>> | null {
 /** Rows the whole traffic decides: UTF-8, ids, error messages, the version kept, custom root fields. */
 export function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], twoRuns: boolean): void {
   const { card } = run;
-  const replaced = lines.find((l) => l.text.includes("\uFFFD"));
-  card.score("ACP-TRANSPORT-002", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD (bytes that are not UTF-8, or a replacement character sent as such): ${replaced.text.slice(0, 120)}`));
+  // Bytes that are not UTF-8 break it; a U+FFFD character the agent sent as such (valid UTF-8, EF BF BD) does not.
+  const bad = run.d.utf8.invalid;
+  card.score("ACP-TRANSPORT-002", bad === undefined ? pass : fail(`the agent's stdout holds bytes that are not UTF-8 at byte ${bad.offset}: ${bad.hex}`));
   if (lines.some((l) => l.body?.id !== undefined)) card.score("ACP-JSONRPC-102", pass);
   const requests = lines.filter((l) => typeof l.body?.method === "string" && l.body.id !== undefined);
   if (requests.length === 0) card.score("ACP-JSONRPC-103", na(`the agent sent no request${twoRuns ? " in either run" : ""}`));

@@ -260,13 +260,14 @@ async function configProbes(run: Run, sid: string): Promise<void> {
     const select = options.find((o) => o.type === "select" && Array.isArray(o.options) && o.options.some((x) => isObj(x) && x.value !== o.currentValue));
     if (select === undefined) return card.all(["ACP-CONFIG-302", "ACP-CONFIG-303", "ACP-CONFIG-304"], na("the agent offered no select option with a second value"));
     const value = (select.options as Obj[]).find((x) => isObj(x) && x.value !== select.currentValue)!.value;
-    const set = await d.request("session/set_config_option", { sessionId: sid, configId: select.configId, value });
+    // A v2 value names its option's type (SetSessionConfigOptionRequest's discriminator).
+    const set = await d.request("session/set_config_option", { sessionId: sid, configId: select.configId, type: select.type, value });
     const said = () => exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
     if (set === undefined) return card.score("ACP-CONFIG-303", silent(run, "ACP-CONFIG-303"));
     card.score("ACP-CONFIG-303", errorCode(set) === ErrorCode.MethodNotFound ? fail(`the agent offers config options, yet ${said()}`) : pass);
     const after = isObj(set.result) && Array.isArray(set.result.configOptions) ? set.result.configOptions.filter(isObj) : undefined;
     card.score("ACP-CONFIG-302", set.error !== undefined ? na(`${said()}: an error, so no list to judge`) : after !== undefined && options.every((o) => after.some((x) => x.configId === o.configId)) && after.find((x) => x.configId === select.configId)?.currentValue === value ? pass : fail(`${said()}: not the complete list with the new value`));
-    const bad = await d.request("session/set_config_option", { sessionId: sid, configId: select.configId, value: "acp-router-check-no-such-value" });
+    const bad = await d.request("session/set_config_option", { sessionId: sid, configId: select.configId, type: select.type, value: "acp-router-check-no-such-value" });
     card.score("ACP-CONFIG-304", bad === undefined ? silent(run, "ACP-CONFIG-304") : errorCode(bad) === ErrorCode.InvalidParams ? pass : fail(`${said()}: a value the option does not offer is not refused -32602`));
   });
 }

@@ -218,8 +218,9 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
   card.score("ACP-INIT-383", na("check's v2 client advertises no capability: one combination only is exercised"));
   await versionProbes(run, spawn);
   const lines = d.lines;
-  const replaced = lines.find((l) => l.text.includes("\uFFFD"));
-  card.score("ACP-TRANSPORT-301", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD: ${replaced.text.slice(0, 120)}`));
+  // Bytes that are not UTF-8 break it; a U+FFFD character the agent sent as such (valid UTF-8, EF BF BD) does not.
+  const bad = run.d.utf8.invalid;
+  card.score("ACP-TRANSPORT-301", bad === undefined ? pass : fail(`the agent's stdout holds bytes that are not UTF-8 at byte ${bad.offset}: ${bad.hex}`));
   const requests = lines.filter((l) => typeof l.body?.method === "string" && l.body.id !== undefined);
   const badId = requests.find((l) => l.body?.id === null || (typeof l.body?.id === "number" && !Number.isInteger(l.body.id)));
   card.score("ACP-JSONRPC-301", requests.length === 0 ? na("the agent sent no request") : badId === undefined ? pass : fail(`the agent sent a request with id ${show(badId.body?.id)}`));
