@@ -8,7 +8,8 @@
  * - `check [options] -- <agent command…>`: black-box conformance of an agent
  *   (`check --client -- <client command…>`: of a client, see tools/check-client/main.ts).
  * - `mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]`: a deterministic test agent for clients.
- * - `conduct -- <proxy…> -- <agent…>`: run an ACP proxy chain as one agent (tools/conduct/main.ts).
+ * - `conduct [--proxy-module FILE] -- <proxy…> -- <agent…>`: run an ACP proxy chain as one agent, proxies in
+ *   processes of their own or hosted in the conductor's (tools/conduct/main.ts).
  *
  * - `--version`: the package version, on stdout.
  *
@@ -35,7 +36,7 @@ commands:
   check --client -- <client command...>     score a client: {agent} in its command is an agent run by check
   mock-agent [--listen HOST:PORT] [--protocol 1|2|negotiate] [--script FILE]
                                              a deterministic agent for testing clients (mock-agent --help)
-  conduct -- <proxy...> [-- <proxy...>] -- <agent...>
+  conduct [--proxy-module FILE] -- <proxy...> [-- <proxy...>] -- <agent...>
                                              run a proxy chain as one agent (conduct --help)
 `;
 

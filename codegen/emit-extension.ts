@@ -3,6 +3,10 @@
  * table extends the unstable one): only the delta is printed, and every
  * file imports the rest from the base table's folder.
  *
+ * What an extension adds (the rows and the types) is read by
+ * `extension-delta.ts`; the handler and peer interfaces are printed by
+ * `emit-extension-interfaces.ts`.
+ *
  * - The delta is every row the base lacks (added) or has with other columns
  *   (changed: the proxy table's `initialize`, which opens nothing there); a
  *   changed row keeps its wire, side, kind, callback and types, so the
@@ -31,94 +35,15 @@ import { decodedBy, lookupLines, other, rowConst, rowLine, rowsLines, emitRoutes
 import { validatedTypes, validatorName } from "./emit-validators.ts";
 import { emitValidators } from "./emit-validators.ts";
 import { emitErrors } from "./emit-errors.ts";
-import { emitTypes, typeDefinitions } from "./emit-types.ts";
-import { lit, paramsTypeName, peerMethodName, resultTypeName } from "./names.ts";
+import { emitTypes } from "./emit-types.ts";
+import { lit, paramsTypeName, resultTypeName } from "./names.ts";
 import { capabilityFields, type ProtocolInfo } from "./protocol-info.ts";
 import { refName, stripDocs, isNode, type AcpSchema, type SchemaNode } from "./schema.ts";
-import { SIDES, cap, contextType, handledBy, handlerType, isOptional, typeNames, type HandlingSide } from "./sides.ts";
+import { SIDES, cap, contextType, handledBy, handlerType, isOptional, type HandlingSide } from "./sides.ts";
 import { localImport, runtimeImport, type Printer, type RuntimeSymbol } from "./symbols.ts";
+import { baseImport, changedTypes, stable, tableDelta, type ExtensionBase } from "./extension-delta.ts";
+import { extensionHandlers, extensionPeers } from "./emit-extension-interfaces.ts";
 
-/**
- * The base table of an extension: its rows, where its generated folder is (an
- * import specifier from the extension's folder), and its schema when that is
- * another file than the extension's (a subset of it: every definition of the
- * base's is in the extension's; default: the extension's own).
- */
-export interface ExtensionBase {
-  readonly rows: readonly MethodRow[];
-  readonly folder: string;
-  readonly schema?: AcpSchema;
-  /** The base folder's `validators.ts` as it is on disk, whose compiled functions this folder imports rather than prints (none when absent). */
-  readonly validators?: string;
-}
-
-/**
- * The types of an extension (schema definitions and inline row schemas) that
- * its base folder does not declare as they are here: new ones, ones whose
- * definition differs (compared without the keywords that only document), and,
- * transitively, every one that refers to such a type. Throws, naming them,
- * when the base has definitions the extension's schema lacks.
- */
-export function changedTypes(rows: readonly MethodRow[], schema: AcpSchema, base: readonly MethodRow[], baseSchema: AcpSchema): Set<string> {
-  const mine = typeDefinitions(rows, schema);
-  const theirs = typeDefinitions(base, baseSchema);
-  const missing = Object.keys(theirs).filter((n) => !(n in mine));
-  if (missing.length > 0) throw new Error(`codegen: the extension's schema is not a superset of its base's: it lacks ${missing.join(", ")}`);
-  const changed = new Set(Object.keys(mine).filter((n) => !(n in theirs) || stable(stripDocs(mine[n])) !== stable(stripDocs(theirs[n]))));
-  const refs = new Map(Object.entries(mine).map(([n, def]) => [n, referencedDefs(def)]));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [n, to] of refs) if (!changed.has(n) && [...to].some((r) => changed.has(r))) (changed.add(n), (grew = true));
-  }
-  return changed;
-}
-
-/** The `$defs` names a schema node refers to (`$ref`), at any depth. */
-function referencedDefs(node: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) for (const v of node) referencedDefs(v, into);
-  else if (isNode(node)) {
-    for (const [k, v] of Object.entries(node)) {
-      const name = k === "$ref" ? refName(v) : undefined;
-      if (name !== undefined) into.add(name);
-      else referencedDefs(v, into);
-    }
-  }
-  return into;
-}
-
-const key = (r: MethodRow) => `${r.side} ${r.kind} ${r.wire}`;
-const stable = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isNode(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
-
-/**
- * The rows an extension adds or changes, in table order; throws, naming the
- * row, when it drops a base row or changes what the base's types print.
- * `retyped` are the base rows whose params or result type is in `types` (the
- * extension's schema defines it otherwise): printed again, with the
- * extension's validators and types; they are also in `changed`.
- */
-export function tableDelta(rows: readonly MethodRow[], base: readonly MethodRow[], types: ReadonlySet<string> = new Set()): { delta: MethodRow[]; added: MethodRow[]; changed: MethodRow[]; retyped: MethodRow[] } {
-  const byKey = new Map(base.map((r) => [key(r), r]));
-  const mine = new Set(rows.map(key));
-  const problems: string[] = [];
-  for (const r of base) if (!mine.has(key(r))) problems.push(`the extension drops the base row ${key(r)}; an extension may add rows and change columns only`);
-  const added: MethodRow[] = [];
-  const changed: MethodRow[] = [];
-  const retyped: MethodRow[] = [];
-  const typeChanged = (r: MethodRow) => [paramsTypeName(r), resultTypeName(r)].some((n) => n !== undefined && types.has(n));
-  for (const r of rows) {
-    const b = byKey.get(key(r));
-    if (b === undefined) added.push(r);
-    else if (stable(b) !== stable(r) || typeChanged(r)) {
-      for (const f of ["callback", "params", "result"] as const) if (stable(b[f]) !== stable(r[f])) problems.push(`the extension changes ${f} of the base row ${key(r)}; only other columns may change`);
-      changed.push(r);
-      if (typeChanged(r)) retyped.push(r);
-    }
-    if (b === undefined && (isNode(r.params) || isNode(r.result))) problems.push(`the extension row ${key(r)} has an inline schema; an extension's types are its base's (one schema)`);
-  }
-  if (problems.length > 0) throw new Error(`codegen: ${problems.join("; ")}`);
-  const delta = rows.filter((r) => added.includes(r) || changed.includes(r));
-  return { delta, added, changed, retyped };
-}
 
 /** Every file of an extension's folder, by name. */
 export async function emitExtension(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, info: ProtocolInfo, p: Printer): Promise<Map<string, string>> {
@@ -208,12 +133,6 @@ function extensionLeniency(rows: readonly MethodRow[], schema: AcpSchema, base: 
     "export const clientLeniency: LeniencyGraph = /* @__PURE__ */ Object.assign({}, baseClient, both, clientOnly);",
     "",
   ].join("\n");
-}
-
-/** An import from the base folder's file `file`. */
-function baseImport(p: Printer, base: ExtensionBase, file: string, what: readonly string[] | string, typeOnly: boolean): string {
-  const clause = typeof what === "string" ? what : `{ ${what.join(", ")} }`;
-  return `import ${typeOnly ? "type " : ""}${clause} from "${base.folder}/${file}${p.ext}";`;
 }
 
 function extensionHalf(rows: readonly MethodRow[], delta: readonly MethodRow[], added: readonly MethodRow[], half: HandlingSide, info: ProtocolInfo, base: ExtensionBase, p: Printer): string {
@@ -342,112 +261,4 @@ function extensionProtocol(rows: readonly MethodRow[], info: ProtocolInfo, base:
     "});",
     "",
   ].join("\n");
-}
-
-function extensionHandlers(rows: readonly MethodRow[], delta: readonly MethodRow[], changed: readonly MethodRow[], base: ExtensionBase, p: Printer): string {
-  const init = rows.find((r) => r.lifecycle === "initialize" && r.side === "agent" && r.kind === "request");
-  const initResult = init === undefined ? undefined : resultTypeName(init);
-  const paramsField = init?.capabilityFields?.params ?? "clientCapabilities";
-  const resultField = init?.capabilityFields?.result ?? "agentCapabilities";
-  const names = typeNames([...delta.filter((r) => r.callback !== undefined), ...(init === undefined ? [] : [init])]);
-  const out: string[] = [p.header];
-  out.push(runtimeImport(p, ["AgentConnectionOf", "ClientConnectionOf", "HandlerContext", "ProtocolTypes", "RequiredMethods", "WithContext"]));
-  out.push(baseImport(p, base, "handlers", "* as B", true));
-  out.push(localImport(p, "peers", ["AgentMethods", "AgentNotifications", "AgentPeer", "ClientMethods", "ClientNotifications", "ClientPeer"], true));
-  if (names.length > 0) out.push(localImport(p, "types", names, true));
-  out.push("");
-  out.push("/** A value or a promise of it: handlers may answer synchronously (the base table's). */");
-  out.push("export type Awaitable<T> = B.Awaitable<T>;");
-  out.push("");
-  out.push(`/** The agent's capabilities, as \`${init?.wire ?? "initialize"}\` answers them. */`);
-  out.push(`export type AgentCaps = ${init && initResult ? `NonNullable<${initResult}[${lit(resultField)}]>` : "Record<string, unknown>"};`);
-  out.push(`/** The client's capabilities, as \`${init?.wire ?? "initialize"}\` offers them. */`);
-  out.push(`export type ClientCaps = ${init ? `NonNullable<${paramsTypeName(init)}[${lit(paramsField)}]>` : "Record<string, unknown>"};`);
-  out.push("");
-  out.push("/** Context of an agent handler: its peer proxy calls the client (this table's methods included). */");
-  out.push("export type AgentContext = HandlerContext<ClientPeer, AgentCaps, ClientCaps>;");
-  out.push("/** Context of a client handler: its peer proxy calls the agent (this table's methods included). */");
-  out.push("export type ClientContext = HandlerContext<AgentPeer, AgentCaps, ClientCaps>;");
-  for (const side of SIDES) {
-    const own = handledBy(delta, side).filter((r) => r.callback !== undefined);
-    const redefined = [...own.filter((r) => changed.includes(r)).map((r) => lit(r.callback)), '"extMethod"', '"extNotification"'];
-    out.push("");
-    out.push(`/** The base table's ${handlerType(side)} with this table's context, and the methods this table adds or redefines. */`);
-    out.push(`export interface ${handlerType(side)} extends WithContext<Omit<B.${handlerType(side)}, ${redefined.join(" | ")}>, ${contextType(side)}> {`);
-    for (const row of own) {
-      const res = resultTypeName(row);
-      const gate = row.capability ? ` Gated by \`${row.capability.join(".")}\`.` : row.optional ? ` Optional: without it ${row.kind === "request" ? "the request answers -32601" : "the notification is dropped"}.` : "";
-      out.push(`  /** \`${row.wire}\` ${row.kind}.${gate} */`);
-      out.push(`  ${row.callback}${isOptional(row) ? "?" : ""}(params: ${paramsTypeName(row)}, ctx: ${contextType(side)}): Awaitable<${res ?? "void"}>;`);
-    }
-    out.push("  /** Unregistered `_`-prefixed requests; without it they answer -32601. */");
-    out.push(`  extMethod?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<object>;`);
-    out.push("  /** Unregistered `_`-prefixed notifications; without it they are ignored. */");
-    out.push(`  extNotification?(method: string, params: Record<string, unknown>, ctx: ${contextType(side)}): Awaitable<void>;`);
-    out.push("}");
-  }
-  for (const side of SIDES) {
-    const S = cap(side);
-    const own = handledBy(delta, side).filter((r) => r.callback !== undefined);
-    const gated = own.filter((r) => r.capability !== undefined);
-    const dropped = own.filter((r) => changed.includes(r)).map((r) => lit(r.callback));
-    out.push("");
-    out.push(`/** The base table's gated ${handlerType(side)} methods, and this table's. */`);
-    out.push(`export interface ${S}Gates extends ${dropped.length > 0 ? `Omit<B.${S}Gates, ${dropped.join(" | ")}>` : `B.${S}Gates`} {`);
-    for (const r of gated) out.push(`  readonly ${r.callback}: readonly [${(r.capability as readonly string[]).map(lit).join(", ")}];`);
-    out.push("}");
-    out.push(`/** The ${handlerType(side)} methods ${side} capabilities of type \`C\` require (as the base table's \`Required${S}Methods\`). */`);
-    out.push(`export type Required${S}Methods<C> = RequiredMethods<${S}Gates, C>;`);
-  }
-  out.push("");
-  out.push("/** This table's types, as the runtime reads them off its `protocol` value: the base table's, with this table's rows. */");
-  out.push("export interface TableTypes extends ProtocolTypes {");
-  for (const side of SIDES) out.push(`  readonly ${side}Handler: ${handlerType(side)};`);
-  for (const side of SIDES) out.push(`  readonly ${side}Peer: ${cap(side)}Peer;`);
-  out.push("  readonly agentCapabilities: AgentCaps;", "  readonly clientCapabilities: ClientCaps;");
-  for (const side of SIDES) out.push(`  readonly ${side}Methods: ${cap(side)}Methods;`, `  readonly ${side}Notifications: ${cap(side)}Notifications;`);
-  out.push("  readonly agentGates: AgentGates;");
-  out.push(`  readonly agentCapabilitiesField: ${lit(resultField)};`);
-  out.push("}");
-  out.push("");
-  out.push("/** An agent's connection: `client` calls the client. */");
-  out.push("export type AgentConnection = AgentConnectionOf<TableTypes>;");
-  out.push("/** A client's connection: `agent` calls the agent. */");
-  out.push("export type ClientConnection = ClientConnectionOf<TableTypes>;");
-  out.push("");
-  return out.join("\n");
-}
-
-function extensionPeers(added: readonly MethodRow[], retyped: readonly MethodRow[], base: ExtensionBase, p: Printer): string {
-  const app = [...added, ...retyped].filter((r) => r.layer !== "protocol");
-  const out: string[] = [p.header];
-  out.push(runtimeImport(p, ["RequestOptions"]));
-  out.push(baseImport(p, base, "peers", "* as B", true));
-  if (app.length > 0) out.push(localImport(p, "types", typeNames(app), true));
-  for (const side of SIDES) {
-    const mine = app.filter((r) => r.side === side);
-    const S = cap(side);
-    // The base's members this table types otherwise are left out of what the interfaces extend.
-    const without = (what: string, names: readonly string[]) => (names.length === 0 ? `B.${what}` : `Omit<B.${what}, ${[...new Set(names)].map(lit).join(" | ")}>`);
-    const again = retyped.filter((r) => r.layer !== "protocol" && r.side === side);
-    out.push("");
-    out.push(`/** Every request the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Methods extends ${without(`${S}Methods`, again.filter((r) => r.kind === "request").map((r) => r.wire))} {`);
-    for (const r of mine.filter((r) => r.kind === "request")) out.push(`  ${lit(r.wire)}: { params: ${paramsTypeName(r)}; result: ${resultTypeName(r)} };`);
-    out.push("}");
-    out.push(`/** Every notification the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Notifications extends ${without(`${S}Notifications`, again.filter((r) => r.kind === "notification").map((r) => r.wire))} {`);
-    for (const r of mine.filter((r) => r.kind === "notification")) out.push(`  ${lit(r.wire)}: ${paramsTypeName(r)};`);
-    out.push("}");
-    out.push(`/** Typed proxy for calling the ${side}: the base table's methods, and this table's. */`);
-    out.push(`export interface ${S}Peer extends ${without(`${S}Peer`, again.map(peerMethodName))} {`);
-    for (const r of mine) {
-      out.push(`  /** Sends \`${r.wire}\`.${r.capability ? ` Rejects locally, without sending, unless the ${side} advertised \`${r.capability.join(".")}\`.` : ""} */`);
-      if (r.kind === "request") out.push(`  ${peerMethodName(r)}(params: ${paramsTypeName(r)}, options?: RequestOptions): Promise<${resultTypeName(r)}>;`);
-      else out.push(`  ${peerMethodName(r)}(params: ${paramsTypeName(r)}): Promise<void>;`);
-    }
-    out.push("}");
-  }
-  out.push("");
-  return out.join("\n");
 }

@@ -9,7 +9,7 @@ import type { MethodRow, SchemaSource } from "../method-table.ts";
 import { protocolInfoOf } from "./protocol-info.ts";
 import { generate, type GenerateOptions } from "./generate.ts";
 import { loadSchema, type AcpSchema } from "./schema.ts";
-import type { ExtensionBase } from "./emit-extension.ts";
+import type { ExtensionBase } from "./extension-delta.ts";
 
 /** A loaded table module: what `--table FILE` must export. */
 export interface TableModule {

@@ -1,5 +1,10 @@
 /**
- * acp-router: the Agent Client Protocol (v1) for TypeScript, both sides.
+ * acp-router: the Agent Client Protocol for TypeScript, both sides. This entry
+ * serves ACP v1 (protocol version 1, its stable methods); `acp-router/v2`
+ * serves v2, `acp-router/unstable` and `acp-router/v2/unstable` each version
+ * with its methods not stabilised yet, and `acp-router/versions` routes or
+ * negotiates between them. Proxies, remote transports and MCP-over-ACP have
+ * entries of their own (`acp-router/proxy`, `/remote`, `/mcp`).
  *
  * Agents: implement `AgentHandler`, then `connectAgent(handler, transport)`
  * or `serveStdio(handler)` (stdin/stdout, Node). Clients: implement

@@ -19,6 +19,7 @@ import type { Inbound } from "./pipeline.ts";
 import { DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
 import type { ConnectionState } from "./state.ts";
+import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 /** What the outbound side needs from its connection (it imports no module that imports it back). */
 export interface OutboundHost {
@@ -72,8 +73,7 @@ export class Outbound<Peer> {
     const envelope = row?.envelope === true ? (params as { method?: unknown; params?: unknown } | null | undefined) : undefined;
     const inner = typeof envelope?.method === "string" ? envelope : undefined;
     const carried = inner === undefined ? params : inner.params;
-    const sessionId = (carried as { sessionId?: unknown } | null | undefined)?.sessionId;
-    const trace = this.tracing?.outbound({ method: inner === undefined ? wire : (inner.method as string), kind, side: this.core.side, sessionId: typeof sessionId === "string" ? sessionId : undefined, requestId: id });
+    const trace = this.tracing?.outbound({ method: inner === undefined ? wire : (inner.method as string), kind, side: this.core.side, sessionId: sessionIdOf(carried), requestId: id });
     if (trace?.context === undefined) return { params, trace };
     return { params: inner === undefined ? withTraceContext(params, trace.context) : { ...inner, params: withTraceContext(inner.params, trace.context) }, trace };
   }
@@ -108,8 +108,8 @@ export class Outbound<Peer> {
       const refused = this.refuse(row, wire, params);
       if (refused !== undefined) return refused;
       if (row.layer === "session_control") {
-        const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-        if (typeof sessionId === "string") this.inbound.cancelOwnSession(sessionId);
+        const sessionId = sessionIdOf(params);
+        if (sessionId !== undefined) this.inbound.cancelOwnSession(sessionId);
       }
     }
     if (this.hasTurnEnd) this.state.notificationSent(wire, params);
@@ -150,13 +150,13 @@ export class Outbound<Peer> {
       return Promise.reject(error);
     }
     if (this.core.side === "client" && row?.lifecycle === "initialize") reportUnhandled(this.core, this.inbound.handler, "client", this.state.initializeSent(row, params));
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    const sessionId = sessionIdOf(params);
     const sent = new Promise((resolve, reject) => {
       const call: PendingCall = {
         id,
         wire,
         row,
-        sessionId: typeof sessionId === "string" ? sessionId : undefined,
+        sessionId,
         sentDuring: this.inbound.lanesSent(),
         resolve,
         reject,

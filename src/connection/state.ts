@@ -13,6 +13,7 @@
  */
 import type { Row } from "../row.ts";
 import type { CancelCause } from "./cancel-cause.ts";
+import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 /** Advertised capabilities as the connection holds them: the object `initialize` carried. */
 export type Capabilities = Readonly<Record<string, unknown>>;
@@ -161,8 +162,7 @@ export class ConnectionState implements StateView {
       case "opens_session":
       case "closes_session": {
         if (side !== "client") return undefined;
-        const fromResult = (result as { sessionId?: unknown } | null)?.sessionId;
-        const id = typeof fromResult === "string" ? fromResult : sessionId;
+        const id = sessionIdOf(result) ?? sessionId;
         if (id === undefined) return undefined;
         if (row.lifecycle === "opens_session") this.sessions.add(id);
         else this.sessions.delete(id);
@@ -190,8 +190,8 @@ export class ConnectionState implements StateView {
   /** Agent side, sending notification `wire`: when it ends its session's running turn, that turn is over. */
   notificationSent(wire: string, params: unknown): void {
     if (this.turns.size === 0) return;
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    const turn = typeof sessionId === "string" ? this.turns.get(sessionId) : undefined;
+    const sessionId = sessionIdOf(params);
+    const turn = sessionId !== undefined ? this.turns.get(sessionId) : undefined;
     if (turn !== undefined && turn.end.notification === wire && matches(params, turn.end.match)) this.turns.delete(sessionId as string);
   }
 

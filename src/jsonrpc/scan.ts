@@ -39,6 +39,8 @@ export interface Head {
   readonly methodEnd: number;
   readonly paramsAt: number;
   readonly paramsEnd: number;
+  /** Whether a response is an error answer (it has `error`, and no `result`: the one rule allows one of them). */
+  readonly error: boolean;
   /** Whether the line has a backslash or a control character: later scans of it ({@link scanEnvelope}, {@link stringMember}) need not look again. */
   readonly escapes: boolean;
 }
@@ -221,7 +223,7 @@ class Scan {
     if (errorAt !== -1) stand.error = true;
     const kind = classify(stand);
     if (kind !== "request" && kind !== "notification" && kind !== "response") return undefined;
-    return { kind, id: id as string | number | undefined, method: method as string | undefined, idAt, idEnd, methodAt, methodEnd, paramsAt, paramsEnd, escapes: this.escapes };
+    return { kind, id: id as string | number | undefined, method: method as string | undefined, idAt, idEnd, methodAt, methodEnd, paramsAt, paramsEnd, error: errorAt !== -1, escapes: this.escapes };
   }
 
   /**

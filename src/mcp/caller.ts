@@ -39,6 +39,7 @@ import { agentProtocol } from "../unstable/index.ts";
 import { bindingError, isAcpServer, isObject, MCP_MESSAGE, MCP_PROTOCOL_VERSION, McpBindingError, outcomeOf, type AcpServerDeclaration } from "./binding.ts";
 import { startBridge, type HttpServerDeclaration, type McpBridgeOptions } from "./bridge.ts";
 import { AcpClientTransport, type NotificationRoutes, type SendMcpMessage } from "./client-transport.ts";
+import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 /** What the caller reads of an agent handler's context. */
 export interface CallerContext {
@@ -125,7 +126,7 @@ export function createMcpCaller(options: McpCallerOptions = {}): McpCaller {
     if (key !== undefined) state.opening.set(key, servers);
     try {
       const result = await method(params, ctx);
-      const sessionId = isObject(result) && typeof result.sessionId === "string" ? result.sessionId : isObject(params) && typeof params.sessionId === "string" ? params.sessionId : undefined;
+      const sessionId = sessionIdOf(result) ?? sessionIdOf(params);
       if (sessionId !== undefined) state.sessions.set(sessionId, servers);
       return result;
     } finally {

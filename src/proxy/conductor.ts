@@ -1,7 +1,8 @@
 /**
- * The conductor of an ACP proxy chain (the Proxy Chains RFD): it spawns each
- * component in its own process group and routes every message between them
- * and its own peer, which sees one ordinary agent.
+ * The conductor of an ACP proxy chain (the Proxy Chains RFD): it starts each
+ * component, a command in its own process group or a proxy hosted in this
+ * process, and routes every message between them and its own peer, which
+ * sees one ordinary agent.
  *
  *     peer ⇄ conductor ⇄ proxy 0 ⇄ … ⇄ proxy n-1 ⇄ agent
  *
@@ -40,12 +41,31 @@
  * method names above are read off its rows and its base's
  * (`chain-rows.ts`), never written into the routing.
  */
-import { runChain, type Conductor, type ConductOptions } from "./chain.ts";
+import type { SpawnAgentOptions } from "../transport/stdio.ts";
+import { runChain, type ChainOptions, type Component, type Conductor } from "./chain.ts";
+import { isHosted, startComponent, type ComponentSpec } from "./host.ts";
 import { proxyRows } from "./rows.ts";
 
-export type { Conductor, ConductOptions } from "./chain.ts";
+export type { Conductor } from "./chain.ts";
 
-/** Spawns the chain and routes it; see the module comment. */
+/** How to run a chain. */
+export interface ConductOptions extends ChainOptions {
+  /**
+   * The components, in order: each a command and its arguments (a process of its own), or a
+   * proxy hosted in this process (`{ proxy: defineProxy(hooks) }`: `host.ts`). The last is the
+   * agent (terminal mode: a command) or a proxy (proxy mode).
+   */
+  readonly components: readonly ComponentSpec[];
+  /** Spawn options for every component run as a process (cwd, env, stderr, grace). Default stderr: `inherit`. */
+  readonly spawn?: SpawnAgentOptions | undefined;
+}
+
+/** Starts the chain's components and routes it; see the module comment. */
 export function conduct(options: ConductOptions): Conductor {
-  return runChain(options, proxyRows);
+  const { components } = options;
+  if (components.length === 0) throw new TypeError("conduct: at least one component (the agent) is needed");
+  if ((options.mode ?? "terminal") === "terminal" && isHosted(components[components.length - 1] as ComponentSpec)) throw new TypeError("conduct: the last component is the agent: a command, not a hosted proxy");
+  const diagnostic = options.onDiagnostic ?? (() => {});
+  const started: Component[] = components.map((spec, index) => startComponent(spec, index, options.spawn, diagnostic));
+  return runChain(options, proxyRows, started);
 }

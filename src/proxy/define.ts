@@ -42,6 +42,7 @@ import type { ProxySuccessorNotification, ProxySuccessorRequest } from "./genera
 import type { AnyHook, Ctx, DefinedProxy, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
 import { arrivalOrder, hopSignal, successorParams, type Ordered } from "./order.ts";
 import { proxyRows } from "./rows.ts";
+import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 export type { DefinedProxy, ProxyContext, ProxyHook, ProxyHookSet, ProxyHooks, ProxyOutbound, ProxySender } from "./hooks.ts";
 
@@ -103,6 +104,7 @@ export function defineProxy(hooks: ProxyHooks = {}): DefinedProxy {
     void fromSuccessorSide.inOrder(() => successorCall(params, "notification", fromAgent, toAgent, toClient, ctx)).catch(() => {});
   };
   return {
+    hooks,
     handler: handler as unknown as AgentHandler,
     attach(outbound) {
       out = outbound;
@@ -151,7 +153,6 @@ async function successorCall(envelope: ProxySuccessorRequest, kind: "request" | 
   const forward = async (p: unknown): Promise<unknown> => (kind === "request" ? toClient.request(method, p, { signal: hopSignal(ctx.signal) }) : void (await toClient.notify(method, p)));
   const callback = decoded.tag === "ok" ? decoded.row.callback : undefined;
   const hook = callback === undefined ? undefined : hooks[callback];
-  const sessionId = (decoded.params as { sessionId?: unknown } | null)?.sessionId;
   if (hook === undefined) return forward(params);
-  return hook(decoded.params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: typeof sessionId === "string" ? sessionId : undefined });
+  return hook(decoded.params, { forward, toAgent, toClient, signal: ctx.signal, sessionId: sessionIdOf(decoded.params) });
 }

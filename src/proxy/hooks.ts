@@ -52,8 +52,15 @@ export interface ProxyOutbound {
   notify(wire: string, params: unknown): Promise<void>;
 }
 
-/** A proxy built by `defineProxy`: its handler, and where it sends. */
+/**
+ * A proxy built by `defineProxy`: its handler, and where it sends. Serve it once: on its own
+ * stream (`connectProxy`, `serveProxyStdio`), or hosted in a conductor's process (`conduct`'s
+ * components, `acp-router conduct --proxy-module`), which serves a proxy of its own built from
+ * {@link DefinedProxy.hooks}.
+ */
 export interface DefinedProxy {
+  /** The hooks it was built from. */
+  readonly hooks: ProxyHooks;
   /** The handler of the proxy table's agent side: serve it with the proxy table's `connectAgent`. */
   readonly handler: AgentHandler;
   /** Gives the handler the connection it sends through (before any message arrives). */

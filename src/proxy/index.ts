@@ -14,10 +14,11 @@
  * @module
  */
 import type { AgentConnection } from "../bind.ts";
+import { connectProxy } from "./connect-proxy.ts";
 import type { ConnectionOptions } from "../connection/options.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "../transport/node.ts";
 import type { Transport } from "../transport/transport.ts";
-import { defineProxy, type ProxyHooks } from "./define.ts";
+import { defineProxy, type DefinedProxy, type ProxyHooks } from "./define.ts";
 import { connectAgent } from "./generated/index.ts";
 import type { AgentContext, TableTypes } from "./generated/handlers.ts";
 import type { InitializeProxyRequest } from "./generated/types.ts";
@@ -25,6 +26,8 @@ import { passThrough, type PassThrough } from "./pass.ts";
 
 export { defineProxy, type ProxyContext, type ProxyHook, type ProxyHookSet, type DefinedProxy, type ProxyHooks, type ProxyOutbound, type ProxySender } from "./define.ts";
 export { conduct, type Conductor, type ConductOptions } from "./conductor.ts";
+export { connectProxy, isDefinedProxy } from "./connect-proxy.ts";
+export type { ComponentSpec, HostedProxy } from "./host.ts";
 export { protocol, agentProtocol, clientProtocol, connectClient } from "./generated/index.ts";
 export type * from "./generated/types.ts";
 // The table's error codes (the value and its type), as every table entry exports them; a hook throws an RpcError to answer with an error.
@@ -33,26 +36,9 @@ export { RpcError, type ErrorObject } from "../errors.ts";
 export type * from "./generated/handlers.ts";
 export type * from "./generated/peers.ts";
 
-/** Serves a proxy built from `hooks` over `transport` (its conductor's connection). */
-export function connectProxy(hooks: ProxyHooks, transport: Transport, options: ConnectionOptions = {}): AgentConnection<TableTypes> {
-  const proxy = defineProxy(hooks);
-  // What no hook wants goes on as a line (pass.ts), once the proxy's own initialize answered.
-  const pass = passThrough(hooks, options);
-  const handler = pass === undefined ? proxy.handler : { ...proxy.handler, initializeProxy: async (params: InitializeProxyRequest, ctx: AgentContext) => opened(await proxy.handler.initializeProxy(params, ctx), pass) };
-  const conn = connectAgent(handler, pass === undefined ? transport : pass.wrap(transport), options);
-  const untyped = conn as unknown as { request(wire: string, params: unknown, options?: object): Promise<unknown>; notify(wire: string, params: unknown): Promise<void> };
-  proxy.attach({ request: (wire, params, o) => untyped.request(wire, params, o), notify: (wire, params) => untyped.notify(wire, params) });
-  return conn;
-}
-
-const opened = <T>(answer: T, pass: PassThrough): T => {
-  pass.opened();
-  return answer;
-};
-
-/** Serves a proxy built from `hooks` on stdin/stdout, as a conductor spawns it. */
-export function serveProxyStdio(hooks: ProxyHooks = {}, options: ConnectionOptions & NodeStreamOptions = {}): AgentConnection<TableTypes> {
-  const conn = connectProxy(hooks, nodeStreamTransport(process.stdin, process.stdout, { ...options, endWritable: false }), options);
+/** Serves a proxy (one `defineProxy` built, or built here from `hooks`) on stdin/stdout, as a conductor spawns it. */
+export function serveProxyStdio(proxyOrHooks: ProxyHooks | DefinedProxy = {}, options: ConnectionOptions & NodeStreamOptions = {}): AgentConnection<TableTypes> {
+  const conn = connectProxy(proxyOrHooks, nodeStreamTransport(process.stdin, process.stdout, { ...options, endWritable: false }), options);
   void conn.closed.then(() => {
     process.stdin.pause();
     process.stdin.unref?.();

@@ -9,6 +9,7 @@
 import type { MessageKind } from "../jsonrpc/classify.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import { scanEnvelope, scanHead, type Head, type HeadKind, type Span } from "../jsonrpc/scan.ts";
+import { sessionIdAt } from "../jsonrpc/session-id.ts";
 
 export type Id = string | number;
 
@@ -88,7 +89,7 @@ function messageLine(id: Id | undefined, methodText: string, paramsText: string 
 /** `m`'s line with its id replaced by `id` (a notification's line as it is when `id` is undefined). */
 export function withId(m: Inbound, id: Id | undefined): string {
   const { idAt, idEnd } = m.head;
-  if (id === undefined || idAt === -1) return m.line;
+  if (id === undefined || idAt === -1 || id === m.head.id) return m.line;
   return `${m.line.slice(0, idAt)}${idText(id)}${m.line.slice(idEnd)}`;
 }
 
@@ -152,6 +153,17 @@ export function rewrappedLine(id: Id | undefined, envelope: string, inner: Wrapp
  * (the envelope's own params in a new envelope).
  */
 export type How = { readonly how: "same" | "rename" | "wrap" } | { readonly how: "unwrap"; readonly inner: Wrapped } | { readonly how: "rewrap"; readonly inner: Wrapped };
+
+/** The session `m` belongs to: its params' `sessionId` when a string, read off its text (the parsed body when there is one). */
+export function sessionOf(m: Inbound): string | undefined {
+  return sessionIdAt(m.line, m.head.paramsAt, m.head.escapes);
+}
+
+/** The session of the message the envelope `m` wraps (see {@link unwrap}); undefined when it wraps none. */
+export function sessionOfWrapped(m: Inbound): string | undefined {
+  const inner = unwrap(m, "");
+  return typeof inner === "string" || inner.paramsText === undefined ? undefined : sessionIdAt(inner.paramsText, 0);
+}
 
 /** The text `m` leaves as under `id` (none: a notification), as `method`, made as `how` says (`splice.ts`). */
 export function lineOf(id: Id | undefined, method: string, m: Inbound, how: How): string {

@@ -13,7 +13,7 @@ import { errorMessage } from "../jsonrpc/messages.ts";
 import { ParseFailure, parseValue } from "../jsonrpc/parse.ts";
 import { unusableAnswer, type UnusableAnswer } from "../jsonrpc/unusable.ts";
 import { HttpConnection, type InboundMessage } from "./http-connection.ts";
-import { sessionOfParams } from "./peek.ts";
+import { sessionIdOfMessage } from "../jsonrpc/session-id.ts";
 import { MAX_EARLY_SESSION_STREAMS } from "./session-streams.ts";
 import { acceptsEventStream, EVENT_STREAM_TYPE, HEADER_CONNECTION_ID, HEADER_SESSION_ID, isJsonContentType, JSON_TYPE, nullIdErrorBody, oneLine } from "./protocol.ts";
 import { BodyTooLargeError, type RemoteRequest, type RemoteResponse } from "./request.ts";
@@ -80,7 +80,7 @@ async function post(state: ServerState, req: RemoteRequest): Promise<RemoteRespo
   if (!(connection instanceof HttpConnection) || connection.isClosed) return reject(404, "Unknown Acp-Connection-Id");
 
   let session: string | undefined;
-  if (kind === "request" || kind === "notification") session = sessionOfParams(value);
+  if (kind === "request" || kind === "notification") session = sessionIdOfMessage(value);
   else if (kind === "response") session = connection.clientRoutes.get(body.id as RequestId) ?? undefined;
   const headerSession = req.header(HEADER_SESSION_ID);
   if (session !== undefined) {

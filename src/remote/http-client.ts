@@ -23,7 +23,7 @@ import { createPauseGate, type Transport, type TransportReceiver } from "../tran
 import { createCookieJar, type CookieJar } from "./cookies.ts";
 import { openEventStream, StreamRefusedError, type StreamHost } from "./http-client-stream.ts";
 import { answerFor, createLanes, refusedAnswer } from "./http-client-support.ts";
-import { sessionOfParams } from "./peek.ts";
+import { sessionIdOfMessage } from "../jsonrpc/session-id.ts";
 import { HEADER_CONNECTION_ID, HEADER_SESSION_ID, JSON_TYPE, messageLine, oneLine } from "./protocol.ts";
 
 /** Options of {@link httpClientTransport}. */
@@ -138,7 +138,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   /** A request of the server for one session (read before the connection gets it): remember which, for the answer's Acp-Session-Id. */
   const noteServerRequest = (value: unknown, kind: MessageKind | undefined) => {
     if (kind !== "request") return;
-    const session = sessionOfParams(value);
+    const session = sessionIdOfMessage(value);
     if (session !== undefined) serverRequests.set((value as { id: RequestId }).id, session);
   };
 
@@ -146,7 +146,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
   /** The session a line belongs to: its `params.sessionId`, or for an answer, the session of the server's request. */
   const sessionOf = (body: Body): string | undefined => {
     if (body === undefined) return undefined;
-    const session = sessionOfParams(body);
+    const session = sessionIdOfMessage(body);
     if (session !== undefined || body.method !== undefined || (typeof body.id !== "string" && typeof body.id !== "number")) return session;
     const routed = serverRequests.get(body.id);
     serverRequests.delete(body.id);

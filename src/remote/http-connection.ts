@@ -19,7 +19,8 @@ import { lineReader, type ChunkReader } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import { EventStream, type ResumeRefusal } from "./event-stream.ts";
 import type { Limits, ServedConnection } from "./options.ts";
-import { peekLine, sessionOfLine } from "./peek.ts";
+import { sessionIdOfLine } from "../jsonrpc/session-id.ts";
+import { peekLine } from "./peek.ts";
 import { messageLine, OWN_OUTPUT, SSE_KEEPALIVE } from "./protocol.ts";
 import type { ConnectionSessions } from "./sessions.ts";
 import { SessionStreams } from "./session-streams.ts";
@@ -207,9 +208,9 @@ export class HttpConnection implements Transport {
         if (session !== undefined) this.answerRoutes.delete(peeked.id);
       }
     } else if (peeked.kind === "request") {
-      session = sessionOfLine(line);
+      session = sessionIdOfLine(line);
       if (peeked.id !== undefined && peeked.id !== null) this.clientRoutes.set(peeked.id, session ?? null);
-    } else if (peeked.kind === "notification" && this.sessionStreams.any) session = sessionOfLine(line);
+    } else if (peeked.kind === "notification" && this.sessionStreams.any) session = sessionIdOfLine(line);
     const stream = (session !== undefined ? this.sessionStreams.stream(session) : undefined) ?? this.main;
     const fault = stream.write(line);
     if (fault) this.fail(fault);

@@ -2,11 +2,13 @@
  * Reads what the HTTP layer needs from an outbound line without parsing the
  * whole message: its kind and id. The connection's own encoders write
  * `{"jsonrpc":"2.0","id":…,` first, so the fast path reads a prefix; any
- * other shape falls back to `JSON.parse`. Used only for routing (which
- * stream, which session); the connection layer already produced the line.
+ * other shape goes to the one head reader (`jsonrpc/scan.ts`). Used only for
+ * routing (which stream, which session); the connection layer already
+ * produced the line. A line's session: `jsonrpc/session-id.ts`.
  */
 import type { RequestId } from "../context.ts";
 import { isRequestId } from "../jsonrpc/classify.ts";
+import { scanHead } from "../jsonrpc/scan.ts";
 
 /** What a line is, as far as routing cares. */
 export interface Peeked {
@@ -49,7 +51,14 @@ export function peekLine(line: string): Peeked {
   return slowPeek(line);
 }
 
+/**
+ * Any other layout: the one head reader (`jsonrpc/scan.ts`, classified by the one rule); a line it
+ * does not take (an error answered with `id: null`, which is no response by that rule, or what is
+ * not one JSON object) is parsed.
+ */
 function slowPeek(line: string): Peeked {
+  const head = scanHead(line, Number.MAX_SAFE_INTEGER);
+  if (head !== undefined) return head.kind === "notification" ? NOTIFICATION_PEEK : { kind: head.kind === "request" ? "request" : head.error ? "error" : "result", id: head.id as RequestId };
   let body: unknown;
   try {
     body = JSON.parse(line);
@@ -63,56 +72,4 @@ function slowPeek(line: string): Peeked {
   if ("error" in m) return { kind: "error", id };
   if ("result" in m) return { kind: "result", id };
   return OTHER;
-}
-
-/** `params.sessionId` of a parsed message, when it is a string. */
-export function sessionOfParams(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const params = (body as { params?: unknown }).params;
-  if (typeof params !== "object" || params === null) return undefined;
-  const id = (params as { sessionId?: unknown }).sessionId;
-  return typeof id === "string" ? id : undefined;
-}
-
-const PARAMS_SESSION = ',"params":{"sessionId":"';
-
-/**
- * `params.sessionId` of a line (only called when a route depends on it). A
- * notification as the connection's encoder writes it, with `sessionId` first
- * in its params (`session/update` always), is read from its prefix; anything
- * else is parsed in full.
- */
-export function sessionOfLine(line: string): string | undefined {
-  return sessionOfNotificationPrefix(line) ?? sessionOfParsedLine(line);
-}
-
-/** The fast path of {@link sessionOfLine}: `{"jsonrpc":"2.0","method":"…","params":{"sessionId":"…"`, no escapes; else undefined. */
-function sessionOfNotificationPrefix(line: string): string | undefined {
-  if (!line.startsWith(NOTIFICATION) || line.charCodeAt(NOTIFICATION.length) !== 34 /* " */) return undefined;
-  const methodEnd = line.indexOf('"', NOTIFICATION.length + 1);
-  if (methodEnd === -1 || line.lastIndexOf("\\", methodEnd) > NOTIFICATION.length || !line.startsWith(PARAMS_SESSION, methodEnd + 1)) return undefined;
-  const start = methodEnd + 1 + PARAMS_SESSION.length;
-  const end = line.indexOf('"', start);
-  if (end === -1) return undefined;
-  const id = line.slice(start, end);
-  return id.includes("\\") ? undefined : id;
-}
-
-function sessionOfParsedLine(line: string): string | undefined {
-  try {
-    return sessionOfParams(JSON.parse(line));
-  } catch {
-    return undefined;
-  }
-}
-
-/** `result.sessionId` of a response line, when it is a string. */
-export function resultSessionOfLine(line: string): string | undefined {
-  try {
-    const result = (JSON.parse(line) as { result?: unknown }).result;
-    const id = typeof result === "object" && result !== null ? (result as { sessionId?: unknown }).sessionId : undefined;
-    return typeof id === "string" ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }

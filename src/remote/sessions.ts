@@ -5,7 +5,8 @@
  */
 import type { RequestId } from "../context.ts";
 import type { Row } from "../row.ts";
-import { resultSessionOfLine, type Peeked } from "./peek.ts";
+import { sessionIdOfResultLine } from "../jsonrpc/session-id.ts";
+import type { Peeked } from "./peek.ts";
 
 /** The server-wide count against `maxSessions`. */
 export interface SessionCounter {
@@ -52,7 +53,7 @@ export class ConnectionSessions {
     if (!entry) return;
     this.pending.delete(peeked.id);
     if (peeked.kind === "error") return;
-    const sessionId = entry.sessionId ?? resultSessionOfLine(line);
+    const sessionId = entry.sessionId ?? sessionIdOfResultLine(line);
     if (sessionId === undefined) return;
     if (entry.opens) {
       if (!this.open.has(sessionId)) {

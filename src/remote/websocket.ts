@@ -17,7 +17,8 @@ import { isBlank } from "../transport/framer.ts";
 import { lineReader, type ChunkReader } from "../transport/reader.ts";
 import { deliverMessage, type Transport, type TransportReceiver } from "../transport/transport.ts";
 import type { ServedConnection } from "./options.ts";
-import { peekLine, sessionOfParams } from "./peek.ts";
+import { sessionIdOfMessage } from "../jsonrpc/session-id.ts";
+import { peekLine } from "./peek.ts";
 import { messageLine, oneLine, OWN_OUTPUT } from "./protocol.ts";
 import { ConnectionSessions } from "./sessions.ts";
 import { backlogAllowance, readerFault, type EventSink } from "./sink.ts";
@@ -117,7 +118,7 @@ class SocketConnection implements Transport {
       // Requests that open or close sessions need a look before the pipeline (the session count).
       if (kind === "request") {
         const body = value as { id: RequestId; method: string };
-        if (!this.sessions.request(body.id, this.state.router.inboundRow("agent", "request", body.method), sessionOfParams(body))) {
+        if (!this.sessions.request(body.id, this.state.router.inboundRow("agent", "request", body.method), sessionIdOfMessage(body))) {
           this.sink.write(JSON.stringify(errorMessage(body.id, { code: ErrorCode.InternalError, message: `the server holds its maximum of ${this.state.limits.maxSessions} sessions` })));
           return;
         }

@@ -1,7 +1,9 @@
 /**
  * An in-memory transport pair that still passes bytes: each side's writes are
  * UTF-8 encoded and delivered to the other side asynchronously, so tests and
- * benchmarks exercise framing exactly as over a pipe.
+ * benchmarks exercise framing exactly as over a pipe. With `strings`, the text
+ * itself is delivered (still framed by the reader, never encoded): a
+ * conductor's hop to a proxy hosted in its own process.
  */
 import { createCoalescer, type Transport, type TransportReceiver } from "./transport.ts";
 
@@ -9,12 +11,14 @@ import { createCoalescer, type Transport, type TransportReceiver } from "./trans
 export interface MemoryPairOptions {
   /** Split every delivery into chunks of at most this many bytes (tests of framing). Default: no splitting. */
   readonly chunkBytes?: number;
+  /** Deliver the written text as it is instead of its UTF-8 bytes (no encoding, no decoding). Default false. */
+  readonly strings?: boolean;
 }
 
 /** Two connected transports: what one writes, the other reads. */
 export function memoryPair(options: MemoryPairOptions = {}): [Transport, Transport] {
-  const a = new MemoryEnd(options.chunkBytes);
-  const b = new MemoryEnd(options.chunkBytes);
+  const a = new MemoryEnd(options.chunkBytes, options.strings === true);
+  const b = new MemoryEnd(options.chunkBytes, options.strings === true);
   a.peer = b;
   b.peer = a;
   return [a, b];
@@ -25,20 +29,22 @@ const encoder = new TextEncoder();
 class MemoryEnd implements Transport {
   peer: MemoryEnd | undefined;
   private receiver: TransportReceiver | undefined;
-  private early: Uint8Array[] = [];
+  private early: (Uint8Array | string)[] = [];
   private endedEarly = false;
   private closed = false;
   private paused = false;
   private endDelivered = false;
   private readonly chunkBytes: number | undefined;
+  private readonly strings: boolean;
   // Delivery is always asynchronous, as over a pipe: a full chunk may be flushed inside write().
   private readonly out = createCoalescer((text) => {
-    const bytes = encoder.encode(text);
-    queueMicrotask(() => this.peer?.deliver(bytes));
+    const chunk = this.strings ? text : encoder.encode(text);
+    queueMicrotask(() => this.peer?.deliver(chunk));
   });
 
-  constructor(chunkBytes: number | undefined) {
+  constructor(chunkBytes: number | undefined, strings: boolean) {
     this.chunkBytes = chunkBytes;
+    this.strings = strings;
   }
 
   start(receiver: TransportReceiver): void {
@@ -64,13 +70,13 @@ class MemoryEnd implements Transport {
     this.finish();
   }
 
-  deliver(bytes: Uint8Array): void {
+  deliver(chunk: Uint8Array | string): void {
     const size = this.chunkBytes;
-    if (size === undefined || bytes.length <= size) this.receive(bytes);
-    else for (let i = 0; i < bytes.length; i += size) this.receive(bytes.subarray(i, i + size));
+    if (size === undefined || chunk.length <= size) this.receive(chunk);
+    else for (let i = 0; i < chunk.length; i += size) this.receive(typeof chunk === "string" ? chunk.slice(i, i + size) : chunk.subarray(i, i + size));
   }
 
-  private receive(bytes: Uint8Array): void {
+  private receive(bytes: Uint8Array | string): void {
     if (this.receiver && !this.paused && this.early.length === 0) this.receiver.data(bytes);
     else this.early.push(bytes);
   }
@@ -91,7 +97,7 @@ class MemoryEnd implements Transport {
     const chunks = this.early;
     this.early = [];
     let i = 0;
-    while (i < chunks.length && !this.paused) this.receiver.data(chunks[i++] as Uint8Array);
+    while (i < chunks.length && !this.paused) this.receiver.data(chunks[i++] as Uint8Array | string);
     // Paused again by a receiver: what is left goes back in front of anything newer.
     if (i < chunks.length) this.early = chunks.slice(i).concat(this.early);
     this.deliverEnd();

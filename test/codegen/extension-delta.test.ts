@@ -1,7 +1,7 @@
 // A table that extends another (tables/proxy.ts extends tables/v1-unstable.ts): codegen prints
 // only the delta, and the runtime's extendProtocol lays it over the base folder's values.
 import { describe, expect, it } from "vitest";
-import { tableDelta } from "../../codegen/emit-extension.ts";
+import { tableDelta } from "../../codegen/extension-delta.ts";
 import { generate } from "../../codegen/generate.ts";
 import { methods as stableRows } from "../../method-table.ts";
 import { realSchema } from "./support.ts";

@@ -6,7 +6,7 @@ import { readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changedTypes, tableDelta } from "../../codegen/emit-extension.ts";
+import { changedTypes, tableDelta } from "../../codegen/extension-delta.ts";
 import { contentNames } from "../../codegen/validator-share.ts";
 import { generate } from "../../codegen/generate.ts";
 import { loadSchema, type AcpSchema } from "../../codegen/schema.ts";

@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { chainRows } from "../../src/proxy/chain-rows.ts";
 import { protocol as proxy } from "../../src/proxy/generated/protocol.ts";
-import { Inbound, makeHop, withId } from "../../src/proxy/hop.ts";
+import { createRelay } from "../../src/proxy/relay.ts";
 import { PEER, route, type ChainShape } from "../../src/proxy/route.ts";
-import { readLine } from "../../src/proxy/splice.ts";
+import { Inbound, readLine, withId } from "../../src/proxy/splice.ts";
 import { kindOf } from "../../src/transport/reader.ts";
 import { protocol as unstable } from "../../src/unstable/generated/protocol.ts";
 
@@ -82,11 +82,11 @@ describe("a message that goes on with another id", () => {
 
   it("is held, with what follows it, until a rewritten line is ready", async () => {
     const sent: string[] = [];
-    const hop = makeHop(1, "agent", (t) => void sent.push(t));
+    const relay = createRelay();
+    const hop = relay.link("agent", (t) => void sent.push(t));
     let ready: (line: string) => void = () => {};
-    const { holdUntil } = await import("../../src/proxy/hop.ts");
-    holdUntil(hop, new Promise<string>((resolve) => (ready = resolve)));
-    hop.send("after");
+    relay.hold(hop, new Promise<string>((resolve) => (ready = resolve)));
+    relay.send(hop, "after");
     expect(sent).toEqual([]);
     ready("first");
     await new Promise((r) => setTimeout(r, 0));
@@ -95,18 +95,21 @@ describe("a message that goes on with another id", () => {
 });
 
 describe("what a router writes to one hop", () => {
-  it("is handed to the stream every FORWARD_BATCH lines (Transport.flush), the rest with the turn's writes", async () => {
-    const { FORWARD_BATCH, lineWriter } = await import("../../src/proxy/hop.ts");
+  it("is handed to the stream each time FORWARD_BYTES more were written (Transport.flush), the rest with the turn's writes", async () => {
+    const { FORWARD_BYTES, lineWriter } = await import("../../src/proxy/hop.ts");
     const events: string[] = [];
     const write = lineWriter({ start: () => {}, write: (text) => void events.push(text), flush: () => void events.push("flush"), close: () => {} });
-    for (let i = 0; i < 2 * FORWARD_BATCH + 3; i++) write(`l${i}`);
+    // Lines of 1023 characters and their newline: 16 of them make FORWARD_BYTES.
+    const perFlush = FORWARD_BYTES / 1024;
+    const line = (i: number) => `${i}`.padEnd(1023, "x");
+    for (let i = 0; i < 2 * perFlush + 3; i++) write(line(i));
     expect(events.filter((e) => e === "flush")).toHaveLength(2);
-    expect(events.indexOf("flush")).toBe(FORWARD_BATCH);
-    expect(events.filter((e) => e !== "flush")).toEqual(Array.from({ length: 2 * FORWARD_BATCH + 3 }, (_, i) => `l${i}\n`));
+    expect(events.indexOf("flush")).toBe(perFlush);
+    expect(events.filter((e) => e !== "flush")).toEqual(Array.from({ length: 2 * perFlush + 3 }, (_, i) => `${line(i)}\n`));
     // A transport without flush is written to all the same.
     const plain: string[] = [];
     const writePlain = lineWriter({ start: () => {}, write: (text) => void plain.push(text), close: () => {} });
-    for (let i = 0; i < FORWARD_BATCH + 1; i++) writePlain("x");
-    expect(plain).toHaveLength(FORWARD_BATCH + 1);
+    for (let i = 0; i < perFlush + 1; i++) writePlain(line(i));
+    expect(plain).toHaveLength(perFlush + 1);
   });
 });

@@ -1,7 +1,8 @@
 // The small pure parts of the remote transport: the cookie jar, the SSE parser and the outbound peek.
 import { describe, expect, it } from "vitest";
 import { createCookieJar } from "../../src/remote/cookies.ts";
-import { peekLine, sessionOfLine } from "../../src/remote/peek.ts";
+import { sessionIdOfLine } from "../../src/jsonrpc/session-id.ts";
+import { peekLine } from "../../src/remote/peek.ts";
 import { createSseParser } from "../../src/remote/sse-parser.ts";
 
 describe("the cookie jar", () => {
@@ -56,17 +57,17 @@ describe("peeking at outbound lines", () => {
   it("reads the session of a line the same whether its prefix or a full parse finds it", () => {
     const update = (params: unknown) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params });
     // The encoder's own shape: read from the prefix.
-    expect(sessionOfLine(update({ sessionId: "s-1", update: { sessionUpdate: "agent_message_chunk" } }))).toBe("s-1");
+    expect(sessionIdOfLine(update({ sessionId: "s-1", update: { sessionUpdate: "agent_message_chunk" } }))).toBe("s-1");
     // Escapes in the id: the decoded value.
-    expect(sessionOfLine(update({ sessionId: 's"2\\x', update: {} }))).toBe('s"2\\x');
-    expect(sessionOfLine(update({ sessionId: "caf\u00e9" }))).toBe("caf\u00e9");
+    expect(sessionIdOfLine(update({ sessionId: 's"2\\x', update: {} }))).toBe('s"2\\x');
+    expect(sessionIdOfLine(update({ sessionId: "caf\u00e9" }))).toBe("caf\u00e9");
     // sessionId not first, or only inside a nested object: the top-level params decide.
-    expect(sessionOfLine(update({ update: { params: { sessionId: "inner" } }, sessionId: "outer" }))).toBe("outer");
-    expect(sessionOfLine(update({ update: { params: { sessionId: "inner" } } }))).toBeUndefined();
-    expect(sessionOfLine(update({ sessionId: 7 }))).toBeUndefined();
+    expect(sessionIdOfLine(update({ update: { params: { sessionId: "inner" } }, sessionId: "outer" }))).toBe("outer");
+    expect(sessionIdOfLine(update({ update: { params: { sessionId: "inner" } } }))).toBeUndefined();
+    expect(sessionIdOfLine(update({ sessionId: 7 }))).toBeUndefined();
     // Requests and other key orders.
-    expect(sessionOfLine('{"jsonrpc":"2.0","id":4,"method":"session/request_permission","params":{"sessionId":"s-4"}}')).toBe("s-4");
-    expect(sessionOfLine('{"method":"session/update","jsonrpc":"2.0","params":{"sessionId":"s-5"}}')).toBe("s-5");
-    expect(sessionOfLine("not json")).toBeUndefined();
+    expect(sessionIdOfLine('{"jsonrpc":"2.0","id":4,"method":"session/request_permission","params":{"sessionId":"s-4"}}')).toBe("s-4");
+    expect(sessionIdOfLine('{"method":"session/update","jsonrpc":"2.0","params":{"sessionId":"s-5"}}')).toBe("s-5");
+    expect(sessionIdOfLine("not json")).toBeUndefined();
   });
 });

@@ -20,7 +20,7 @@ describe("the acp-router bin", () => {
     [["inspect", "replay", "--help"], "usage: acp-router inspect replay <trace.ndjson|trace.jsons>"],
     [["check", "--help"], "usage: acp-router check [options] -- <agent command...>"],
     [["mock-agent", "--help"], "usage: acp-router mock-agent [--listen HOST:PORT]"],
-    [["conduct", "--help"], "usage: acp-router conduct [--proxy-mode] [--verbose] -- <proxy command…>"],
+    [["conduct", "--help"], "usage: acp-router conduct [options] [--proxy-module FILE]… -- <proxy command…>"],
   ])("%j prints its usage and exits 0", async (args, usage) => {
     const ran = await runCommand(acpRouter(...args));
     expect(ran.code).toBe(0);

@@ -170,10 +170,13 @@ describe("spawnAgent({ tracing })", () => {
 });
 
 describe("one trace across processes: client → acp-router conduct → proxy → agent", () => {
-  it("connects the client's, the proxy's and the agent's spans parent to child", async () => {
+  // The proxy in a process of its own, then hosted in the conductor's process (`--proxy-module`): the conductor's process then holds the proxy's spans.
+  it.each(["in a process of its own", "hosted in the conductor"])("connects the client's, the proxy's and the agent's spans parent to child, the proxy %s", async (hosting) => {
     const dir = tempDir("acp-spans-");
-    const withSpans = (role: string, file: string) => ["env", `ACP_TEST_SPANS=${dir}`, `ACP_TEST_ROLE=${role}`, process.execPath, "--import", "tsx", "--import", here("./fixtures/otel-spans.ts"), here(file)];
-    const conductor = tsx(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url)), "conduct", "--", ...withSpans("proxy", "./fixtures/traced-proxy.ts"), "--", ...withSpans("agent", "./fixtures/traced-agent.ts"));
+    const withSpans = (role: string, file: string, ...args: string[]) => ["env", `ACP_TEST_SPANS=${dir}`, `ACP_TEST_ROLE=${role}`, process.execPath, "--import", "tsx", "--import", here("./fixtures/otel-spans.ts"), here(file), ...args];
+    const bin = fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url));
+    const agentSpans = withSpans("agent", "./fixtures/traced-agent.ts");
+    const conductor = hosting === "hosted in the conductor" ? withSpans("proxy", bin, "conduct", "--proxy-module", here("./fixtures/traced-proxy-module.ts"), "--", ...agentSpans) : tsx(bin, "conduct", "--", ...withSpans("proxy", "./fixtures/traced-proxy.ts"), "--", ...agentSpans);
     const root = trace.getTracer("test").startSpan("editor action");
     const updates: string[] = [];
     await context.with(trace.setSpan(context.active(), root), async () => {

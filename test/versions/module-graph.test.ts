@@ -61,7 +61,7 @@ describe("the surfaces' module graphs", () => {
 
   it("the conductor's parts load no table: they route by the rows conductor.ts reads off the proxy table and hands them", () => {
     const parts = reach("src/proxy/chain.ts");
-    expect([...parts].filter((f) => f.startsWith("src/proxy/")).sort()).toEqual(["src/proxy/chain-rows.ts", "src/proxy/chain.ts", "src/proxy/hop.ts", "src/proxy/mcp-hook.ts", "src/proxy/route.ts", "src/proxy/splice.ts"]);
+    expect([...parts].filter((f) => f.startsWith("src/proxy/")).sort()).toEqual(["src/proxy/chain-rows.ts", "src/proxy/chain.ts", "src/proxy/hop.ts", "src/proxy/mcp-hook.ts", "src/proxy/relay.ts", "src/proxy/route.ts", "src/proxy/splice.ts"]);
     expect(generatedFoldersIn(parts)).toEqual([]);
     expect([...parts].filter(isTable)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { peerOf, requirementForGate, requirementForInitOrder, type Sender } from
 import { widerTableFor, type Table } from "./tables.ts";
 import { declaresAcpServer } from "./mcp.ts";
 import { onPromptSent, onSessionCancel, onTurnUpdate } from "./turns.ts";
+import { sessionIdOf } from "../../src/jsonrpc/session-id.ts";
 
 /** Session state for `id`, created on first use. */
 export function sessionOf(state: MonitorState, id: string): SessionState {
@@ -21,10 +22,6 @@ export function sessionOf(state: MonitorState, id: string): SessionState {
   return s;
 }
 
-function sessionIdOf(params: unknown): string | undefined {
-  const id = typeof params === "object" && params !== null ? (params as { sessionId?: unknown }).sessionId : undefined;
-  return typeof id === "string" ? id : undefined;
-}
 
 /**
  * The table that judges a message `handler` receives: for the client's

@@ -32,6 +32,7 @@
  */
 import { objectLines } from "./ndjson.ts";
 import type { Sender } from "./rules.ts";
+import { sessionIdOf } from "../../src/jsonrpc/session-id.ts";
 
 /** A component name of the format for inspect's two sides. */
 export const COMPONENT: Readonly<Record<Sender, string>> = { client: "Client", agent: "Agent" };
@@ -75,9 +76,11 @@ type Message = Record<string, unknown>;
 /**
  * The trace lines (each ending with a newline) for one line `line` written by
  * `from` at `t` ms since the trace began; empty when the line is not JSON or
- * holds no request, notification or response.
+ * holds no request, notification or response. `names`: the components of the
+ * hop (a conductor's `Proxy(0)` → `Proxy(1)`), by default `Client` and `Agent`
+ * as the sides of {@link COMPONENT}.
  */
-export function rustTraceLines(from: Sender, line: string, t: number): string {
+export function rustTraceLines(from: Sender, line: string, t: number, names?: { readonly from: string; readonly to: string }): string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -88,15 +91,13 @@ export function rustTraceLines(from: Sender, line: string, t: number): string {
   let out = "";
   for (const item of items) {
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
-    const event = toEvent(from, item as Message, t / 1000);
+    const event = toEvent(names?.from ?? COMPONENT[from], names?.to ?? COMPONENT[from === "client" ? "agent" : "client"], item as Message, t / 1000);
     if (event !== undefined) out += `${JSON.stringify(event)}\n`;
   }
   return out;
 }
 
-function toEvent(from: Sender, m: Message, ts: number): Record<string, unknown> | undefined {
-  const source = COMPONENT[from];
-  const target = COMPONENT[from === "client" ? "agent" : "client"];
+function toEvent(source: string, target: string, m: Message, ts: number): Record<string, unknown> | undefined {
   if (typeof m.method === "string") {
     let method = m.method;
     let params: unknown = m.params ?? null;
@@ -107,9 +108,9 @@ function toEvent(from: Sender, m: Message, ts: number): Record<string, unknown> 
       method = inner.method;
       params = inner.params ?? null;
     }
-    const sessionId = (m.params as { sessionId?: unknown } | null | undefined)?.sessionId;
+    const sessionId = sessionIdOf(m.params);
     const base = { ts, protocol, from: source, to: target };
-    const session = typeof sessionId === "string" ? { session: sessionId } : {};
+    const session = sessionId !== undefined ? { session: sessionId } : {};
     if ("id" in m) return { type: "request", ...base, id: m.id ?? null, method, ...session, params: redactCredentials(params) };
     return { type: "notification", ...base, method, ...session, params: redactCredentials(params) };
   }

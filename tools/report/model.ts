@@ -15,6 +15,7 @@ import { readRecording } from "../inspect/recording.ts";
 import { citationUrl, requirement } from "../inspect/requirements.ts";
 import type { Sender } from "../inspect/rules.ts";
 import { describeTable } from "../inspect/tables.ts";
+import { sessionIdOf } from "../../src/jsonrpc/session-id.ts";
 
 export interface ReportMessage {
   readonly index: number;
@@ -100,7 +101,7 @@ export function buildModel(text: string): ReportModel {
     last = e.t;
     const hop = e.type === "message" ? e.hop : undefined;
     const body = (e.type === "message" && typeof e.msg === "object" && e.msg !== null ? e.msg : {}) as Record<string, unknown>;
-    const params = body.params as { sessionId?: unknown } | undefined;
+    const params = body.params;
     const index = messages.length;
     const id = body.id === undefined ? "" : JSON.stringify(body.id);
     const names = { hop: hop?.name ?? "", fromName: hop?.from ?? "", toName: hop?.to ?? "", traceId: traceIdOf(body) };
@@ -117,7 +118,7 @@ export function buildModel(text: string): ReportModel {
     const o = h.monitor.observe(e.from, proxyInit ? JSON.stringify({ ...body, method: "initialize" }) : e.line, e.t);
     const m: ReportMessage = {
       index, t: e.t, from: e.from, kind: o.kind, method: `${proxyInit ? "_proxy/initialize" : (o.method ?? o.answers?.method ?? "")}${o.mcp === undefined ? "" : ` [${o.mcp}]`}`, id: o.id === undefined ? "" : JSON.stringify(o.id),
-      session: typeof params?.sessionId === "string" ? params.sessionId : "", ...names, json: e.line, pair: undefined, ms: undefined, error: o.answers?.error,
+      session: sessionIdOf(params) ?? "", ...names, json: e.line, pair: undefined, ms: undefined, error: o.answers?.error,
     };
     const key = `${names.hop}:${e.from}:${m.id}`;
     if (o.kind === "request") requests.set(key, index);

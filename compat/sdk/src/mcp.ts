@@ -11,12 +11,13 @@
  * of `./experimental/mcp-server`); the caller sends inner requests and routes
  * the provider's request-scoped notifications back to them.
  */
-import { isAcpServer, isMcpError, isObject, MCP_MESSAGE, MCP_PROTOCOL_VERSION as BINDING_VERSION, McpBindingError, outcomeOf } from "../../../src/mcp/binding.ts";
+import { isAcpServer, MCP_MESSAGE, MCP_PROTOCOL_VERSION as BINDING_VERSION, McpBindingError, outcomeOf } from "acp-router/mcp";
+import { isMcpError, isObject } from "./mcp-values.ts";
 import { connectionClosed, connectionOfContext, contextSender, type HasConnectionContext } from "./contexts.ts";
 import { RequestError } from "./request-error.ts";
 import type { MaybePromise } from "./wire-types.ts";
-import type { MessageMcpResponse as V1Response } from "../../../src/unstable/generated/types.ts";
-import type { MessageMcpResponse as V2Response } from "../../../src/v2/unstable/generated/types.ts";
+import type { MessageMcpResponse as V1Response } from "acp-router/unstable";
+import type { MessageMcpResponse as V2Response } from "acp-router/v2/unstable";
 
 /**
  * The outcome `handleRequest` resolves with, typed so it is also the table's

@@ -1,0 +1,2 @@
+// A module whose default export is not what defineProxy returns.
+export default { fromClient: {} };
