@@ -25,6 +25,7 @@ import { isAbsolute } from "node:path";
 import { customRootField } from "./root-fields.ts";
 import { na, notObservable, notRun, pass, fail, type Scorecard } from "../check/score.ts";
 import type { RunResult } from "./run.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** Rows a black box cannot decide, with why. */
 export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
@@ -181,7 +182,7 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
     // is not JSON at all (a log line) is output that is not a message, ACP-TRANSPORT-101's, not a framing breach. A batch answer
     // (v2) is one JSON array on one line: as much one message as an object.
     const split = connected.flatMap((r) => r.peer.lines.filter((l, i, all) => l.body === undefined && !isJson(l.text) && ((all[i + 1] !== undefined && isJson(`${l.text}\n${all[i + 1]!.text}`)) || (all[i - 1] !== undefined && isJson(`${all[i - 1]!.text}\n${l.text}`)))));
-    card.score("ACP-TRANSPORT-203", split.length === 0 ? pass : fail(`a message the client wrote spans lines (an embedded newline): ${JSON.stringify(split[0]!.text.slice(0, 200))} is JSON only with the line next to it`));
+    card.score("ACP-TRANSPORT-203", split.length === 0 ? pass : fail(`a message the client wrote spans lines (an embedded newline): ${JSON.stringify(quoteText(split[0]!.text))} is JSON only with the line next to it`));
   }
   if (bodies.length > 0 && !violated(connected, ["ACP-JSONRPC-101"])) card.score("ACP-JSONRPC-101", pass);
   // Custom root fields in what the client sent (custom data goes in _meta), against the schemas of the version it spoke.
@@ -193,12 +194,12 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   // Notifications of check's agent (session/update) that the client answered would be answers naming no request: failed as ACP-JSONRPC-001.
   if (connected.some((r) => r.handshake.turnEndedAt !== undefined)) {
     const stray = answers.filter((a) => a.id === undefined || a.id === null).filter((a) => "result" in a);
-    card.score("ACP-JSONRPC-003", stray.length === 0 ? pass : fail(`the client sent a result with no usable id: ${JSON.stringify(stray[0]).slice(0, 160)}`));
+    card.score("ACP-JSONRPC-003", stray.length === 0 ? pass : fail(`the client sent a result with no usable id: ${quoteText(JSON.stringify(stray[0]))}`));
   }
   const errors = answers.filter((a) => "error" in a).map((a) => (a.error as { message?: unknown } | null)?.message);
   if (errors.length > 0) {
     const long = errors.filter((m) => typeof m !== "string" || m.includes("\n") || m.length > 300);
-    card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${JSON.stringify(long[0]).slice(0, 160)}`));
+    card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${quoteText(JSON.stringify(long[0]))}`));
   }
   const initRun = connected.find((r) => r.handshake.init !== undefined && r.scenario === "handshake") ?? connected.find((r) => r.handshake.init !== undefined);
   const init = initRun?.handshake.init;
@@ -221,7 +222,7 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
     const relative = news.map((p) => p.cwd).filter((c) => typeof c !== "string" || !isAbsolute(c));
     card.all(["ACP-SESSION-103", "ACP-PATH-101"], relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
     const dirs = news.flatMap((p) => (Array.isArray(p.additionalDirectories) ? p.additionalDirectories : []));
-    card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${JSON.stringify(dirs).slice(0, 120)} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
+    card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${quoteText(JSON.stringify(dirs))} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
     if (dirs.length === 0) card.score("ACP-ADDDIRS-101", na("the client sent no additionalDirectories"));
     else {
       const bad = dirs.filter((d) => typeof d !== "string" || !isAbsolute(d));

@@ -16,6 +16,7 @@ import { ErrorCode } from "../../src/errors.ts";
 import { FUTURE_VERSION, LIST_CURSOR } from "./agent.ts";
 import { AGENT_EXIT_DELAY_MS } from "./peer.ts";
 import type { RunResult } from "./run.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** The gated agent methods and the rows that forbid calling them unadvertised (every one is unadvertised here). */
 export const GATE_ROWS = ["ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114"] as const;
@@ -89,12 +90,12 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
     if (id === null && a.body !== undefined && "error" in a.body) continue;
     const request = peer.sent.find((r) => r.id === id);
     if (request === undefined) {
-      card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${a.text.slice(0, 160)}`));
+      card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${quoteText(a.text)}`));
       continue;
     }
     counts.set(request.id, (counts.get(request.id) ?? 0) + 1);
     const b = a.body as Record<string, unknown>;
-    card.score("ACP-JSONRPC-002", "result" in b !== "error" in b ? pass : fail(`the answer to ${request.method} carries both result and error: ${a.text.slice(0, 160)}`));
+    card.score("ACP-JSONRPC-002", "result" in b !== "error" in b ? pass : fail(`the answer to ${request.method} carries both result and error: ${quoteText(a.text)}`));
     if ("error" in b) {
       const code = (b.error as { code?: unknown } | null)?.code;
       card.score("ACP-ERROR-101", Number.isInteger(code) ? pass : fail(`the error answer to ${request.method} has code ${JSON.stringify(code)}`));

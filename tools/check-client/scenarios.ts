@@ -17,6 +17,7 @@ import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import type { Peer } from "./peer.ts";
 import { idProbes } from "./ids.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** How long the client must stay connected after a probe update to count as having tolerated it, in ms. Default 300: a receiver that chokes on a message does so as it parses it. */
 export const LIVENESS_MS = 300;
@@ -123,7 +124,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
     if (why !== undefined) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${why}`));
   } else {
     card.score("ACP-EXT-001", pass);
-    card.score("ACP-JSONRPC-004", errorCodeOf(ext) === ErrorCode.MethodNotFound ? pass : fail(`the unknown request _acp-router.check/ping was answered ${JSON.stringify(ext.result !== undefined ? { result: ext.result } : ext.error).slice(0, 160)}, not -32601`));
+    card.score("ACP-JSONRPC-004", errorCodeOf(ext) === ErrorCode.MethodNotFound ? pass : fail(`the unknown request _acp-router.check/ping was answered ${quoteText(JSON.stringify(ext.result !== undefined ? { result: ext.result } : ext.error))}, not -32601`));
   }
   if (!(await idProbes(ctx))) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${String(ctx.gone())} after the request-id probes`));
   const nullAnswer = (code: number) => (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null && errorCodeOf(l.body) === code;
@@ -134,7 +135,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
     const answer = await peer.waitFor(anyNullAnswer, Math.min(timeoutMs, 2000), from);
     const why = ctx.gone();
     if (why !== undefined) return void card.all([id, "ACP-JSONRPC-005"], fail(`the client ${why} after ${what}`));
-    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${answer.text.slice(0, 160)}, not ${code} with id null`));
+    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${quoteText(answer.text)}, not ${code} with id null`));
   }
   const again = await peer.request("_acp-router.check/ping", { probe: "again" }, timeoutMs);
   card.score("ACP-JSONRPC-005", again !== undefined ? pass : ctx.gone() !== undefined ? fail(`the client ${String(ctx.gone())} after the erroneous lines`) : fail(`after the erroneous lines a request got no answer within ${s}`));
@@ -179,27 +180,27 @@ async function batchProbes(ctx: TurnContext): Promise<void> {
   };
   const empty = await send("[]");
   if (gone()) return;
-  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${empty.text.slice(0, 160)}, not one -32600 with id null`));
+  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${quoteText(empty.text)}, not one -32600 with id null`));
   const notes = await send(JSON.stringify([note, note]), 500);
   if (gone()) return;
   // The row forbids returning an empty array for an all-notification batch; another answer (a refusal of the whole batch) is noted.
   const notesArray = notes !== undefined ? jsonArray(notes.text) : undefined;
-  if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${notes.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
-  card.score("ACP-JSONRPC-312", notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${JSON.stringify([note, note]).slice(0, 160)}); the client answered with an array holding a Response object for a notification: ${notes?.text.slice(0, 160) ?? ""}`) : pass);
-  card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${JSON.stringify([note, note]).slice(0, 160)}); the client answered with an empty array`) : pass);
+  if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${quoteText(notes.text)}: not the empty array the row forbids, so noted`);
+  card.score("ACP-JSONRPC-312", notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an array holding a Response object for a notification: ${quoteText(notes?.text ?? "")}`) : pass);
+  card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an empty array`) : pass);
   const mixed = await send(JSON.stringify([ping("check-batch-1"), note]));
   if (gone()) return;
   const items = mixed !== undefined ? jsonArray(mixed.text) : undefined;
   if (mixed === undefined) card.all(["ACP-JSONRPC-306", "ACP-JSONRPC-307"], fail("a batch of a request and a notification got no answer"));
   else {
-    card.score("ACP-JSONRPC-306", items !== undefined && items.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-1") ? pass : fail(`a batch of a request and a notification was answered ${mixed.text.slice(0, 160)}, not one array holding the request's response`));
+    card.score("ACP-JSONRPC-306", items !== undefined && items.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-1") ? pass : fail(`a batch of a request and a notification was answered ${quoteText(mixed.text)}, not one array holding the request's response`));
     // A reply to the notification is an extra entry of the answer array; one error with id null refuses the whole batch (ACP-JSONRPC-306), it answers no notification.
     const extra = (items ?? []).filter((m) => (m as { id?: unknown } | null)?.id !== "check-batch-1");
-    card.score("ACP-JSONRPC-307", extra.length === 0 ? pass : fail(`the notification within a batch was answered: ${JSON.stringify(extra[0]).slice(0, 160)}`));
+    card.score("ACP-JSONRPC-307", extra.length === 0 ? pass : fail(`the notification within a batch was answered: ${quoteText(JSON.stringify(extra[0]))}`));
   }
   const invalid = await send(JSON.stringify([ping("check-batch-2"), 42]));
   if (gone()) return;
   const got = invalid !== undefined ? jsonArray(invalid.text) : undefined;
   const ok = got !== undefined && got.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-2") && got.some(isNullInvalid);
-  card.score("ACP-JSONRPC-309", ok ? pass : fail(invalid === undefined ? "a batch of a request and the number 42 got no answer" : `a batch of a request and the number 42 was answered ${invalid.text.slice(0, 160)}, not an array with the request's response and a -32600 with id null`));
+  card.score("ACP-JSONRPC-309", ok ? pass : fail(invalid === undefined ? "a batch of a request and the number 42 got no answer" : `a batch of a request and the number 42 was answered ${quoteText(invalid.text)}, not an array with the request's response and a -32600 with id null`));
 }

@@ -19,6 +19,7 @@ import { NOT_OBSERVABLE } from "./coverage.ts";
 import { BATCH_ROWS } from "./scenarios.ts";
 import { judgeAddedV2ClientRows } from "./v2-rows.ts";
 import type { RunResult } from "./run.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** The client-side rows of the v2 catalogue. */
 export const CLIENT_CHECKLIST_V2: Checklist = {
@@ -119,7 +120,8 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
   const violated = (ids: readonly string[]) => connected.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && ids.includes(v.requirement)));
   if (requests.length > 0) {
     card.score("ACP-JSONRPC-301", violated(["ACP-JSONRPC-301", "ACP-JSONRPC-102", "ACP-JSONRPC-103"]) ? fail("a request of the client had an id that is not a string or an integer (see the notes)") : pass);
-    card.score("ACP-JSONRPC-303", violated(["ACP-JSONRPC-303", "ACP-JSONRPC-001"]) && connected.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && v.rule === "duplicate-request-id")) ? fail("the client reused a request id while that request was pending") : pass);
+    const reused = connected.flatMap((r) => r.peer.monitor.violations).find((v) => v.by === "client" && v.rule === "duplicate-request-id");
+    card.score("ACP-JSONRPC-303", reused !== undefined ? fail(`the client reused a request id while that request was pending: ${reused.message}`) : pass);
   }
   const batches = lines.filter((l) => l.body === undefined && l.text.trimStart().startsWith("["));
   const lifecycleBatched = batches.filter((l) => {
@@ -130,7 +132,7 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
       return false;
     }
   });
-  card.score("ACP-JSONRPC-310", lifecycleBatched.length === 0 ? pass : fail(`the client batched a lifecycle message: ${lifecycleBatched[0]?.text.slice(0, 160) ?? ""}`));
+  card.score("ACP-JSONRPC-310", lifecycleBatched.length === 0 ? pass : fail(`the client batched a lifecycle message: ${quoteText(lifecycleBatched[0]?.text ?? "")}`));
   const sessions = connected.some((r) => r.handshake.sessions.length > 0);
   if (sessions) {
     card.score("ACP-AUTH-302", sent("auth/login") || sent("auth/logout") ? fail("the client called auth/login or auth/logout although check's agent returned no authMethods") : pass);
@@ -172,11 +174,12 @@ export function judgeVersionDown(card: Scorecard, run: RunResult): void {
   if (hs.initAnsweredAt === undefined) return;
   const lead = "a v2 initialize was answered with protocolVersion 1";
   const broke = run.peer.monitor.violations.filter((v) => v.by === "client" && v.t >= (hs.initAnsweredAt ?? 0) && (v.rule === "schema" || v.rule === "envelope"));
+  // A client that initialized again with 1 fell back, whatever became of what it sent next (a line check could not read is another row's).
+  const again = hs.offered.slice(1).includes(1);
   if (broke.length > 0) card.score("ACP-INIT-382", fail(`${lead}, and the client went on outside v1: ${broke[0]?.message ?? ""}`));
-  else if (hs.wentOn === undefined && run.ended) card.score("ACP-INIT-382", fail(`${lead}; the client neither fell back nor closed the connection (ended at the run's bound)`));
+  else if (!again && hs.wentOn === undefined && run.ended) card.score("ACP-INIT-382", fail(`${lead}; the client neither fell back nor closed the connection (ended at the run's bound)`));
   else {
     card.score("ACP-INIT-382", pass);
-    const again = hs.offered.slice(1).includes(1);
     card.notes.push(`version-down run: ${lead}; the client ${again ? "initialized again with 1" : hs.wentOn !== undefined ? `went on in v1 (${hs.wentOn.method})` : "closed the connection"}`);
   }
 }

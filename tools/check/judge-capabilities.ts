@@ -4,7 +4,7 @@
  * feature the agent never showed makes its rows n/a with that reason.
  */
 import { isAbsolute, join } from "node:path";
-import { show, type Run } from "./kit.ts";
+import { quoteText, type Run, show, quote } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { EXERCISES, RELATIVE_FILE, type Seen } from "./probes-capabilities.ts";
 import { isObj, paramsOf, requestsOf, updatesOf } from "./depth-kit.ts";
@@ -25,7 +25,7 @@ export function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
   card.score("ACP-PLAN-101", plans.length > 0 ? pass : na("the agent reported no plan in answer to the exercise prompts"));
   card.score("ACP-PLAN-102", plans.length > 1 ? pass : na(plans.length === 0 ? "the agent reported no plan" : "one plan update only: no progress to report"));
   const badPlan = plans.find((p) => !Array.isArray(p.update.entries) || !(p.update.entries as unknown[]).every((e) => isObj(e) && typeof e.content === "string" && typeof e.status === "string" && typeof e.priority === "string"));
-  card.score("ACP-PLAN-103", plans.length === 0 ? na("the agent reported no plan") : badPlan === undefined ? pass : fail(`a plan update without the complete entries (content, priority, status each): ${badPlan.line.text.slice(0, 160)}`));
+  card.score("ACP-PLAN-103", plans.length === 0 ? na("the agent reported no plan") : badPlan === undefined ? pass : fail(`a plan update without the complete entries (content, priority, status each): ${quote(run.d, badPlan.line)}`));
 
   // Paths and lines the agent sent: fs requests, terminal cwds, tool call locations.
   const fs = requestsOf(lines, "fs/");
@@ -64,10 +64,10 @@ export function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
   const urlIds = urls.map((l) => paramsOf(l).elicitationId);
   card.score("ACP-ELICIT-117", urls.length === 0 ? na("no URL-mode elicitation") : new Set(urlIds).size === urlIds.length ? pass : fail(`URL elicitations reuse an elicitationId: ${show(urlIds)}`));
   const completes = requestsOf(lines, "elicitation/complete").concat(lines.filter((l) => l.body?.method === "elicitation/complete" && l.body.id === undefined));
-  card.score("ACP-ELICIT-119", completes.length === 0 ? na("the agent sent no elicitation/complete") : completes.every((c) => urlIds.includes(paramsOf(c).elicitationId)) ? pass : fail(`elicitation/complete for an elicitationId check's client never got: ${completes[0]!.text.slice(0, 160)}`));
+  card.score("ACP-ELICIT-119", completes.length === 0 ? na("the agent sent no elicitation/complete") : completes.every((c) => urlIds.includes(paramsOf(c).elicitationId)) ? pass : fail(`elicitation/complete for an elicitationId check's client never got: ${quote(run.d, completes[0]!)}`));
   const insecure = urls.filter((l) => typeof paramsOf(l).url === "string" && !/^https:|^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(paramsOf(l).url as string));
   card.score("ACP-ELICIT-122", urls.length === 0 ? na("no URL-mode elicitation") : insecure.length === 0 ? pass : fail(`a URL elicitation to ${show(paramsOf(insecure[0]!).url)}, not HTTPS`));
   const forms = elicits.filter((l) => paramsOf(l).mode !== "url");
   const linked = forms.find((l) => /https?:\/\//.test(JSON.stringify(paramsOf(l).requestedSchema ?? {})));
-  card.score("ACP-ELICIT-123", forms.length === 0 ? na("no form-mode elicitation") : linked === undefined ? pass : fail(`a form elicitation carries a URL in its fields: ${linked.text.slice(0, 160)}`));
+  card.score("ACP-ELICIT-123", forms.length === 0 ? na("no form-mode elicitation") : linked === undefined ? pass : fail(`a form elicitation carries a URL in its fields: ${quote(run.d, linked)}`));
 }

@@ -62,8 +62,8 @@ export function exchange(d: Driver, sent: { readonly text: string; readonly inde
   return out === "" ? back : `${out}; ${back}`;
 }
 
-/** An answer, shown short for evidence. */
-export const show = (v: unknown): string => (v === undefined ? "no answer" : JSON.stringify(v).slice(0, 200));
+/** A message (or any value) as evidence shows it: its JSON, whole up to {@link QUOTE_BYTES}, else its first 2 KB and its size. */
+export const show = (v: unknown): string => (v === undefined ? "no answer" : quoteText(JSON.stringify(v) ?? String(v)));
 export const errorOf = (a: Body): { code?: unknown; message?: unknown; data?: unknown } | undefined =>
   typeof a?.error === "object" && a.error !== null ? (a.error as { code?: unknown; message?: unknown; data?: unknown }) : undefined;
 export const errorCode = (a: Body): unknown => errorOf(a)?.code;

@@ -26,7 +26,7 @@
  * MAY rows are n/a: a permission, which no behaviour breaks.
  */
 import type { AgentLine, Driver } from "./driver.ts";
-import { describeError, show, step, type Run } from "./kit.ts";
+import { describeError, quoteText, type Run, show, step, quote } from "./kit.ts";
 import { fail, na, pass, type Verdict } from "./score.ts";
 import { configLists, isObj, requestsOf, updatesOf, type Obj } from "./depth-kit.ts";
 import { answerer, capabilitiesRun, CAPS_ROWS, exercise, EXERCISES, newSeen, type Seen } from "./probes-capabilities.ts";
@@ -87,7 +87,7 @@ export async function depthProbes(run: Run, init: Obj, spawn: ((label: string) =
     const term = requestsOf(lines, "terminal/");
     const elicit = requestsOf(lines, "elicitation/");
     const ran = `${EXERCISES.length} exercise prompts (${seen.results} answered with a result, ${seen.errors} with an error)`;
-    const verdict = (found: AgentLine[], what: string): Verdict => (found.length === 0 ? pass : fail(`check's client advertised no ${what}, yet the agent sent ${found[0]!.text.slice(0, 160)}`));
+    const verdict = (found: AgentLine[], what: string): Verdict => (found.length === 0 ? pass : fail(`check's client advertised no ${what}, yet the agent sent ${quote(d, found[0]!)}`));
     card.all(["ACP-CLIENTCAP-001", "ACP-FS-101"], verdict(fs, "fs capability"));
     card.all(["ACP-CLIENTCAP-002", "ACP-TERM-101"], verdict(term, "terminal capability"));
     card.score("ACP-CLIENTCAP-003", verdict(elicit, "elicitation capability"));
@@ -96,9 +96,9 @@ export async function depthProbes(run: Run, init: Obj, spawn: ((label: string) =
     const first = fs.length > 0 ? "ACP-CLIENTCAP-001" : term.length > 0 ? "ACP-CLIENTCAP-002" : elicit.length > 0 ? "ACP-CLIENTCAP-003" : undefined;
     if (first !== undefined) card.link("ACP-INIT-107", first, "the same request, sent without the capability");
     const notices = updatesOf(lines, "notice");
-    card.score("ACP-CLIENTCAP-101", notices.length === 0 ? pass : fail(`check's client did not advertise session.notices, yet the agent sent ${notices[0]!.line.text.slice(0, 160)}`));
+    card.score("ACP-CLIENTCAP-101", notices.length === 0 ? pass : fail(`check's client did not advertise session.notices, yet the agent sent ${quote(d, notices[0]!.line)}`));
     const compaction = [...updatesOf(lines, "compaction_update"), ...updatesOf(lines, "compaction_summary_chunk")];
-    card.score("ACP-CLIENTCAP-102", compaction.length === 0 ? pass : fail(`check's client did not advertise session.compaction, yet the agent sent ${compaction[0]!.line.text.slice(0, 160)}`));
+    card.score("ACP-CLIENTCAP-102", compaction.length === 0 ? pass : fail(`check's client did not advertise session.compaction, yet the agent sent ${quote(d, compaction[0]!.line)}`));
     if (seen.results + seen.errors === 0) card.all(GATE_ROWS, na(`none of the ${ran} was answered`));
     else card.notes.push(`capability gates: ${ran}, with no client capability advertised`);
     seen.lines.push(...lines);

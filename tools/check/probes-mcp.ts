@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describeError, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
+import { describeError, quoteText, type Run, seconds, show, silent, step, updateFor, quote } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
@@ -88,8 +88,8 @@ export async function mcpProbe(run: Run, v2 = false): Promise<void> {
       }
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
-      if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer).slice(0, 120)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)}, the turn in that session used a tool (${toolCall.text.slice(0, 120)}) and was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
+      if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
+      card.score(ROW, fail(`${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

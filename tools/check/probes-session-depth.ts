@@ -6,7 +6,7 @@
  * and session/cancel never answered. Resolves with the session it made, for
  * the lifecycle probes (probes-session-lifecycle.ts).
  */
-import { describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
+import { describeError, errorCode, isResponse, quoteText, type Run, show, silent, step, withSentinel } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { configLists, isObj, type Obj } from "./depth-kit.ts";
@@ -88,7 +88,7 @@ export async function sessionNewDepth(run: Run): Promise<string | undefined> {
 
     // session/cancel is a notification: never answered.
     const cancel = await withSentinel(run, () => d.notify("session/cancel", { sessionId: sid }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
-    card.score("ACP-CANCEL-205", cancel.found.length > 0 ? fail(`session/cancel was answered: ${cancel.found[0]!.text.slice(0, 160)}`) : cancel.sentinel !== undefined ? pass : silent(run, "ACP-CANCEL-205"));
+    card.score("ACP-CANCEL-205", cancel.found.length > 0 ? fail(`session/cancel was answered: ${quoteText(cancel.found[0]!.text)}`) : cancel.sentinel !== undefined ? pass : silent(run, "ACP-CANCEL-205"));
   });
   return sid;
 }

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
-import { answerOf, describeError, exchange, isConversation, quote, show, silent, step, updateFor, updateKind, type Run } from "./kit.ts";
+import { answerOf, describeError, exchange, isConversation, quote, quoteText, type Run, show, silent, step, updateFor, updateKind } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { isObj, updatesOf, type Obj } from "./depth-kit.ts";
 
@@ -89,7 +89,7 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     if (resumed.error !== undefined) return card.score("ACP-RESUME-002", na(`session/resume was answered ${describeError(resumed)}`));
     const before = d.lines.slice(at).filter(updateFor(sid!)).filter((l) => d.lines.indexOf(l) < d.lines.indexOf(d.answerTo(d.lastRequestId)!));
     const history = before.filter(isConversation);
-    card.score("ACP-RESUME-002", history.length === 0 ? pass : fail(`session/resume replayed history before answering: ${history[0]!.text.slice(0, 160)}`));
+    card.score("ACP-RESUME-002", history.length === 0 ? pass : fail(`session/resume replayed history before answering: ${quote(d, history[0]!)}`));
   });
 
   await step(run, "session/close", ["ACP-CLOSE-002"], async () => {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AgentLine } from "./driver.ts";
-import { isResponse, quote, show, type Run } from "./kit.ts";
+import { isResponse, quote, quoteText, type Run, show } from "./kit.ts";
 import { describeErrors, resultShape } from "./schema-shape.ts";
 import { fail, na, pass } from "./score.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
@@ -42,12 +42,15 @@ export function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], tw
   // Bytes that are not UTF-8 break it; a U+FFFD character the agent sent as such (valid UTF-8, EF BF BD) does not.
   const bad = run.d.utf8.invalid;
   card.score("ACP-TRANSPORT-002", bad === undefined ? pass : fail(`the agent's stdout holds bytes that are not UTF-8 at byte ${bad.offset}: ${bad.hex}`));
-  if (lines.some((l) => l.body?.id !== undefined)) card.score("ACP-JSONRPC-102", pass);
   const requests = lines.filter((l) => typeof l.body?.method === "string" && l.body.id !== undefined);
+  // The id of a request the agent sent is a string, a number or null; any other type breaks ACP-JSONRPC-102.
+  const badId = requests.find((l) => !(typeof l.body?.id === "string" || typeof l.body?.id === "number" || l.body?.id === null));
+  if (badId !== undefined) card.score("ACP-JSONRPC-102", fail(`the agent sent a request whose id is not a string, a number or null: ${quote(run.d, badId)}`));
+  else if (lines.some((l) => l.body?.id !== undefined)) card.score("ACP-JSONRPC-102", pass);
   if (requests.length === 0) card.score("ACP-JSONRPC-103", na(`the agent sent no request${twoRuns ? " in either run" : ""}`));
   else {
     const odd = requests.find((l) => l.body?.id === null || (typeof l.body?.id === "number" && !Number.isInteger(l.body.id)));
-    card.score("ACP-JSONRPC-103", odd === undefined ? pass : fail(`the agent sent a request with id ${show(odd.body?.id)}: ${odd.text.slice(0, 120)}`));
+    card.score("ACP-JSONRPC-103", odd === undefined ? pass : fail(`the agent sent a request with id ${show(odd.body?.id)}: ${quote(run.d, odd)}`));
   }
   const errors = lines.filter((l) => isResponse(l) && isObj(l.body?.error)).map((l) => ({ l, message: (l.body!.error as Obj).message }));
   const wordy = errors.find((e) => typeof e.message !== "string" || e.message.trim() === "" || e.message.includes("\n") || e.message.length > 300);
@@ -68,7 +71,7 @@ export function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], tw
   // ACP-META-101, the part on the wire: the reserved _meta keys, wherever the agent writes them, hold W3C trace context.
   const traces = lines.flatMap((l) => traceContextUses(l.body).map((u) => ({ ...u, l })));
   const badTrace = traces.find((u) => u.problem !== undefined);
-  card.score("ACP-META-101", traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${badTrace.l.text.slice(0, 200)}`));
+  card.score("ACP-META-101", traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${quote(run.d, badTrace.l)}`));
   const props = properties();
   if (props === null) return card.score("ACP-SCHEMA-002", na("the v1 schema (@agentclientprotocol/sdk) is not installed: no list of fields to compare with"));
   const extra: string[] = [];

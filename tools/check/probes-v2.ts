@@ -10,7 +10,7 @@
  */
 import { properties } from "./probes-traffic-v1.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
-import { answerOf, describeError, errorCode, exchange, isConversation, quote, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, exchange, isConversation, quote, quoteText, type Run, seconds, show, silent, step, updateFor, updateKind, withSentinel } from "./kit.ts";
 import { authRow, versionProbes } from "./probes-v2-init.ts";
 import { v2DepthProbes, V2_DEPTH_ROWS } from "./probes-v2-depth.ts";
 import { mcpProbe } from "./probes-mcp.ts";
@@ -121,7 +121,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, from);
     const user = d.lines.slice(from).filter(updateFor(sid)).map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update).filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
     if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
-    card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
+    card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${quote(d, idle)}`));
     if (idle !== undefined) uncancelledStop = stopOf(idle);
     if (idle !== undefined) hello = { stop: stopOf(idle), live: d.lines.slice(from, d.lines.indexOf(idle)).filter(updateFor(sid)).map((l) => (l.body?.params as { update: Record<string, unknown> }).update) };
   });
@@ -143,7 +143,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update")
       : stop === "cancelled" ? pass
       : sameAsUncancelled ? na(`the cancelled turn went idle with stopReason ${JSON.stringify(stop)}, as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel`)
-      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${first.text.slice(0, 120)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${idle.text.slice(0, 160)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
+      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${quote(d, first)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${quote(d, idle)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
     if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
     // No content or tool call update of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait);
     // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
@@ -151,7 +151,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
     const content = after.filter(isConversation);
     if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map(updateKind))].join(", ")}); not counted`);
-    card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${content[0]!.text.slice(0, 160)}`));
+    card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${quote(d, content[0]!)}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-303"], async () => {
@@ -183,7 +183,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     // When closing cancels running work, its idle state_update (cancelled) comes before the close's answer.
     const idleBefore = d.lines.slice(at, answerAt).find((l) => updateFor(id)(l) && isIdle(l));
     card.score("ACP-SESSION-323", idleBefore !== undefined && stopOf(idleBefore) === "cancelled" ? pass : fail(`check sent session/close for a session whose turn was running (${quote(d, running)}); ${idleBefore === undefined ? `the close was answered ${quote(d, d.answerTo(d.lastRequestId)!)} before any idle state_update` : `the idle state_update before the answer says ${JSON.stringify(stopOf(idleBefore))}, not "cancelled"`}`));
-    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${later[0]!.text.slice(0, 160)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
+    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${quote(d, later[0]!)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
   });
 
   await v2DepthProbes(run, init, sid, hello);
@@ -228,15 +228,15 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
   let reused: string | undefined;
   for (const l of lines) {
     if (typeof l.body?.method === "string" && l.body.id !== undefined) {
-      if (pending.has(l.body.id)) reused ??= l.text.slice(0, 160);
+      if (pending.has(l.body.id)) reused ??= quote(d, l);
       pending.add(l.body.id);
     }
   }
   card.score("ACP-JSONRPC-303", requests.length < 2 ? na(requests.length === 0 ? "the agent sent no request" : "the agent sent one request") : reused === undefined ? pass : fail(`the agent reused a request id: ${reused}`));
   const lifecycle = lines.find((l) => l.text.startsWith("[") && /"method"\s*:\s*"(initialize|auth\/login|session\/new|session\/resume|session\/prompt)"/.test(l.text));
-  card.score("ACP-JSONRPC-310", lifecycle === undefined ? pass : fail(`the agent batched a lifecycle message: ${lifecycle.text.slice(0, 160)}`));
+  card.score("ACP-JSONRPC-310", lifecycle === undefined ? pass : fail(`the agent batched a lifecycle message: ${quote(d, lifecycle)}`));
   const calls = requests.filter((l) => /^(fs|terminal|elicitation)\//.test(String(l.body?.method)));
-  card.score("ACP-INIT-306", calls.length === 0 ? pass : fail(`check's client advertised no capability, yet the agent sent ${calls[0]!.text.slice(0, 160)}`));
+  card.score("ACP-INIT-306", calls.length === 0 ? pass : fail(`check's client advertised no capability, yet the agent sent ${quote(d, calls[0]!)}`));
   await authRow(run, init, run.notV2);
   const extra: string[] = [];
   // A field another published ACP schema defines for the same type (v1's agentCapabilities, agentInfo) is protocol data of that

@@ -14,7 +14,7 @@
  * the protocol's catalogue (`WireIds`); a probe whose requirement the
  * catalogue lacks still runs for its evidence on other rows.
  */
-import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, isResponse, quoteText, type Run, show, silent, step, withSentinel, quote } from "./kit.ts";
 import { fail, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { idProbes } from "./probes-ids.ts";
@@ -68,7 +68,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     const { found, sentinel } = await withSentinel(run, () => d.write(`${INVALID_REQUEST}\n`), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
     const answer = found[0];
     const sent = `check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object)`;
-    if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${answer.text.slice(0, 200)}, not -32600 with id null`));
+    if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${quote(d, answer)}, not -32600 with id null`));
     else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, `${sent}; no answer to it nor to the next request`) : fail(`${sent}; no answer came, and the request check sent after it was answered`));
   });
 
@@ -76,7 +76,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     // {"jsonrpc":"2.0","id":77} has no method, no result and no error: the shape of a stray response, which JSON-RPC asks nobody to
     // answer (a server replies to requests; this is none). Whatever the agent does with it is noted, never scored.
     const { found } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || l.body?.id === null));
-    run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${found[0].text.slice(0, 160)}`}`);
+    run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${quote(d, found[0])}`}`);
   });
 
   await step(run, "fractional id", [], async () => {
@@ -85,7 +85,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     const answer = found[0];
     // JSON-RPC allows any number as an id; the schema's RequestId prose says fractional parts SHOULD NOT be used (by the sender),
     // not that a receiver must refuse them. Served or refused, it is noted, never scored: neither is evidence of any row.
-    if (answer !== undefined) run.card.notes.push(`a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was ${answer.body?.id === 1.5 ? "served as a request" : "refused with id null"}: ${answer.text.slice(0, 160)}`);
+    if (answer !== undefined) run.card.notes.push(`a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was ${answer.body?.id === 1.5 ? "served as a request" : "refused with id null"}: ${quote(d, answer)}`);
   });
 
   await step(run, "unknown method", own(ids.unknownMethod), async () => {
@@ -106,7 +106,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     for (const method of ["_acp-router.check/note", "session/no_such_notification"]) {
       const { found, sentinel } = await withSentinel(run, () => d.notify(method, { n: 1 }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
       if (found.length > 0) {
-        const evidence = `the notification ${method} was answered: ${found[0]!.text.slice(0, 200)}`;
+        const evidence = `the notification ${method} was answered: ${quote(d, found[0]!)}`;
         // One observation, two rows (the MUST NOT and the SHOULD): shown once, counted once.
         run.card.all([ids.notificationAnswered, ids.notificationIgnored], fail(evidence));
       } else if (sentinel !== undefined) run.card.all([ids.notificationAnswered, ids.notificationIgnored], pass);

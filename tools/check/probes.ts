@@ -11,7 +11,7 @@
  */
 import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
-import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { answerOf, deathReason, describeError, quoteText, type Run, type RunOptions, seconds, show } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
 import { unstableProbes, v2UnstableProbes, V1_UNSTABLE_ROWS, V2_UNSTABLE_ROWS } from "./probes-unstable.ts";
@@ -53,7 +53,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
   const v2 = options.protocol !== 1 && result?.protocolVersion === 2;
   if (v2) run.card = createScorecard(V2_CHECKLIST);
   else if (options.protocol === undefined && first.answer !== undefined) {
-    run.card.notes.push(`asked for protocol 2, the agent answered ${show(first.answer).slice(0, 120)}; initialized again with protocol 1`);
+    run.card.notes.push(`asked for protocol 2, the agent answered ${show(first.answer)}; initialized again with protocol 1`);
     first = { ...(await initialize(run, v1Params)), late: first.late };
     result = first.answer?.result as Record<string, unknown> | undefined;
   }

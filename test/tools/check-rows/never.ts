@@ -31,6 +31,7 @@ export const NEVER_FAILABLE: { readonly agent: Readonly<Record<string, string>>;
     "ACP-LIST-101": "passes on a client's session/list; a list before initialize is the monitor's init-order finding, charged to ACP-INIT-101 (one fact, one count)",
     "ACP-INIT-107": CHECKED_BEFORE, "ACP-AGENTCAP-102": CHECKED_BEFORE, "ACP-AGENTCAP-104": CHECKED_BEFORE, "ACP-AGENTCAP-106": CHECKED_BEFORE, "ACP-AGENTCAP-110": CHECKED_BEFORE, "ACP-AGENTCAP-112": CHECKED_BEFORE,
     "ACP-AGENTCAP-113": "passes when a session was set up and the client never called session/delete; check's v1 agent never advertises it, and the scripted clients have no call to make it fail here beyond ACP-AGENTCAP-103's (the same monitor rule)",
+    "ACP-INIT-381": "on the v2 card the client offered an integer version of 2 or more, which passes; a client offering anything else is answered 1 and scored on the v1 card, where the same fact fails ACP-INIT-104 (check-client/agent.ts answerVersion)",
     "ACP-AGENTCAP-114": "passes when a session was set up and the client never called logout; the monitor's gate rule fails it as it fails ACP-AGENTCAP-103",
   },
 };

@@ -54,7 +54,9 @@ export async function runAll(plans: readonly Planned[], concurrency = 4): Promis
   const worker = async () => {
     while (next < plans.length) {
       const p = plans[next++]!;
+      const started = performance.now();
       out.set(p.key, await runOne(p));
+      if (process.env.CHECK_ROWS_TIMES !== undefined) process.stderr.write(`check-rows: ${p.key} ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, plans.length) }, worker));

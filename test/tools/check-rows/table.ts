@@ -23,9 +23,9 @@ import { runKey } from "./run.ts";
 
 type Entry = { readonly id: string; readonly tier: string; readonly side: string };
 /** Every catalogue entry, by id, with the version of its catalogue. */
-export const CATALOGUE: ReadonlyMap<string, Entry & { readonly version: 1 | 2 }> = new Map([
-  ...[...v1, ...v1Unstable].map((e) => [e.id, { ...e, version: 1 as const }] as const),
-  ...[...v2, ...v2Unstable].map((e) => [e.id, { ...e, version: 2 as const }] as const),
+export const CATALOGUE: ReadonlyMap<string, Entry & { readonly version: 1 | 2 }> = new Map<string, Entry & { readonly version: 1 | 2 }>([
+  ...[...v1, ...v1Unstable].map((e): [string, Entry & { readonly version: 1 | 2 }] => [e.id, { id: e.id, tier: e.tier, side: e.side, version: 1 }]),
+  ...[...v2, ...v2Unstable].map((e): [string, Entry & { readonly version: 1 | 2 }] => [e.id, { id: e.id, tier: e.tier, side: e.side, version: 2 }]),
 ]);
 
 /** One row of the table: the side check scores it on, the run that passes it, the run and fault that fail it. */
