@@ -15,6 +15,7 @@ import { citationUrl } from "../inspect/requirements.ts";
 import { folderOf, type RealAgent } from "./agents.ts";
 import type { ClientRun } from "./client-run.ts";
 import { clientSection } from "./render-client.ts";
+import type { AgentSdk } from "./sdk.ts";
 
 /** One agent's run, as scorecard.ts saved it (docs/real-agents.json). */
 export interface AgentRun {
@@ -30,6 +31,8 @@ export interface AgentRun {
   readonly left: readonly string[];
   /** `1` for the second run of an agent that negotiated v2: `check --protocol 1`. Absent: check negotiated (v2 first, then v1). */
   readonly asked?: 1 | undefined;
+  /** The ACP SDK the agent depends on, read from its install after the run (sdk.ts). Absent: none found. */
+  readonly sdk?: AgentSdk | undefined;
 }
 
 const NO_PROBE = "check has no probe for this requirement";
