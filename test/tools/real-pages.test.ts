@@ -11,7 +11,7 @@ import v2 from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import v2Unstable from "../../docs/conformance-catalogue-v2-unstable.json" with { type: "json" };
 import quotes from "../../docs/conformance-quotes.json" with { type: "json" };
 import { QUOTE_BYTES, quoteText, show } from "../../tools/check/kit.ts";
-import type { CheckReport } from "../../tools/check/main.ts";
+import { renderText, type CheckReport } from "../../tools/check/main.ts";
 import { AGENTS } from "../../tools/real-agents/agents.ts";
 import { renderPage, type AgentRun } from "../../tools/real-agents/render.ts";
 import { requirementLines } from "../../tools/real-agents/requirement.ts";
@@ -44,6 +44,22 @@ describe("the spec's own words (docs/conformance-quotes.json)", () => {
     expect(auth[1]).toContain("Returning one or more valid entries advertises the Agent's authentication surface and means the Agent MUST implement both `auth/login` and `auth/logout`.");
     expect(requirementLines("ACP-JSONRPC-302")[1]).toBe("The spec's words: “The receiver MUST reply with the same value in the response.” (`schema.json#/$defs/RequestId`, @agentclientprotocol/sdk 2.4.0, schema/v2/schema.json, 2026-11-02)");
     expect(requirementLines("ACP-NO-SUCH-999")).toEqual([]);
+  });
+});
+
+describe("check's text report", () => {
+  it("prints the spec's own words, with source and date, under a fail row that carries its evidence (not under a row linked to it)", () => {
+    const text = renderText({
+      protocol: 2, catalogue: "docs/conformance-catalogue-v2.json (ACP v2)", passed: false, notes: [],
+      rows: [
+        { id: "ACP-JSONRPC-302", tier: "MUST", outcome: "fail", evidence: "check sent …; the agent answered …" },
+        { id: "ACP-JSONRPC-307", tier: "MUST NOT", outcome: "fail", evidence: "the same observation as ACP-JSONRPC-302", sameAs: "ACP-JSONRPC-302" },
+      ],
+    });
+    const lines = text.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("fail    ACP-JSONRPC-302"));
+    expect(lines[at + 1]).toBe(`${" ".repeat(44)}the spec: “The receiver MUST reply with the same value in the response.” (schema.json#/$defs/RequestId (@agentclientprotocol/sdk 2.4.0, schema/v2/schema.json), 2026-11-02)`);
+    expect(lines[at + 2]).toMatch(/^fail {4}ACP-JSONRPC-307/);
   });
 });
 

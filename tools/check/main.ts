@@ -20,6 +20,7 @@ import { runCheck } from "./probes.ts";
 import { tally, type CheckReport, type ScoreRow } from "./score.ts";
 import { createRecorder } from "./record.ts";
 import { renderSectionsText } from "./sections.ts";
+import { quoteWords, specWords } from "./spec-words.ts";
 
 export type { CheckReport, ScoreRow } from "./score.ts";
 
@@ -107,7 +108,11 @@ export async function scoreAgent(command: readonly string[], options: CheckOptio
 /** Renders a report as text: one row per line, the notes, the sections apart from the rows (never counted), then the counts. */
 export function renderText(report: CheckReport): string {
   const out = [`protocol v${report.protocol}; requirements from ${report.catalogue}`, ""];
-  for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
+  for (const r of report.rows) {
+    out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
+    // Under a fail that carries its evidence: the spec's own words it rests on, with their source and date.
+    if (r.outcome === "fail" && r.sameAs === undefined) for (const w of specWords(r.id)) out.push(`${" ".repeat(44)}the spec: ${quoteWords(w)}`);
+  }
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
   out.push(...renderSectionsText(report.sections ?? []));
   out.push("", `${countLine(report.rows)}${report.passed ? "" : "; a MUST failed"}`);

@@ -225,6 +225,11 @@ async function systemPrompts(run: Run, sc: Obj, s: Surface, cwd: string): Promis
   if (!isObj(sc.systemPrompt)) return card.all(rows, na(`${s.session}.systemPrompt is not advertised`));
   const create = (systemPrompt: Obj) => d.request("session/new", { cwd, mcpServers: [], systemPrompt });
   const text = [{ type: "text", text: "acp-router check" }];
+  // An agent that refuses a plain session/new (authentication required, offline) refuses every one: then no answer
+  // below says anything about system prompts, neither a refusal (no pass) nor an error (no fail).
+  const bare = await d.request("session/new", { cwd, mcpServers: [] });
+  if (bare === undefined) return card.all(rows, silent(run, rows[0]!));
+  if (bare.error !== undefined) return card.all(rows, na(`a session/new without a system prompt was refused too (${show(bare)}): what the agent does with a system prompt cannot be told apart`));
   const refused = (row: string, what: string, answer: Obj | undefined): Verdict => (answer === undefined ? silent(run, row) : answer.error !== undefined ? pass : fail(`session/new with ${what} created a session: ${show(answer)}`));
   const mode = await create({ mode: "acp-router-check-future-mode", content: text });
   if (s.systemPromptMode !== undefined) card.score(s.systemPromptMode, refused(s.systemPromptMode, "a system prompt mode no version defines", mode));

@@ -8,12 +8,11 @@ import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json
 import unstableEntries from "../../docs/conformance-catalogue-unstable.json" with { type: "json" };
 import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import v2UnstableEntries from "../../docs/conformance-catalogue-v2-unstable.json" with { type: "json" };
-import quotes from "../../docs/conformance-quotes.json" with { type: "json" };
+import { specWords } from "../check/spec-words.ts";
 import { citationUrl } from "../inspect/requirements.ts";
 
 /** Every catalogue entry, v1, unstable and v2 (a v2 id is never a v1 id), for the statement and citation of a fail row. */
 const CATALOGUE: ReadonlyMap<string, { readonly statement: string; readonly citation: string }> = new Map([...v1Entries, ...unstableEntries, ...v2Entries, ...v2UnstableEntries].map((e) => [e.id, e]));
-const QUOTES = quotes.quotes as Readonly<Record<string, readonly { readonly citation: string; readonly text: string; readonly date: string }[]>>;
 
 /** A table cell's text: pipes escaped, one line. */
 export const cell = (s: string | undefined): string => (s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -32,7 +31,7 @@ export const citationCell = (citation: string): string =>
 export function requirementLines(id: string): string[] {
   const spec = CATALOGUE.get(id);
   if (spec === undefined) return [];
-  const words = QUOTES[id] ?? [];
+  const words = specWords(id);
   if (words.length === 0) return [`Requirement: ${cell(spec.statement)} (${citationCell(spec.citation)})`];
   return [`Requirement: ${cell(spec.statement)}`, ...words.map((q) => `The spec's words: “${cell(q.text)}” (${citationCell(q.citation.replace(/ \(.*\)$/, ""))}${/ \((.*)\)$/.exec(q.citation)?.[1] !== undefined ? `, ${/ \((.*)\)$/.exec(q.citation)![1]!}` : ""}, ${q.date})`)];
 }
