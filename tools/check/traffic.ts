@@ -30,8 +30,14 @@ export function provoked(run: Run, line: AgentLine): string {
   const body = line.body;
   if (body === undefined || body.method !== undefined) return `the agent sent ${quote(d, line)}`;
   const id = body.id;
-  const sent = (typeof id === "number" || typeof id === "string") ? d.sentLine(id) : [...d.written].reverse().find((w) => w.index < line.index);
-  return exchange(d, sent, line);
+  if (typeof id === "number" || typeof id === "string") return exchange(d, d.sentLine(id), line);
+  // No usable id: what it answers is known only when the answer names the line (some agents put it in error.data.line);
+  // otherwise the last line check wrote before it is named as that, not as what it answers.
+  const data = (body.error as { data?: { line?: unknown } } | undefined)?.data;
+  const named = typeof data?.line === "string" ? [...d.written].reverse().find((w) => w.index < line.index && w.text === data.line) : undefined;
+  if (named !== undefined) return exchange(d, named, line);
+  const before = [...d.written].reverse().find((w) => w.index < line.index);
+  return `the agent sent ${quote(d, line)}, an answer with no usable id${before === undefined ? "" : ` (the last line check had written before it: ${quote(d, before)})`}`;
 }
 
 /** A schema finding on `line`: the evidence when the schema of `version` refuses it beyond its leniency, "note" when the leniency repairs it. */
