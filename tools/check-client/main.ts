@@ -24,7 +24,9 @@ import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun, type Scorecard } from "../check/score.ts";
 import { judgeCoverageV2, judgeVersionDown, v2Scorecard } from "./v2.ts";
 import { judgeCoverage } from "./coverage.ts";
-import { judgeGates, judgeHandshake, judgeInternalCancel, judgeOffers, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
+import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
+import { judgeOffers } from "./judge-offers.ts";
+import { judgeInternalCancel } from "./judge-pending.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
 

@@ -15,7 +15,7 @@ import { isAbsolute } from "node:path";
 import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, fail, na, notObservable, notRun, pass, type Scorecard, type Verdict } from "../check/score.ts";
-import { NOT_OBSERVABLE } from "./coverage.ts";
+import { NOT_OBSERVABLE } from "./coverage-reasons.ts";
 import { BATCH_ROWS } from "./scenarios.ts";
 import { judgeAddedV2ClientRows } from "./v2-rows.ts";
 import type { RunResult } from "./run.ts";

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { tmpdir } from "node:os";
-import { answerOf, describeError, exchange, isConversation, quote, quoteText, type Run, show, silent, step, updateFor, updateKind } from "./kit.ts";
+import { answerOf, describeError, exchange, isConversation, quote, type Run, show, silent, step, updateFor, updateKind } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { isObj, updatesOf, type Obj } from "./depth-kit.ts";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AgentLine } from "./driver.ts";
-import { isResponse, quote, quoteText, type Run, show } from "./kit.ts";
+import { isResponse, quote, type Run, show } from "./kit.ts";
 import { describeErrors, resultShape } from "./schema-shape.ts";
 import { fail, na, pass } from "./score.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
