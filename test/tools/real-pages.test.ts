@@ -111,7 +111,10 @@ describe("the SDK an agent is built on", () => {
     const page = renderPage([run], 60);
     expect(page).toContain(`| ${AGENTS[0]!.pkg}@${AGENTS[0]!.version} | v2 | 1 | 2 | 0 | 0 | 0 | no | 0 | 0 |`);
     expect(page).toContain("1 pass, 2 fail, 0 n/a, 0 not observable, 0 not run (0 of them: no probe) (1 more row decided by an observation counted with another row)");
-    expect(page).toContain("Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install)");
+    expect(page).toContain(`Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install): its answer to a JSON-RPC batch (one -32600 "${SDK_BATCH_REFUSAL}", written by the SDK before the agent's code sees the batch); its answer to a request id beyond ±(2^53−1) with another id (the SDK reads each line with JSON.parse, which holds such an id as the nearest double) come from that SDK, not from the agent's own code.`);
+    // A card that shows neither behaviour names the SDK and attributes nothing to it.
+    const plain = renderPage([{ ...run, report: { ...report, rows: report.rows.slice(1), sections: [] } }], 60);
+    expect(plain).toContain("Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install).\n");
     expect(page).toContain("  - This answer is written by @agentclientprotocol/sdk 2.4.0, the SDK the agent is built on, not by the agent's own code.");
     expect(page).not.toContain("- **ACP-EXT-303**");
     expect(page).toContain("Interoperability: request ids beyond ±(2^53−1) (not counted in the totals or the exit status):");

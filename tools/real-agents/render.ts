@@ -14,7 +14,7 @@ import { folderOf, type RealAgent } from "./agents.ts";
 import type { ClientRun } from "./client-run.ts";
 import { clientSection } from "./render-client.ts";
 import { cell, requirementLines } from "./requirement.ts";
-import { fromSdkBatchRefusal, sdkLine, type AgentSdk } from "./sdk.ts";
+import { fromSdkBatchRefusal, sdkLine, signsOf, type AgentSdk } from "./sdk.ts";
 
 /** One agent's run, as scorecard.ts saved it (docs/real-agents.json). */
 export interface AgentRun {
@@ -61,7 +61,7 @@ function agentSection(run: AgentRun, timeout: number): string[] {
   const judged = report.rows.filter((r) => r.evidence !== NO_PROBE && r.outcome !== "not observable");
   const noProbe = report.rows.filter((r) => r.evidence === NO_PROBE).length;
   out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe)${linkedNote(report)}. Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
-  if (run.sdk !== undefined) out.push(sdkLine(run.sdk), "");
+  if (run.sdk !== undefined) out.push(sdkLine(run.sdk, signsOf(report)), "");
   out.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
   for (const r of judged) out.push(`| ${r.outcome === "fail" ? "**fail**" : r.outcome} | ${r.id} | ${r.tier} | ${cell(r.evidence)} |`);
   out.push("");

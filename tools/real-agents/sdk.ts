@@ -78,11 +78,29 @@ export function sdkOf(folder: string, pkg: string): AgentSdk | undefined {
   return undefined;
 }
 
-/** The line a card shows under its heading for an agent built on an SDK: which one, and what of the card comes from it. */
-export function sdkLine(sdk: AgentSdk): string {
+/** What a card showed that an SDK may be behind: a whole-batch refusal with the SDK's text, an id beyond ±(2^53−1) answered rounded. */
+export interface SdkSigns {
+  readonly batchRefused: boolean;
+  readonly idRounded: boolean;
+}
+
+/** The signs in a report: the refusal's text anywhere in its rows or notes, an interoperability finding of an id answered with another id. */
+export function signsOf(report: { readonly rows: readonly { readonly evidence?: string | undefined }[]; readonly notes: readonly string[]; readonly sections?: readonly { readonly findings: readonly { readonly outcome: string }[] }[] | undefined }): SdkSigns {
+  const texts = [...report.rows.map((r) => r.evidence ?? ""), ...report.notes];
+  return {
+    batchRefused: texts.some((t) => t.includes(SDK_BATCH_REFUSAL)),
+    idRounded: (report.sections ?? []).some((s) => s.findings.some((f) => /^answered with id -?\d/.test(f.outcome))),
+  };
+}
+
+/**
+ * The line a card shows under its heading for an agent built on an SDK: which one, and which behaviours the card
+ * shows come from it (only those the card shows, and only when the installed SDK's files hold them).
+ */
+export function sdkLine(sdk: AgentSdk, signs: SdkSigns): string {
   const from: string[] = [];
-  if (sdk.refusesBatches) from.push(`its answer to a JSON-RPC batch (one -32600 "${SDK_BATCH_REFUSAL}", written by the SDK's own reader before the agent sees the batch)`);
-  if (sdk.parsesWithJsonParse) from.push("its answer to a request id beyond ±(2^53−1) (the SDK reads each line with JSON.parse, which holds such an id as the nearest double)");
+  if (sdk.refusesBatches && signs.batchRefused) from.push(`its answer to a JSON-RPC batch (one -32600 "${SDK_BATCH_REFUSAL}", written by the SDK before the agent's code sees the batch)`);
+  if (sdk.parsesWithJsonParse && signs.idRounded) from.push("its answer to a request id beyond ±(2^53−1) with another id (the SDK reads each line with JSON.parse, which holds such an id as the nearest double)");
   return `Built on ${sdk.name} ${sdk.version} (a dependency of the agent, read from its install)${from.length > 0 ? `: ${from.join("; ")} come${from.length === 1 ? "s" : ""} from that SDK, not from the agent's own code` : ""}.`;
 }
 
