@@ -55,6 +55,7 @@ export function createExampleAgentV2(): AgentHandler {
     },
 
     listSessions(params): { sessions: SessionInfo[] } {
+      if (params.cursor != null) throw RpcError.invalidParams({ cursor: params.cursor, reason: "this agent lists every session in one page and issues no cursor" });
       const found = [...sessions.values()].filter((s) => params.cwd == null || s.cwd === params.cwd);
       return { sessions: found.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt })) };
     },

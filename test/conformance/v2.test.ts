@@ -120,7 +120,7 @@ describe("v2 request ids", () => {
 });
 
 describe("v2 batches", () => {
-  it("[ACP-JSONRPC-304] [ACP-JSONRPC-306] [ACP-JSONRPC-307] accepts a mixed batch by default and answers its requests in one array once the slowest is done, nothing for the notification", async () => {
+  it("[ACP-JSONRPC-304] [ACP-JSONRPC-306] [ACP-JSONRPC-307] [ACP-JSONRPC-312] accepts a mixed batch by default and answers its requests in one array once the slowest is done, nothing for the notification", async () => {
     const notes: string[] = [];
     const d = await initialized(
       agent({
@@ -246,7 +246,7 @@ describe("v2 prompt turns and cancellation", () => {
     return { turns, handler: agent({ prompt: (_p, ctx) => (turns.push(ctx), { messageId: "m1" }), ...extra }) };
   }
 
-  it("[ACP-PROMPT-301] answers the acknowledgement as soon as the handler returns and keeps the turn open until the agent's idle state_update", async () => {
+  it("[ACP-PROMPT-301] [ACP-PROMPT-308] answers the acknowledgement as soon as the handler returns and keeps the turn open until the agent's idle state_update", async () => {
     const { turns, handler } = turnAgent();
     const d = await initialized(handler);
     d.send(request(1, "session/prompt", prompt("s1")));

@@ -26,8 +26,8 @@ describe("the real-clients page", () => {
     expect(page).toContain("| acpx 0.19.1 | 1 | 1 | 0 | 1 | 1 | **yes** | 1 | 12 |");
     expect(page).toContain("1 pass, 1 fail, 0 n/a, 1 not observable, 1 not run (1 of them: no probe)");
     expect(page).not.toContain("| not observable | ACP-META-103");
-    expect(page).toContain("**Violations found** (each: what check's agent sent and saw, then the requirement and where the spec says it):\n\n- **ACP-FS-102** (MUST): fs/write_text_file of a new file <scratch>/check-client-probe.txt succeeded");
-    expect(page).toContain("  - Requirement: The client creates the file on fs/write_text_file if it does not exist. ([docs/protocol/v1/file-system.mdx:100](");
+    expect(page).toContain("**Violations found** (each: what check's agent sent and saw, then the requirement, and the spec's own words with their source and date):\n\n- **ACP-FS-102** (MUST): fs/write_text_file of a new file <scratch>/check-client-probe.txt succeeded");
+    expect(page).toContain("  - Requirement: The client creates the file on fs/write_text_file if it does not exist.\n  - The spec's words: “The Client MUST create the file if it doesn't exist.” ([docs/protocol/v1/file-system.mdx:100](");
     expect(page).not.toContain("| not run | ACP-LIST-105");
     expect(page).toContain("- a note naming <path>");
     expect(page).not.toMatch(/\/tmp\/acp-check-client|\/work\/|\/home\//);

@@ -10,6 +10,7 @@ import { V1_CHECKLIST } from "../../tools/check/checklist.ts";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { INVALID_REQUEST } from "../../tools/check/probes-wire.ts";
 import { NO_KEYWORD } from "../../tools/check/score.ts";
+import { countLine } from "../../tools/check/main.ts";
 import { fixture, repoRoot, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
@@ -105,12 +106,16 @@ describe("check against scripted stub agents", () => {
     }
   }, 60_000);
 
-  it("a notification answered: ACP-JSONRPC-003 and ACP-EXT-201 fail with the line from the traffic", async () => {
-    const { row } = await check([], mode("answer-notes"));
-    for (const id of ["ACP-JSONRPC-003", "ACP-EXT-201"]) {
-      expect(row(id)?.outcome, id).toBe("fail");
-      expect(row(id)?.evidence).toContain('the notification _acp-router.check/note was answered: {"jsonrpc":"2.0","id":null,"error":{"code":-32601');
-    }
+  it("a notification answered: ACP-JSONRPC-003 and ACP-EXT-201 fail on one observation, shown once on the MUST NOT row (which names the other) and counted once", async () => {
+    const { row, card } = await check([], mode("answer-notes"));
+    for (const id of ["ACP-JSONRPC-003", "ACP-EXT-201"]) expect(row(id)?.outcome, id).toBe("fail");
+    expect(row("ACP-JSONRPC-003")?.evidence).toContain('the notification _acp-router.check/note was answered: {"jsonrpc":"2.0","id":null,"error":{"code":-32601');
+    expect(row("ACP-JSONRPC-003")?.evidence).toMatch(/The same fact decides ACP-EXT-201 \(counted once, here\)$/);
+    expect(row("ACP-EXT-201")).toMatchObject({ sameAs: "ACP-JSONRPC-003", evidence: "the same observation as ACP-JSONRPC-003, which shows the evidence (counted once, there)" });
+    // The fail count counts facts: the linked row is counted with the one that shows it.
+    const fails = card.rows.filter((r) => r.outcome === "fail");
+    expect(countLine(card.rows)).toContain(`, ${fails.filter((r) => r.sameAs === undefined).length} fail, `);
+    expect(fails.filter((r) => r.sameAs !== undefined).map((r) => r.id)).toContain("ACP-EXT-201");
   }, 60_000);
 
   it("an agent that dies mid-run is reported once, with the probe it died in; nothing after it is charged as unanswered", async () => {
@@ -134,13 +139,21 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-INFO-INVALIDREQ-001")?.evidence).toBe(`check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object); no answer came, and the request check sent after it was answered`);
   }, 60_000);
 
-  it("an int64 id beyond 2^53 answered with the rounded id fails ACP-JSONRPC-001 (a MUST: exit 1); the default stub's refusal with id null passes", async () => {
-    const { code, row, failed } = await check([], mode("round-big-id"));
-    expect({ code, failed }).toEqual({ code: 1, failed: ["ACP-JSONRPC-001"] });
-    expect(row("ACP-JSONRPC-001")?.evidence).toContain("the agent answered with id 9007199254740992");
+  it("an id beyond 2^53 answered with the rounded id is an interoperability finding, never a fail (exit 0); --strict-ids makes it a MUST fail of ACP-JSONRPC-001 (exit 1); the stub's refusal with id null is described as acp-router's policy", async () => {
+    const { code, row, failed, card } = await check([], mode("round-big-id"));
+    expect({ code, failed, id: row("ACP-JSONRPC-001")?.outcome }).toEqual({ code: 0, failed: [], id: "pass" });
+    const section = card.sections?.find((x) => x.id === "interoperability");
+    expect(section?.about).toContain("RFC 8259 §6");
+    expect(section?.about).toContain('"format": "int64"');
+    expect(section?.about).toContain("acp-router itself refuses a numeric id it cannot hold exactly with -32600 and id null; that is acp-router's policy, not the spec's");
+    expect(section?.findings.map((f) => [f.id, f.outcome])).toEqual([["id 9007199254740993", "answered with id 9007199254740992"], ["id -9007199254740993", "answered with id -9007199254740992"]]);
+    expect(section?.findings[0]?.evidence).toBe('check sent {"jsonrpc":"2.0","id":9007199254740993,"method":"_acp-router.check/id","params":{}}; the agent answered {"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601,"message":"Method not found: _acp-router.check/id"}}');
+    const strict = await check(["--strict-ids"], mode("round-big-id"));
+    expect({ code: strict.code, failed: strict.failed }).toEqual({ code: 1, failed: ["ACP-JSONRPC-001"] });
+    expect(strict.row("ACP-JSONRPC-001")?.evidence).toMatch(/^--strict-ids \(the schema's int64 annotation read as part of the MUST\): check sent .*9007199254740993.*; the agent answered .*9007199254740992.*: answered with id 9007199254740992, not the same digits/);
     const refused = await check([], mode(""));
     expect(refused.row("ACP-JSONRPC-001")?.outcome).toBe("pass");
-    expect(refused.card.notes).toContain("ACP-JSONRPC-001: a request with id 9007199254740993 (2^53+1) was refused with -32600 and id null");
+    expect(refused.card.sections?.[0]?.findings[0]?.outcome).toBe("refused with an error and id null (acp-router's own policy for an id it cannot hold; the spec names none)");
   }, 90_000);
 
   it("an agent lingering behind sh -c after stdin closes: noted (the lifecycle diagram has no keyword), and no process of its group is left", async () => {

@@ -22,135 +22,11 @@
  *   of check --client judges.
  */
 import { isAbsolute } from "node:path";
+import { customRootField } from "./root-fields.ts";
 import { na, notObservable, notRun, pass, fail, type Scorecard } from "../check/score.ts";
 import type { RunResult } from "./run.ts";
-
-/** Rows a black box cannot decide, with why. */
-export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
-  "ACP-PROMPT-104": "how the client renders text (Markdown or not) never reaches the agent",
-  "ACP-CANCEL-104": "how the client marks its unfinished tool calls after session/cancel is its own display state; nothing goes on the wire",
-  "ACP-PLAN-104": "how the client keeps its plan is display state; nothing goes on the wire",
-  "ACP-TERM-106": "what the client shows for a released terminal is display state",
-  "ACP-META-101": "whether the client keeps trace-context keys of _meta for its own tracing is internal",
-  "ACP-LIST-104": "whether the client merges listed directories is internal",
-  "ACP-CONFIG-105": "whether the client uses config options instead of modes is its interface",
-  "ACP-CONFIG-106": "the order the client displays options in is its interface",
-  "ACP-CONFIG-107": "where the client renders model options is its interface",
-  "ACP-CONFIG-108": "how the client breaks category ties is its interface",
-  "ACP-CONFIG-110": "the order the client displays options in is its interface",
-  "ACP-CONFIG-112": "whether the client ignores modes is its interface",
-  "ACP-CONFIG-113": "whether the client falls back to modes is its interface",
-  "ACP-TRANSPORT-105": "documentation of a custom transport is not traffic",
-  "ACP-ERROR-102": "a definition of the predefined codes, not a behaviour",
-  "ACP-INIT-106": "one combination of capabilities (none advertised) is exercised; every combination cannot be",
-};
-
-/** Elicitation rows about what the user sees and does: not observable, whatever the client advertised. */
-const ELICITATION_UI: Readonly<Record<string, string>> = {
-  "ACP-ELICIT-103": "how the client identifies the agent and offers decline and cancel is its interface",
-  "ACP-ELICIT-104": "whether the user can review and edit a form is the client's interface",
-  "ACP-ELICIT-105": "what the client shows before navigating is its interface",
-  "ACP-ELICIT-106": "whether the client shows the request's message is its interface",
-  "ACP-ELICIT-110": "whether form fields are pre-filled is the client's interface",
-  "ACP-ELICIT-124": "whether the client opens a URL before consent happens outside the protocol",
-  "ACP-ELICIT-125": "what the client shows before asking for consent is its interface",
-  "ACP-ELICIT-126": "where the client opens a URL happens outside the protocol",
-  "ACP-ELICIT-127": "whether the client highlights a URL's domain is its interface",
-  "ACP-ELICIT-128": "how the client renders URLs is its interface",
-  "ACP-ENUM-103": "which input control the client renders is its interface",
-};
-
-/** Elicitation rows: judged only for a client that advertised elicitation (check's agent has no elicitation probe yet). */
-const ELICITATION = ["ACP-ELICIT-101", "ACP-ELICIT-103", "ACP-ELICIT-104", "ACP-ELICIT-105", "ACP-ELICIT-106", "ACP-ELICIT-108", "ACP-ELICIT-110", "ACP-ELICIT-115", "ACP-ELICIT-118", "ACP-ELICIT-120", "ACP-ELICIT-124", "ACP-ELICIT-125", "ACP-ELICIT-126", "ACP-ELICIT-127", "ACP-ELICIT-128", "ACP-ENUM-101", "ACP-ENUM-103"];
-
-/** Rows about methods check's agent never advertises, so a conforming client never calls them. */
-const UNADVERTISED: Readonly<Record<string, string>> = {
-  "ACP-LOAD-101": "check's agent does not advertise loadSession, so the client has no session/load to send",
-  "ACP-RESUME-101": "check's agent does not advertise sessionCapabilities.resume, so the client has no session/resume to send",
-  "ACP-CLOSE-101": "check's agent does not advertise sessionCapabilities.close, so the client has no session/close to send",
-  "ACP-DELETE-101": "check's agent does not advertise sessionCapabilities.delete, so the client has no session/delete to send",
-  "ACP-AUTH-106": "check's agent does not advertise logout",
-  "ACP-CANCEL-105": "check's agent sends no $/cancel_request",
-  "ACP-TRANSPORT-104": "the client runs the agent over stdio, not a custom transport",
-  "ACP-PATH-102": "the client sent no line numbers (v1 clients send none on their own)",
-};
-
-/** Gate rows that say "check before calling": decided with the MUST NOT rows of the same gate (every gate is closed, but session/list in the offers run). */
-const CHECK_BEFORE = ["ACP-AGENTCAP-102", "ACP-AGENTCAP-104", "ACP-AGENTCAP-106", "ACP-AGENTCAP-110", "ACP-AGENTCAP-112", "ACP-INIT-107"];
-
-/** Why a row a scenario judges is still open, when no run reached its judging point. */
-export const NOT_REACHED: Readonly<Record<string, string>> = {
-  "ACP-AGENTCAP-101": "the client sent no session/prompt",
-  "ACP-PROMPT-103": "the client sent no session/prompt",
-  "ACP-PROMPT-102": "the client sent no session/prompt",
-  "ACP-SESSION-102": "the client sent no session/new",
-  "ACP-INIT-101": "the client sent no request",
-  "ACP-INIT-102": "the client sent no initialize",
-  "ACP-INIT-104": "the client sent no initialize",
-  "ACP-INIT-108": "the client sent no initialize",
-  "ACP-INIT-110": "the client sent no initialize",
-  "ACP-INIT-103": "no run got as far as a session",
-  "ACP-INIT-105": "the version run: the client sent no initialize",
-  "ACP-SHUTDOWN-101": "the handshake run's turn did not finish",
-  "ACP-JSONRPC-001": "the client answered no request of check's agent",
-  "ACP-JSONRPC-002": "the client answered no request of check's agent",
-  "ACP-JSONRPC-104": "the client answered no request of check's agent",
-  "ACP-ERROR-101": "the client answered no request of check's agent with an error, so no error code was seen",
-  "ACP-ERROR-001": "the client answered no request of check's agent with an error, so no error message was seen",
-  "ACP-JSONRPC-003": "check's agent sent no notification the client could have answered",
-  "ACP-TRANSPORT-101": "the client wrote no line",
-  "ACP-TRANSPORT-002": "the client wrote no line",
-  "ACP-TRANSPORT-203": "the client wrote no line",
-  "ACP-TRANSPORT-103": "the client never started the agent",
-  "ACP-JSONRPC-101": "the client wrote no message",
-  "ACP-JSONRPC-102": "the client sent no request",
-  "ACP-JSONRPC-103": "the client sent no request",
-  "ACP-SESSION-103": "the client sent no session/new",
-  "ACP-PATH-101": "the client sent no session/new",
-  "ACP-ADDDIRS-101": "the client sent no session/new",
-  "ACP-AGENTCAP-108": "the client sent no session/new",
-  "ACP-AGENTCAP-109": "the client sent no session/new",
-  "ACP-SCHEMA-002": "the client wrote no message",
-  "ACP-META-001": "the updates run did not reach its turn",
-  "ACP-PROMPT-105": "the updates run did not reach its turn",
-  "ACP-EXT-104": "the updates run did not reach its turn",
-  "ACP-META-102": "the updates run did not reach its turn",
-  "ACP-SESSION-108": "the updates run did not reach its turn",
-  "ACP-TRANSPORT-106": "the updates run did not reach its turn",
-  "ACP-EXT-101": "the updates run did not reach its turn",
-  "ACP-CONFIG-103": "the updates run did not reach its turn",
-  "ACP-CONFIG-104": "the updates run did not reach its turn",
-  "ACP-EXT-201": "the updates run did not reach its turn",
-  "ACP-EXT-001": "the updates run did not reach its wire probes",
-  "ACP-JSONRPC-004": "the updates run did not reach its wire probes",
-  "ACP-INFO-PARSE-001": "the updates run did not reach its wire probes",
-  "ACP-INFO-INVALIDREQ-001": "the updates run did not reach its wire probes",
-  "ACP-JSONRPC-005": "the updates run did not reach its wire probes",
-  "ACP-PERM-103": "the permission run did not reach its turn",
-  "ACP-CLIENTCAP-103": "the permission run did not reach its turn",
-  "ACP-FS-102": "the permission run did not reach its turn",
-  "ACP-PERM-101": "the cancel run did not reach its turn",
-  "ACP-PERM-102": "the cancel run did not reach its turn",
-  "ACP-CANCEL-103": "the cancel run did not reach its turn",
-  "ACP-CANCEL-110": "the cancel run did not reach its turn",
-  "ACP-CANCEL-205": "the cancel run did not reach its turn",
-  "ACP-CANCEL-109": "the cancel run did not reach its turn",
-  "ACP-AUTH-101": "the offers run did not get past initialize",
-  "ACP-AUTH-102": "the offers run did not get past initialize",
-  "ACP-AUTH-103": "the offers run did not get past initialize",
-  "ACP-LIST-101": "the offers run did not get past initialize",
-  "ACP-LIST-102": "the offers run did not get past initialize",
-  "ACP-LIST-105": "the offers run did not get past initialize",
-  "ACP-LIST-106": "the offers run did not get past initialize",
-  "ACP-EXT-103": "the client sent no _ request or notification",
-  "ACP-EXT-202": "the client sent no _ request or notification",
-  "ACP-AGENTCAP-102": "no run got as far as a session",
-  "ACP-AGENTCAP-104": "no run got as far as a session",
-  "ACP-AGENTCAP-106": "no run got as far as a session",
-  "ACP-AGENTCAP-110": "no run got as far as a session",
-  "ACP-AGENTCAP-112": "no run got as far as a session",
-  "ACP-INIT-107": "no run got as far as a session",
-};
+import { quoteText } from "../check/kit.ts";
+import { NOT_OBSERVABLE, ELICITATION_UI, ELICITATION, UNADVERTISED, CHECK_BEFORE, NOT_REACHED } from "./coverage-reasons.ts";
 
 const isJson = (text: string): boolean => {
   try {
@@ -173,31 +49,39 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   if (connected.length > 0) card.score("ACP-TRANSPORT-103", pass);
   // The monitor judged every line; a breach failed its row already (judgeTraffic), so a clean traffic passes.
   if (lines.length > 0) {
-    // The framer decodes UTF-8 with replacement: a U+FFFD may be a bad byte or a real character, so such a line decides nothing.
-    if (!lines.some((l) => l.text.includes("\uFFFD"))) card.score("ACP-TRANSPORT-002", pass);
-    // A batch answer (v2) is one JSON array on one line: as much one message as an object.
-    const notOne = lines.find((l) => l.body === undefined && !isJson(l.text));
-    card.score("ACP-TRANSPORT-203", notOne === undefined ? pass : fail(`a line the client wrote is not one JSON message: ${JSON.stringify(notOne.text.slice(0, 120))}`));
+    // The bytes decide, not a decoded U+FFFD (a real character is valid UTF-8): a stream that was not UTF-8 fails.
+    const bad = connected.find((r) => r.peer.utf8.invalid !== undefined);
+    card.score("ACP-TRANSPORT-002", bad === undefined ? pass : fail(`in the ${bad.scenario} run the client wrote bytes that are not UTF-8 at byte ${bad.peer.utf8.invalid!.offset}: ${bad.peer.utf8.invalid!.hex}`));
+    // A message split over lines (an embedded newline) shows as a line that is not JSON but is with its neighbour; a line that
+    // is not JSON at all (a log line) is output that is not a message, ACP-TRANSPORT-101's, not a framing breach. A batch answer
+    // (v2) is one JSON array on one line: as much one message as an object.
+    const split = connected.flatMap((r) => r.peer.lines.filter((l, i, all) => l.body === undefined && !isJson(l.text) && ((all[i + 1] !== undefined && isJson(`${l.text}\n${all[i + 1]!.text}`)) || (all[i - 1] !== undefined && isJson(`${all[i - 1]!.text}\n${l.text}`)))));
+    card.score("ACP-TRANSPORT-203", split.length === 0 ? pass : fail(`a message the client wrote spans lines (an embedded newline): ${JSON.stringify(quoteText(split[0]!.text))} is JSON only with the line next to it`));
   }
   if (bodies.length > 0 && !violated(connected, ["ACP-JSONRPC-101"])) card.score("ACP-JSONRPC-101", pass);
-  if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
+  // Custom root fields in what the client sent (custom data goes in _meta), against the schemas of the version it spoke.
+  const rootField = customRootField(card.checklist.version, bodies);
+  if (rootField !== undefined) card.score("ACP-SCHEMA-002", fail(`custom fields at the root of a spec type, which no published ACP schema defines (custom data goes in _meta): ${rootField}`));
+  else if (bodies.length > 0 && !violated(connected, ["ACP-SCHEMA-002"])) card.score("ACP-SCHEMA-002", pass);
   if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-102"])) card.score("ACP-JSONRPC-102", pass);
   if (requests.length > 0 && !violated(connected, ["ACP-JSONRPC-103"])) card.score("ACP-JSONRPC-103", pass);
   // Notifications of check's agent (session/update) that the client answered would be answers naming no request: failed as ACP-JSONRPC-001.
   if (connected.some((r) => r.handshake.turnEndedAt !== undefined)) {
     const stray = answers.filter((a) => a.id === undefined || a.id === null).filter((a) => "result" in a);
-    card.score("ACP-JSONRPC-003", stray.length === 0 ? pass : fail(`the client sent a result with no usable id: ${JSON.stringify(stray[0]).slice(0, 160)}`));
+    card.score("ACP-JSONRPC-003", stray.length === 0 ? pass : fail(`the client sent a result with no usable id: ${quoteText(JSON.stringify(stray[0]))}`));
   }
   const errors = answers.filter((a) => "error" in a).map((a) => (a.error as { message?: unknown } | null)?.message);
   if (errors.length > 0) {
     const long = errors.filter((m) => typeof m !== "string" || m.includes("\n") || m.length > 300);
-    card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${JSON.stringify(long[0]).slice(0, 160)}`));
+    card.score("ACP-ERROR-001", long.length === 0 ? pass : fail(`an error message is not one concise sentence: ${quoteText(JSON.stringify(long[0]))}`));
   }
   const initRun = connected.find((r) => r.handshake.init !== undefined && r.scenario === "handshake") ?? connected.find((r) => r.handshake.init !== undefined);
   const init = initRun?.handshake.init;
   if (init !== undefined && initRun?.handshake.version === 1) {
     const info = init.params.clientInfo as { name?: unknown; version?: unknown } | undefined;
     card.score("ACP-INIT-110", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(`initialize carried clientInfo ${JSON.stringify(info) ?? "(absent)"}: no name and version`));
+    // The same initialize decides ACP-INIT-102 (judge.ts): one fact, one count.
+    card.link("ACP-INIT-110", "ACP-INIT-102", "the same initialize's clientInfo");
     const caps = (init.params.clientCapabilities ?? {}) as Record<string, unknown>;
     const elicitation = caps.elicitation !== undefined && caps.elicitation !== null && caps.elicitation !== false;
     for (const id of ELICITATION) {
@@ -210,10 +94,9 @@ export function judgeCoverage(card: Scorecard, runs: readonly RunResult[]): void
   const news = connected.flatMap((r) => r.peer.lines.filter((l) => l.body?.method === "session/new").map((l) => (l.body?.params ?? {}) as Record<string, unknown>));
   if (news.length > 0) {
     const relative = news.map((p) => p.cwd).filter((c) => typeof c !== "string" || !isAbsolute(c));
-    card.score("ACP-SESSION-103", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
-    card.score("ACP-PATH-101", relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
+    card.all(["ACP-SESSION-103", "ACP-PATH-101"], relative.length === 0 ? pass : fail(`session/new carried cwd ${JSON.stringify(relative[0])}, not an absolute path`));
     const dirs = news.flatMap((p) => (Array.isArray(p.additionalDirectories) ? p.additionalDirectories : []));
-    card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${JSON.stringify(dirs).slice(0, 120)} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
+    card.score("ACP-AGENTCAP-108", dirs.length === 0 ? pass : fail(`session/new carried additionalDirectories ${quoteText(JSON.stringify(dirs))} although check's agent did not advertise sessionCapabilities.additionalDirectories`));
     if (dirs.length === 0) card.score("ACP-ADDDIRS-101", na("the client sent no additionalDirectories"));
     else {
       const bad = dirs.filter((d) => typeof d !== "string" || !isAbsolute(d));

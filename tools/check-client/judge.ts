@@ -6,16 +6,15 @@
  * closes the agent's stdin, then waits for the agent's exit), the answers to
  * the agent's requests (ids echoed exactly, one answer each, result or error,
  * integer error codes) and what inspect's monitor found in the client's
- * traffic (gated methods called, lines that are not JSON, schema breaches);
- * the offers run (session/list paging and auth method types) and the cancel
- * run's request left pending through the client's shutdown (ACP-CANCEL-109).
+ * traffic (gated methods called, lines that are not JSON, schema breaches).
+ * The offers run is judged in judge-offers.ts, the cancel run's request left
+ * pending through the client's shutdown in judge-pending.ts.
  */
-import { fail, na, pass, passNoted, type Scorecard } from "../check/score.ts";
-import { isAbsolute } from "node:path";
-import { ErrorCode } from "../../src/errors.ts";
-import { FUTURE_VERSION, LIST_CURSOR } from "./agent.ts";
+import { fail, na, pass, type Scorecard } from "../check/score.ts";
+import { FUTURE_VERSION } from "./agent.ts";
 import { AGENT_EXIT_DELAY_MS } from "./peer.ts";
 import type { RunResult } from "./run.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** The gated agent methods and the rows that forbid calling them unadvertised (every one is unadvertised here). */
 export const GATE_ROWS = ["ACP-AGENTCAP-103", "ACP-AGENTCAP-105", "ACP-AGENTCAP-107", "ACP-AGENTCAP-111", "ACP-AGENTCAP-113", "ACP-AGENTCAP-114"] as const;
@@ -89,12 +88,12 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
     if (id === null && a.body !== undefined && "error" in a.body) continue;
     const request = peer.sent.find((r) => r.id === id);
     if (request === undefined) {
-      card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${a.text.slice(0, 160)}`));
+      card.score("ACP-JSONRPC-001", fail(`an answer with id ${JSON.stringify(id)} names no request the agent sent (its ids: ${peer.sent.map((r) => JSON.stringify(r.id)).join(", ")}): ${quoteText(a.text)}`));
       continue;
     }
     counts.set(request.id, (counts.get(request.id) ?? 0) + 1);
     const b = a.body as Record<string, unknown>;
-    card.score("ACP-JSONRPC-002", "result" in b !== "error" in b ? pass : fail(`the answer to ${request.method} carries both result and error: ${a.text.slice(0, 160)}`));
+    card.score("ACP-JSONRPC-002", "result" in b !== "error" in b ? pass : fail(`the answer to ${request.method} carries both result and error: ${quoteText(a.text)}`));
     if ("error" in b) {
       const code = (b.error as { code?: unknown } | null)?.code;
       card.score("ACP-ERROR-101", Number.isInteger(code) ? pass : fail(`the error answer to ${request.method} has code ${JSON.stringify(code)}`));
@@ -116,7 +115,8 @@ export function judgeTraffic(card: Scorecard, run: RunResult): void {
     seen.add(`${v.rule} ${id}`);
     const line = peer.lines.find((l) => l.index === v.index)?.text;
     const evidence = line !== undefined && !v.message.includes(line.slice(0, 40)) ? `${v.message}: ${line.slice(0, 200)}` : v.message;
-    if (card.checklist.entries.some((e) => e.id === id)) card.score(id, fail(`${run.scenario} run: ${evidence}`));
+    // A v2 card maps a v1 id to its v2 row (and notes the rest) itself.
+    if (card.checklist.version === 2 || card.checklist.entries.some((e) => e.id === id)) card.score(id, fail(`${run.scenario} run: ${evidence}`));
     else card.notes.push(`inspect rule ${v.rule} (${v.requirement}) in the ${run.scenario} run: ${evidence}`);
   }
   if (peer.extraConnections > 0) card.notes.push(`the ${run.scenario} run: the client started the agent ${peer.extraConnections + 1} times; only the first connection was served`);
@@ -142,93 +142,4 @@ export function judgeVersion(card: Scorecard, run: RunResult): void {
   if (hs.wentOn !== undefined) card.score("ACP-INIT-105", fail(`${answered}, and the client went on with ${hs.wentOn.method} ${ms(hs.wentOn.t - hs.initAnsweredAt)} later instead of closing the connection`));
   else if (run.ended) card.score("ACP-INIT-105", fail(`${answered}; the client neither closed the connection nor exited (ended at the run's bound)`));
   else card.score("ACP-INIT-105", pass);
-}
-
-const short = (text: string) => (text.length > 240 ? `${text.slice(0, 240)}…` : text);
-
-/**
- * Scores the offers run (v1; agent.ts): check's agent advertised
- * sessionCapabilities.list and offered auth methods.
- *
- * - ACP-AUTH-101 / ACP-AUTH-102 (MUST NOT, the same rule in the schema and the
- *   prose): a terminal method is offered only to a client that advertised
- *   auth.terminal; an authenticate naming it fails both, with the method
- *   offered and the line sent; a client that went on past initialize without
- *   one passes.
- * - ACP-AUTH-103 (no keyword: a method without type is read as type agent):
- *   an authenticate naming the type-less method is what an agent-type method
- *   allows, a pass with a note; no authenticate shows nothing, n/a.
- * - ACP-LIST-106 (MUST: cursors are opaque): every session/list cursor must be
- *   {@link LIST_CURSOR} byte for byte; ACP-LIST-105 (MUST: a missing
- *   nextCursor ends the results): no session/list with a cursor after the last
- *   page; ACP-LIST-102 (MUST: the cwd filter is absolute); ACP-LIST-101 (MUST:
- *   initialization first; the monitor fails a breach) passes on a listing.
- */
-export function judgeOffers(card: Scorecard, run: RunResult): void {
-  const hs = run.handshake;
-  if (hs.initAnsweredAt === undefined || hs.version !== 1) return;
-  const goneOn = hs.wentOn !== undefined;
-  const methodOf = (l: { body: Record<string, unknown> | undefined }) => (l.body?.params as { methodId?: unknown } | undefined)?.methodId;
-  const terminal = hs.authOffered.find((m) => m.type === "terminal");
-  const typeless = hs.authOffered.find((m) => m.type === undefined);
-  const offered = `check's agent answered initialize with authMethods ${JSON.stringify(hs.authOffered)}`;
-  if (terminal === undefined) card.all(["ACP-AUTH-101", "ACP-AUTH-102"], na("the client did not advertise clientCapabilities.auth.terminal, so check's agent offered no terminal auth method (an agent offers one only then)"));
-  else {
-    const bad = hs.authenticates.find((l) => methodOf(l) === terminal.id);
-    if (bad !== undefined) card.all(["ACP-AUTH-101", "ACP-AUTH-102"], fail(`${offered}, and the client sent ${short(bad.text)}: a terminal method is run outside ACP, never passed to authenticate`));
-    else if (goneOn) card.all(["ACP-AUTH-101", "ACP-AUTH-102"], pass);
-    else card.all(["ACP-AUTH-101", "ACP-AUTH-102"], na(`${offered}; the client sent nothing after initialize`));
-  }
-  if (typeless !== undefined) {
-    const used = hs.authenticates.find((l) => methodOf(l) === typeless.id);
-    if (used !== undefined) {
-      card.score("ACP-AUTH-103", passNoted(`the client called authenticate with the method without type (read as type agent, which authenticate serves): ${short(used.text)}`));
-    } else card.score("ACP-AUTH-103", na(`${offered}; the client called authenticate with no method, so nothing on the wire shows how it read the method without type`));
-  }
-  const listRows = ["ACP-LIST-101", "ACP-LIST-102", "ACP-LIST-105", "ACP-LIST-106"];
-  if (hs.lists.length === 0) return void card.all(listRows, na(`check's agent advertised sessionCapabilities.list in the offers run, and the client sent no session/list`));
-  card.score("ACP-LIST-101", pass);
-  const cwds = hs.lists.map((l) => (l.line.body?.params as { cwd?: unknown } | undefined)?.cwd).filter((c) => c !== undefined && c !== null);
-  const relative = cwds.find((c) => typeof c !== "string" || !isAbsolute(c));
-  card.score("ACP-LIST-102", cwds.length === 0 ? na("the client's session/list carried no cwd filter") : relative === undefined ? pass : fail(`session/list carried the cwd filter ${JSON.stringify(relative)}, not an absolute path`));
-  const paged = hs.lists.filter((l) => (l.line.body?.params as { cursor?: unknown } | undefined)?.cursor !== undefined && (l.line.body?.params as { cursor?: unknown }).cursor !== null);
-  const first = hs.lists.find((l) => l.answered === "first");
-  const given = `check's agent answered ${first !== undefined ? `session/list ${short(first.line.text)}` : "session/list"} with nextCursor ${JSON.stringify(LIST_CURSOR)}`;
-  const altered = paged.find((l) => (l.line.body?.params as { cursor?: unknown }).cursor !== LIST_CURSOR);
-  if (altered !== undefined) card.score("ACP-LIST-106", fail(`${given}, and the client sent cursor ${JSON.stringify((altered.line.body?.params as { cursor?: unknown }).cursor)}: ${short(altered.line.text)}`));
-  else if (paged.length > 0) card.score("ACP-LIST-106", pass);
-  else card.score("ACP-LIST-106", na(`${given}; the client did not ask for the next page, so no cursor came back`));
-  const lastAt = hs.lists.findIndex((l) => l.answered === "last");
-  if (lastAt < 0) card.score("ACP-LIST-105", na("the client did not fetch the last page (the one without nextCursor)"));
-  else {
-    const after = hs.lists.slice(lastAt + 1).find((l) => paged.includes(l));
-    card.score("ACP-LIST-105", after === undefined ? pass : fail(`the page answering ${short(hs.lists[lastAt]?.line.text ?? "")} had no nextCursor, and the client went on with ${short(after.line.text)}`));
-  }
-}
-
-/**
- * Scores ACP-CANCEL-109 on the cancel run, where check's agent left a
- * terminal/wait_for_exit pending through the cancel and the client's
- * shutdown (permission.ts, holdTerminal, has the decision): -32800 passes;
- * another error fails; an exit status is a completed request (n/a); no
- * answer before the client closed the connection or exited fails (a request
- * cancelled by shutdown); no answer and no shutdown before the run's bound is
- * n/a (check ended the client).
- */
-export function judgeInternalCancel(card: Scorecard, run: RunResult): void {
-  const wait = run.peer.sent.find((r) => r.method === "terminal/wait_for_exit");
-  if (wait === undefined) return;
-  const { peer } = run;
-  const answer = peer.lines.find((l) => l.body !== undefined && l.body.method === undefined && l.body.id === wait.id && ("result" in l.body || "error" in l.body));
-  const cancelled = run.handshake.cancels.length > 0 ? ", the user cancelled the turn (SIGINT, then the client's session/cancel)" : "";
-  const lead = `check's agent sent ${short(wait.line)} for a command that runs until the client ends it${cancelled}, and ended the turn with it pending`;
-  if (answer?.body !== undefined) {
-    const code = (answer.body.error as { code?: unknown } | undefined)?.code;
-    if ("result" in answer.body) card.score("ACP-CANCEL-109", na(`${lead}; the client answered it with an exit status, ${short(answer.text)}: it completed the request rather than cancelling it`));
-    else card.score("ACP-CANCEL-109", code === ErrorCode.RequestCancelled ? pass : fail(`${lead}; the client answered it ${short(answer.text)}, not -32800 (a request cancelled internally should be answered -32800)`));
-    return;
-  }
-  if (peer.eofAt === undefined && run.ended) return void card.score("ACP-CANCEL-109", na(`${lead}; the client neither answered it nor shut down before the run's bound, where check ended it`));
-  const how = peer.eofAt !== undefined ? `closed the agent's stdin ${ms(peer.eofAt - wait.t)} after it was sent` : peer.droppedAt !== undefined ? "dropped the agent's connection" : "exited";
-  card.score("ACP-CANCEL-109", fail(`${lead}; the client then ${how} without ever answering it: a request cancelled by shutdown should be answered -32800`));
 }

@@ -24,7 +24,9 @@ import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, notRun, type Scorecard } from "../check/score.ts";
 import { judgeCoverageV2, judgeVersionDown, v2Scorecard } from "./v2.ts";
 import { judgeCoverage } from "./coverage.ts";
-import { judgeGates, judgeHandshake, judgeInternalCancel, judgeOffers, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
+import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion } from "./judge.ts";
+import { judgeOffers } from "./judge-offers.ts";
+import { judgeInternalCancel } from "./judge-pending.ts";
 import { runScenario, type RunResult } from "./run.ts";
 import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
 
@@ -51,6 +53,8 @@ export interface ClientCheckOptions {
   readonly cwd?: string;
   /** Run the client in each run's fresh temporary folder instead of `cwd` (the old behaviour; give its paths absolute). */
   readonly freshDir?: boolean;
+  /** `--strict-ids`: judge ids beyond ±(2^53−1) on ACP-JSONRPC-001 too (ids.ts). Default false. */
+  readonly strictIds?: boolean;
 }
 
 /** One run as the report shows it. */
@@ -99,7 +103,7 @@ export async function scoreClient(command: readonly string[], options: ClientChe
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), `acp-check-client-${scenario}-`)));
     const cwd = options.freshDir ? scratch : (options.cwd ?? process.cwd());
     // check's own folder for the run: removed when the run is over (the client under test has exited).
-    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env }).finally(() => rmSync(scratch, { recursive: true, force: true }));
+    const run = await runScenario(command, scenario, card, shared, { prompt: options.prompt ?? DEFAULT_PROMPT, timeoutMs, scratch, cwd, env: options.env, strictIds: options.strictIds === true }).finally(() => rmSync(scratch, { recursive: true, force: true }));
     runs.push(run);
     if (!run.peer.connected) card.notes.push(`${scenario} run: the client never started the agent (client ${describeExit(run)}; its last line: ${JSON.stringify(run.tail.trim().split("\n").at(-1) ?? "")})`);
     else if (run.handshake.turnEndedAt === undefined && scenario !== "version") card.notes.push(`${scenario} run: the turn did not finish (client ${describeExit(run)})`);
@@ -136,5 +140,5 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
   const firstRun = runs[0];
   const nothingJudgedLine = nothingJudged && firstRun !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(firstRun)}; its last line: ${JSON.stringify(firstRun.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
-  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, sections: card.sections, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
 }

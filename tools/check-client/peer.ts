@@ -11,6 +11,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
+import { createUtf8Watch, type Utf8Watch } from "../check/utf8-watch.ts";
 
 /**
  * How long the agent takes to exit after its stdin closed, in ms. Default 300:
@@ -33,6 +34,8 @@ export interface Peer {
   readonly monitor: Monitor;
   /** Every line the client wrote. */
   readonly lines: ClientLine[];
+  /** The client's bytes, checked as strict UTF-8 (a decoded U+FFFD alone proves nothing: it may be a real character). */
+  readonly utf8: Utf8Watch;
   /** Ms since the run started. */
   now(): number;
   /** True once the bridge connected. */
@@ -52,9 +55,9 @@ export interface Peer {
   /** Sends a request with a fresh id and resolves with the client's answer, or undefined after `ms` or when the connection is gone. */
   request(method: string, params: unknown, ms: number): Promise<Record<string, unknown> | undefined>;
   /**
-   * Writes a request line whose id is written as `digits` (a number JSON.parse may not hold, such as 2^53+1) and
-   * resolves with the first answer that may be its own: an id that parses to the same double, the same digits as a
-   * string, or id null; undefined after `ms` or when the connection is gone. The answer's index goes to {@link judged}.
+   * Writes a request line whose id is the JSON token `digits` as written (2^53+1, 0, a string) and resolves with the
+   * first answer that names none of the requests {@link request} sent (this request is the only other one pending);
+   * undefined after `ms` or when the connection is gone. The answer's index goes to {@link judged}.
    */
   requestRaw(digits: string, method: string, params: unknown, ms: number): Promise<ClientLine | undefined>;
   /** Requests written raw by {@link requestRaw}: their line, and the answer that probe judged. */
@@ -97,6 +100,7 @@ export async function startPeer(): Promise<Peer> {
   const sent: { id: number | string; method: string; line: string; t: number }[] = [];
   const raw: { digits: string; method: string; line: string }[] = [];
   const judged = new Set<number>();
+  const utf8 = createUtf8Watch();
   let socket: Socket | undefined;
   let eofAt: number | undefined;
   let agentExitAt: number | undefined;
@@ -125,7 +129,10 @@ export async function startPeer(): Promise<Peer> {
     }
     socket = s;
     s.setNoDelay(true);
-    s.on("data", (chunk: Buffer) => framer.push(chunk));
+    s.on("data", (chunk: Buffer) => {
+      utf8.push(chunk);
+      framer.push(chunk);
+    });
     s.on("end", () => {
       framer.end();
       eofAt = now();
@@ -171,7 +178,7 @@ export async function startPeer(): Promise<Peer> {
     });
 
   const peer: Peer = {
-    port, monitor, lines, now, sent, raw, judged,
+    port, monitor, lines, utf8, now, sent, raw, judged,
     get connected() {
       return socket !== undefined;
     },
@@ -207,7 +214,8 @@ export async function startPeer(): Promise<Peer> {
       raw.push({ digits, method, line });
       const from = lines.length;
       peer.sendLine(line);
-      const answer = await waitFor((l) => l.body !== undefined && l.body.method === undefined && ("result" in l.body || "error" in l.body) && (l.body.id === null || l.body.id === digits || (typeof l.body.id === "number" && l.body.id === Number(digits))), ms, from);
+      // The only other request pending is this one: an answer that names none of the counter's requests is its answer.
+      const answer = await waitFor((l) => l.body !== undefined && l.body.method === undefined && ("result" in l.body || "error" in l.body) && !sent.some((r) => r.id === l.body?.id), ms, from);
       if (answer !== undefined) judged.add(answer.index);
       return answer;
     },

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fail, na, notRun, pass } from "../check/score.ts";
-import { describeError, errorCode, seconds, show } from "../check/kit.ts";
+import { describeError, errorCode, quoteText, seconds, show } from "../check/kit.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import { LIVENESS_MS, survived, update, type TurnContext } from "./scenarios.ts";
@@ -172,7 +172,7 @@ export async function cancelTurn(ctx: TurnContext, start: TurnStart): Promise<"e
   }
   const params = cancel.body?.params as { sessionId?: unknown } | undefined;
   card.score("ACP-CANCEL-110", params?.sessionId === start.sessionId ? pass : fail(`session/cancel named session ${JSON.stringify(params?.sessionId)}, not the running ${start.sessionId}`));
-  card.score("ACP-CANCEL-205", cancel.body !== undefined && "id" in cancel.body ? fail(`session/cancel carried an id: ${cancel.text.slice(0, 200)}`) : pass);
+  card.score("ACP-CANCEL-205", cancel.body !== undefined && "id" in cancel.body ? fail(`session/cancel carried an id: ${quoteText(cancel.text)}`) : pass);
   if (permission === undefined) card.all(perms, na("no permission request was left pending: the client did not answer one in the permission run (ACP-PERM-103)"));
   else if (answeredFirst !== undefined) card.all(perms, na(`the client answered the permission request before the cancel: ${show(answeredFirst.result ?? answeredFirst.error)}`));
   else {

@@ -40,6 +40,8 @@ export interface RunOptions {
   /** The client process's working directory: the caller's folder by default, the scratch folder with `--fresh-dir`. */
   readonly cwd: string;
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /** `--strict-ids` (ids.ts). */
+  readonly strictIds?: boolean | undefined;
 }
 
 /** What a finished run leaves for the rows judged afterwards. */
@@ -81,7 +83,7 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   // The session's version is known once initialize is answered; the turns read it then.
   let handshake: Handshake | undefined;
   const ctx: TurnContext = {
-    peer, card, shared, timeoutMs: options.timeoutMs, scratch: options.scratch, gone,
+    peer, card, shared, timeoutMs: options.timeoutMs, scratch: options.scratch, gone, strictIds: options.strictIds === true,
     get version() {
       return handshake?.version ?? 1;
     },

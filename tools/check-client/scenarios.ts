@@ -16,7 +16,8 @@ import { fail, notRun, pass, type Scorecard } from "../check/score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
 import type { Peer } from "./peer.ts";
-import { BIG_ID, judgeIdEcho } from "../inspect/ids.ts";
+import { idProbes } from "./ids.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** How long the client must stay connected after a probe update to count as having tolerated it, in ms. Default 300: a receiver that chokes on a message does so as it parses it. */
 export const LIVENESS_MS = 300;
@@ -45,6 +46,8 @@ export interface TurnContext {
   /** The session's protocol version, once the client's initialize was answered (1 before). */
   readonly version: 1 | 2;
   readonly shared: Shared;
+  /** `--strict-ids`: judge ids beyond ±(2^53−1) on ACP-JSONRPC-001 too (ids.ts). */
+  readonly strictIds: boolean;
   /** SIGINT to the client's process group. */
   interrupt(): void;
   /** Why the client is gone ("exited (code 1)", "closed the agent's stdin"), or undefined while it is connected. */
@@ -100,43 +103,8 @@ export async function updatesTurn(ctx: TurnContext, start: TurnStart): Promise<"
   return "end_turn";
 }
 
-/** The rows {@link wireProbes} judges (ACP-JSONRPC-001 with the others: the big id, besides every answer's id in judge.ts). */
+/** The rows {@link wireProbes} judges (ACP-JSONRPC-001 with the others: the id probes of ids.ts, besides every answer's id in judge.ts). */
 export const WIRE_ROWS = ["ACP-EXT-001", "ACP-JSONRPC-004", "ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-JSONRPC-005"] as const;
-
-/** The method of the big-id probe: an unknown `_` request, which every client answers (-32601). */
-export const BIG_ID_METHOD = "_acp-router.check/big_id";
-
-/**
- * The int64 id probe (tools/inspect/ids.ts holds the policy): check's agent
- * writes a request line with id {@link BIG_ID} (2^53 + 1, which the schema's
- * int64 `RequestId` allows and a JavaScript `JSON.parse` rounds to 2^53) and
- * judges the answer with `judgeIdEcho`: the same digits, or a refusal with id
- * null, pass ACP-JSONRPC-001; an answer with another id (the rounded one)
- * fails it, since the agent cannot match it to its request. No answer at all
- * is left to the unknown-request rows (ACP-EXT-001, judged by the ping) and
- * noted. The answer's line is marked judged on the peer, so judge.ts does not
- * also charge it as "an answer naming no request" (it parses to 2^53).
- */
-async function bigIdProbe(ctx: TurnContext): Promise<void> {
-  const { peer, card } = ctx;
-  const wait = Math.min(ctx.timeoutMs, 2000);
-  const answer = await peer.requestRaw(BIG_ID, BIG_ID_METHOD, { probe: "big id" }, wait);
-  const sent = peer.raw.at(-1)?.line ?? "";
-  if (answer === undefined || answer.body === undefined) {
-    const why = ctx.gone();
-    if (why !== undefined) card.score("ACP-JSONRPC-001", notRun(`the client ${why} after the request ${sent}`));
-    else card.notes.push(`ACP-JSONRPC-001: the request ${sent} got no answer within ${wait} ms (neither its id nor a refusal with id null)`);
-    return;
-  }
-  const echo = judgeIdEcho(BIG_ID, answer.text, answer.body);
-  // A refusal is an error; a result with id null answers nothing the agent can match.
-  if (echo.kind === "refused" && !("error" in answer.body)) card.score("ACP-JSONRPC-001", fail(`check's agent sent ${sent} and the client answered with a result and id null: ${answer.text.slice(0, 200)}`));
-  else if (echo.kind === "altered") card.score("ACP-JSONRPC-001", fail(`check's agent sent ${sent} and the client answered with id ${echo.answered}, not ${BIG_ID}: ${answer.text.slice(0, 200)} (the schema types a request id as int64; a receiver that cannot hold it may refuse the request with id null)`));
-  else {
-    card.score("ACP-JSONRPC-001", pass);
-    if (echo.kind === "refused") card.notes.push(`ACP-JSONRPC-001: the request ${sent} was refused with id null (allowed for an id the client cannot hold): ${answer.text.slice(0, 160)}`);
-  }
-}
 
 const errorCodeOf = (a: Record<string, unknown> | undefined): unknown => (a?.error as { code?: unknown } | undefined)?.code;
 
@@ -156,10 +124,9 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
     if (why !== undefined) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${why}`));
   } else {
     card.score("ACP-EXT-001", pass);
-    card.score("ACP-JSONRPC-004", errorCodeOf(ext) === ErrorCode.MethodNotFound ? pass : fail(`the unknown request _acp-router.check/ping was answered ${JSON.stringify(ext.result !== undefined ? { result: ext.result } : ext.error).slice(0, 160)}, not -32601`));
+    card.score("ACP-JSONRPC-004", errorCodeOf(ext) === ErrorCode.MethodNotFound ? pass : fail(`the unknown request _acp-router.check/ping was answered ${quoteText(JSON.stringify(ext.result !== undefined ? { result: ext.result } : ext.error))}, not -32601`));
   }
-  await bigIdProbe(ctx);
-  if (ctx.gone() !== undefined) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${String(ctx.gone())} after the request with id ${BIG_ID}`));
+  if (!(await idProbes(ctx))) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${String(ctx.gone())} after the request-id probes`));
   const nullAnswer = (code: number) => (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null && errorCodeOf(l.body) === code;
   const anyNullAnswer = (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null;
   for (const [id, line, code, what] of [["ACP-INFO-PARSE-001", "{this is not json", ErrorCode.ParseError, "a line that is not JSON"], ["ACP-INFO-INVALIDREQ-001", '{"check":"not a JSON-RPC message"}', ErrorCode.InvalidRequest, "a JSON object that is not a JSON-RPC message"]] as const) {
@@ -168,7 +135,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
     const answer = await peer.waitFor(anyNullAnswer, Math.min(timeoutMs, 2000), from);
     const why = ctx.gone();
     if (why !== undefined) return void card.all([id, "ACP-JSONRPC-005"], fail(`the client ${why} after ${what}`));
-    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${answer.text.slice(0, 160)}, not ${code} with id null`));
+    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${quoteText(answer.text)}, not ${code} with id null`));
   }
   const again = await peer.request("_acp-router.check/ping", { probe: "again" }, timeoutMs);
   card.score("ACP-JSONRPC-005", again !== undefined ? pass : ctx.gone() !== undefined ? fail(`the client ${String(ctx.gone())} after the erroneous lines`) : fail(`after the erroneous lines a request got no answer within ${s}`));
@@ -176,7 +143,7 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
 }
 
 /** The rows {@link batchProbes} judges (v2: a receiver accepts JSON-RPC batches). */
-export const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309"] as const;
+export const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-307", "ACP-JSONRPC-308", "ACP-JSONRPC-309", "ACP-JSONRPC-312"] as const;
 
 const jsonArray = (text: string): unknown[] | undefined => {
   try {
@@ -213,26 +180,27 @@ async function batchProbes(ctx: TurnContext): Promise<void> {
   };
   const empty = await send("[]");
   if (gone()) return;
-  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${empty.text.slice(0, 160)}, not one -32600 with id null`));
+  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${quoteText(empty.text)}, not one -32600 with id null`));
   const notes = await send(JSON.stringify([note, note]), 500);
   if (gone()) return;
   // The row forbids returning an empty array for an all-notification batch; another answer (a refusal of the whole batch) is noted.
   const notesArray = notes !== undefined ? jsonArray(notes.text) : undefined;
-  if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${notes.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
-  card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${JSON.stringify([note, note]).slice(0, 160)}); the client answered with an empty array`) : pass);
+  if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${quoteText(notes.text)}: not the empty array the row forbids, so noted`);
+  card.score("ACP-JSONRPC-312", notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an array holding a Response object for a notification: ${quoteText(notes?.text ?? "")}`) : pass);
+  card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an empty array`) : pass);
   const mixed = await send(JSON.stringify([ping("check-batch-1"), note]));
   if (gone()) return;
   const items = mixed !== undefined ? jsonArray(mixed.text) : undefined;
   if (mixed === undefined) card.all(["ACP-JSONRPC-306", "ACP-JSONRPC-307"], fail("a batch of a request and a notification got no answer"));
   else {
-    card.score("ACP-JSONRPC-306", items !== undefined && items.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-1") ? pass : fail(`a batch of a request and a notification was answered ${mixed.text.slice(0, 160)}, not one array holding the request's response`));
+    card.score("ACP-JSONRPC-306", items !== undefined && items.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-1") ? pass : fail(`a batch of a request and a notification was answered ${quoteText(mixed.text)}, not one array holding the request's response`));
     // A reply to the notification is an extra entry of the answer array; one error with id null refuses the whole batch (ACP-JSONRPC-306), it answers no notification.
     const extra = (items ?? []).filter((m) => (m as { id?: unknown } | null)?.id !== "check-batch-1");
-    card.score("ACP-JSONRPC-307", extra.length === 0 ? pass : fail(`the notification within a batch was answered: ${JSON.stringify(extra[0]).slice(0, 160)}`));
+    card.score("ACP-JSONRPC-307", extra.length === 0 ? pass : fail(`the notification within a batch was answered: ${quoteText(JSON.stringify(extra[0]))}`));
   }
   const invalid = await send(JSON.stringify([ping("check-batch-2"), 42]));
   if (gone()) return;
   const got = invalid !== undefined ? jsonArray(invalid.text) : undefined;
   const ok = got !== undefined && got.some((m) => (m as { id?: unknown } | null)?.id === "check-batch-2") && got.some(isNullInvalid);
-  card.score("ACP-JSONRPC-309", ok ? pass : fail(invalid === undefined ? "a batch of a request and the number 42 got no answer" : `a batch of a request and the number 42 was answered ${invalid.text.slice(0, 160)}, not an array with the request's response and a -32600 with id null`));
+  card.score("ACP-JSONRPC-309", ok ? pass : fail(invalid === undefined ? "a batch of a request and the number 42 got no answer" : `a batch of a request and the number 42 was answered ${quoteText(invalid.text)}, not an array with the request's response and a -32600 with id null`));
 }

@@ -15,9 +15,11 @@ import { isAbsolute } from "node:path";
 import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import type { Checklist } from "../check/checklist.ts";
 import { createScorecard, fail, na, notObservable, notRun, pass, type Scorecard, type Verdict } from "../check/score.ts";
-import { NOT_OBSERVABLE } from "./coverage.ts";
+import { NOT_OBSERVABLE } from "./coverage-reasons.ts";
 import { BATCH_ROWS } from "./scenarios.ts";
+import { judgeAddedV2ClientRows } from "./v2-rows.ts";
 import type { RunResult } from "./run.ts";
+import { quoteText } from "../check/kit.ts";
 
 /** The client-side rows of the v2 catalogue. */
 export const CLIENT_CHECKLIST_V2: Checklist = {
@@ -69,13 +71,17 @@ export function v2Scorecard(): Scorecard & { readonly inner: Scorecard } {
     inner,
     checklist: inner.checklist,
     notes: inner.notes,
+    sections: inner.sections,
     score(id: string, v: Verdict) {
       const t = target(id);
       if (t !== undefined) inner.score(t, v);
       else if (v.outcome === "fail") inner.notes.push(`${id} (a v1 requirement, not in the v2 catalogue) would fail: ${v.evidence}`);
     },
     all(ids, v) {
-      for (const id of ids) card.score(id, v);
+      // Mapped ids in one call, so rows one observation decides stay linked on the v2 card.
+      const mapped = [...new Set(ids.flatMap((id) => target(id) ?? []))];
+      inner.all(mapped, v);
+      for (const id of ids) if (target(id) === undefined) card.score(id, v);
     },
     has: (id) => {
       const t = target(id);
@@ -84,6 +90,16 @@ export function v2Scorecard(): Scorecard & { readonly inner: Scorecard } {
     annotate(id, text) {
       const t = target(id);
       if (t !== undefined) inner.annotate(t, text);
+    },
+    restate(id, from, why) {
+      const t = target(id);
+      const f = target(from);
+      if (t !== undefined && f !== undefined) inner.restate?.(t, f, why);
+    },
+    link(id, primary, why) {
+      const t = target(id);
+      const p = target(primary);
+      if (t !== undefined && p !== undefined) inner.link(t, p, why);
     },
     rows: (unprobed) => inner.rows(unprobed),
   };
@@ -104,7 +120,8 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
   const violated = (ids: readonly string[]) => connected.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && ids.includes(v.requirement)));
   if (requests.length > 0) {
     card.score("ACP-JSONRPC-301", violated(["ACP-JSONRPC-301", "ACP-JSONRPC-102", "ACP-JSONRPC-103"]) ? fail("a request of the client had an id that is not a string or an integer (see the notes)") : pass);
-    card.score("ACP-JSONRPC-303", violated(["ACP-JSONRPC-303", "ACP-JSONRPC-001"]) && connected.some((r) => r.peer.monitor.violations.some((v) => v.by === "client" && v.rule === "duplicate-request-id")) ? fail("the client reused a request id while that request was pending") : pass);
+    const reused = connected.flatMap((r) => r.peer.monitor.violations).find((v) => v.by === "client" && v.rule === "duplicate-request-id");
+    card.score("ACP-JSONRPC-303", reused !== undefined ? fail(`the client reused a request id while that request was pending: ${reused.message}`) : pass);
   }
   const batches = lines.filter((l) => l.body === undefined && l.text.trimStart().startsWith("["));
   const lifecycleBatched = batches.filter((l) => {
@@ -115,7 +132,7 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
       return false;
     }
   });
-  card.score("ACP-JSONRPC-310", lifecycleBatched.length === 0 ? pass : fail(`the client batched a lifecycle message: ${lifecycleBatched[0]?.text.slice(0, 160) ?? ""}`));
+  card.score("ACP-JSONRPC-310", lifecycleBatched.length === 0 ? pass : fail(`the client batched a lifecycle message: ${quoteText(lifecycleBatched[0]?.text ?? "")}`));
   const sessions = connected.some((r) => r.handshake.sessions.length > 0);
   if (sessions) {
     card.score("ACP-AUTH-302", sent("auth/login") || sent("auth/logout") ? fail("the client called auth/login or auth/logout although check's agent returned no authMethods") : pass);
@@ -132,6 +149,7 @@ export function judgeCoverageV2(card: Scorecard, runs: readonly RunResult[]): vo
     card.score("ACP-SESSION-383", remote.length === 0 ? pass : fail("session/new carried an HTTP MCP server although check's agent advertised no MCP capability"));
     if (news.some((p) => typeof p.cwd !== "string" || !isAbsolute(p.cwd))) card.notes.push(`session/new carried a cwd that is not an absolute path: ${JSON.stringify(news.find((p) => typeof p.cwd !== "string" || !isAbsolute(p.cwd))?.cwd)}`);
   }
+  judgeAddedV2ClientRows(card, connected);
   card.score("ACP-TRANSPORT-382", pass);
   card.score("ACP-TRANSPORT-304", na("the client runs the agent over stdio, not a custom transport"));
   card.score("ACP-CANCEL-303", na("check's agent sends no $/cancel_request"));
@@ -156,11 +174,12 @@ export function judgeVersionDown(card: Scorecard, run: RunResult): void {
   if (hs.initAnsweredAt === undefined) return;
   const lead = "a v2 initialize was answered with protocolVersion 1";
   const broke = run.peer.monitor.violations.filter((v) => v.by === "client" && v.t >= (hs.initAnsweredAt ?? 0) && (v.rule === "schema" || v.rule === "envelope"));
+  // A client that initialized again with 1 fell back, whatever became of what it sent next (a line check could not read is another row's).
+  const again = hs.offered.slice(1).includes(1);
   if (broke.length > 0) card.score("ACP-INIT-382", fail(`${lead}, and the client went on outside v1: ${broke[0]?.message ?? ""}`));
-  else if (hs.wentOn === undefined && run.ended) card.score("ACP-INIT-382", fail(`${lead}; the client neither fell back nor closed the connection (ended at the run's bound)`));
+  else if (!again && hs.wentOn === undefined && run.ended) card.score("ACP-INIT-382", fail(`${lead}; the client neither fell back nor closed the connection (ended at the run's bound)`));
   else {
     card.score("ACP-INIT-382", pass);
-    const again = hs.offered.slice(1).includes(1);
     card.notes.push(`version-down run: ${lead}; the client ${again ? "initialized again with 1" : hs.wentOn !== undefined ? `went on in v1 (${hs.wentOn.method})` : "closed the connection"}`);
   }
 }

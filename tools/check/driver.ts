@@ -12,6 +12,8 @@ import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
 import { watchEnding, type AgentEnding } from "./ending.ts";
+import type { Recorder } from "./record.ts";
+import { createUtf8Watch, type Utf8Watch } from "./utf8-watch.ts";
 
 /** One line the agent wrote, parsed when it is JSON, with its arrival in ms since the start. */
 export interface AgentLine {
@@ -19,6 +21,12 @@ export interface AgentLine {
   readonly body: Record<string, unknown> | undefined;
   readonly t: number;
   /** The monitor's index of this message (both directions counted), as its violations name it. */
+  readonly index: number;
+}
+
+/** One line check wrote, with the monitor's index of it (both directions counted). */
+export interface SentLine {
+  readonly text: string;
   readonly index: number;
 }
 
@@ -47,6 +55,12 @@ export interface Driver {
   readonly requests: AgentLine[];
   /** The method of each request check sent with `request`, by id. */
   readonly sent: ReadonlyMap<number, string>;
+  /** Every line check wrote, in order (hostile ones included), for evidence. */
+  readonly written: readonly SentLine[];
+  /** The line check wrote for the request with this id (`request` and `requestRaw`), for evidence. */
+  sentLine(id: number | string): SentLine | undefined;
+  /** The line of the record file (`--record`) holding the message with this monitor index; undefined when nothing is recorded. */
+  recordLine(index: number): number | undefined;
   /**
    * Answers the agent's requests (fs/*, terminal/*, session/request_permission,
    * elicitation/create, …); may be async. Default: -32601, as a client that
@@ -55,6 +69,8 @@ export interface Driver {
   answerer: (method: string, params: Record<string, unknown>, line: AgentLine) => ClientAnswer | Promise<ClientAnswer>;
   /** Every line the agent wrote so far. */
   readonly lines: AgentLine[];
+  /** The agent's stdout bytes, checked as strict UTF-8 (a decoded U+FFFD alone proves nothing: it may be a real character). */
+  readonly utf8: Utf8Watch;
   /** How long a probe waits for an answer, in ms (`--timeout`). */
   readonly timeout: number;
   /**
@@ -125,6 +141,10 @@ export interface DriverOptions {
   /** How long the agent may take to exit after its stdin closes before its group is terminated, in ms. Default {@link DEFAULT_GRACE_MS}. */
   readonly graceMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where every line of both directions is recorded (`--record`), shared by every run of one check. */
+  readonly recorder?: Recorder | undefined;
+  /** The run's name in the record (`main run`, `capabilities run`). */
+  readonly label?: string;
 }
 
 /** Starts `command` (stdin and stdout piped, stderr inherited) and a driver on it. */
@@ -144,6 +164,17 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const unanswered: Unanswered[] = [];
   const requests: AgentLine[] = [];
   const methods = new Map<number, string>();
+  const written: SentLine[] = [];
+  const byId = new Map<number | string, SentLine>();
+  const recorded = new Map<number, number>();
+  const recorder = options.recorder;
+  recorder?.start(command, options.label ?? "run");
+  const observe = (from: "agent" | "client", text: string) => {
+    const o = monitor.observe(from, text, now());
+    const at = recorder?.message(o, text);
+    if (at !== undefined) recorded.set(o.index, at);
+    return o;
+  };
   let nextId = 1000;
   let death: Death | undefined;
   let startError: Error | undefined;
@@ -156,7 +187,7 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const limits = readerLimits();
   const fromAgent = lineReader({
     line(text) {
-      const { index } = monitor.observe("agent", text, now());
+      const { index } = observe("agent", text);
       const line = { text, body: parseBody(text), t: now(), index };
       lines.push(line);
       const { id, method } = line.body ?? {};
@@ -170,15 +201,28 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     oversized: (n) => monitor.oversized("agent", n, now()),
   }, limits);
-  const fromClient = lineReader({ line: (text) => void monitor.observe("client", text, now()), oversized: () => undefined }, limits);
+  const fromClient = lineReader({
+    line(text) {
+      const { index } = observe("client", text);
+      const sent = { text, index };
+      written.push(sent);
+      const id = parseBody(text)?.id;
+      if ((typeof id === "number" || typeof id === "string") && !byId.has(id)) byId.set(id, sent);
+    },
+    oversized: () => undefined,
+  }, limits);
+  const utf8 = createUtf8Watch();
   proc.child.stdout?.on("data", (chunk: Uint8Array) => {
     proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
+    utf8.push(chunk);
     fromAgent.push(chunk);
   });
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, timeout, quiet, grace, unanswered, requests, sent: methods, process: proc, probe: "initialize",
+    monitor, lines, utf8, timeout, quiet, grace, unanswered, requests, sent: methods, written, process: proc, probe: "initialize",
+    sentLine: (id) => byId.get(id),
+    recordLine: (index) => recorded.get(index),
     answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),
     now,
     get death() {

@@ -14,8 +14,10 @@ export interface RunOptions {
   readonly auth: string | undefined;
   /** `--protocol`: the version to ask for; undefined negotiates (v2 first, then v1). */
   readonly protocol: 1 | 2 | undefined;
-  /** Starts another run of the same agent command (the capabilities run, version fallback); absent: one run only. */
-  readonly spawn?: (() => Driver) | undefined;
+  /** Starts another run of the same agent command (the capabilities run, version fallback), named `label` in the record; absent: one run only. */
+  readonly spawn?: ((label: string) => Driver) | undefined;
+  /** `--strict-ids`: read the schema's int64 annotation as part of the id-echo MUST (probes-ids.ts). */
+  readonly strictIds?: boolean | undefined;
 }
 
 export interface Run {
@@ -24,6 +26,8 @@ export interface Run {
   readonly options: RunOptions;
   /** Monitor indices of agent lines a probe judged itself (answers to its hostile lines): the monitor's rules are not applied to them again. */
   readonly judged: Set<number>;
+  /** v2: why the agent's initialize answer is not a v2 InitializeResponse (probes-v2-init.ts); rows that fail because of it link to ACP-INIT-382. */
+  notV2?: string | undefined;
   /** A session whose text prompt was answered with a result (set by the session probes): shutdown leaves a turn of it pending. */
   turnSession?: string | undefined;
   /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
@@ -32,8 +36,34 @@ export interface Run {
 
 type Body = Record<string, unknown> | undefined;
 
-/** An answer, shown short for evidence. */
-export const show = (v: unknown): string => (v === undefined ? "no answer" : JSON.stringify(v).slice(0, 200));
+/** The longest line evidence quotes whole, in bytes: 2 KB. A longer line is quoted up to there, with the record line holding all of it. */
+export const QUOTE_BYTES = 2048;
+
+/**
+ * A line as evidence quotes it: whole up to {@link QUOTE_BYTES}, else its first 2 KB, its size and the line of the
+ * record file (`--record`) that holds it whole.
+ */
+export function quote(d: Driver, line: { readonly text: string; readonly index: number }): string {
+  return quoteText(line.text, d.recordLine(line.index));
+}
+
+/** A line's text as evidence quotes it (see {@link quote}); `recordLine` is where the record file holds it whole, when one is kept. */
+export function quoteText(text: string, recordLine?: number): string {
+  const size = Buffer.byteLength(text);
+  if (size <= QUOTE_BYTES) return text;
+  const head = Buffer.from(text).subarray(0, QUOTE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+  return `${head}… (${size} bytes; ${recordLine === undefined ? "the rest is not shown" : `the whole line is line ${recordLine} of the record file`})`;
+}
+
+/** "check sent <line>; the agent answered <line>" (or "…; no answer came"), each line quoted. */
+export function exchange(d: Driver, sent: { readonly text: string; readonly index: number } | undefined, answer: { readonly text: string; readonly index: number } | undefined, peer = "the agent"): string {
+  const out = sent === undefined ? "" : `check sent ${quote(d, sent)}`;
+  const back = answer === undefined ? `no answer came from ${peer}` : `${peer} answered ${quote(d, answer)}`;
+  return out === "" ? back : `${out}; ${back}`;
+}
+
+/** A message (or any value) as evidence shows it: its JSON, whole up to {@link QUOTE_BYTES}, else its first 2 KB and its size. */
+export const show = (v: unknown): string => (v === undefined ? "no answer" : quoteText(JSON.stringify(v) ?? String(v)));
 export const errorOf = (a: Body): { code?: unknown; message?: unknown; data?: unknown } | undefined =>
   typeof a?.error === "object" && a.error !== null ? (a.error as { code?: unknown; message?: unknown; data?: unknown }) : undefined;
 export const errorCode = (a: Body): unknown => errorOf(a)?.code;

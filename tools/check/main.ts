@@ -18,7 +18,10 @@ import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows,
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
 import { renderEnding } from "./ending.ts";
 import { runCheck } from "./probes.ts";
-import type { CheckReport, ScoreRow } from "./score.ts";
+import { tally, type CheckReport, type ScoreRow } from "./score.ts";
+import { createRecorder } from "./record.ts";
+import { renderSectionsText } from "./sections.ts";
+import { quoteWords, specWords } from "./spec-words.ts";
 
 export type { CheckReport, ScoreRow } from "./score.ts";
 
@@ -40,6 +43,13 @@ options:
                     before its process group is ended (default: 5)
   --auth METHOD_ID  authenticate with this method (agent or env_var type) before session/new
   --protocol 1|2    ask for this version only (default: ask for 2, fall back to 1)
+  --strict-ids      also judge request ids beyond ±(2^53-1) on the id-echo MUST (ACP-JSONRPC-001,
+                    v2 ACP-JSONRPC-302), reading the schema's int64 annotation as part of it: only
+                    the same digits pass. By default those ids are interoperability findings,
+                    shown in a section of their own and never counted (docs/conformance-check.md)
+  --record FILE     write every line of both directions, of every run of the agent, to FILE
+                    (inspect's recording format); evidence that cuts a line longer than 2 KB
+                    names the line of FILE that holds it whole
   --client          score a client instead: {agent} in its command becomes an agent run by check
                     (one client run per scenario, in the current directory; {cwd} stands for a
                     fresh temporary folder per run; a user cancel is SIGINT to the client's group;
@@ -71,37 +81,55 @@ export interface CheckOptions {
   readonly graceMs?: number;
   readonly auth?: string | undefined;
   readonly protocol?: 1 | 2 | undefined;
+  /** `--strict-ids`: judge ids beyond ±(2^53−1) on the id-echo MUST too (probes-ids.ts). Default false. */
+  readonly strictIds?: boolean | undefined;
+  /** `--record FILE`: where every line of every run is recorded. */
+  readonly record?: string | undefined;
 }
 
 
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
-  const driverOptions = { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(options.quietMs !== undefined ? { quiet: options.quietMs } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) };
-  const driver = startDriver(command, driverOptions);
-  const spawn = () => startDriver(command, driverOptions);
-  const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol, spawn });
-  if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
-  const rows = card.rows(unprobed);
-  const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-  const ending = driver.ending;
-  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, passed, ...(ending !== undefined ? { ending } : {}) };
+  const recorder = options.record !== undefined ? createRecorder(options.record) : undefined;
+  const driverOptions = { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, recorder, ...(options.quietMs !== undefined ? { quiet: options.quietMs } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) };
+  const driver = startDriver(command, { ...driverOptions, label: "main run" });
+  const spawn = (label: string) => startDriver(command, { ...driverOptions, label });
+  try {
+    const { card, unprobed } = await runCheck(driver, { cwd: options.cwd, auth: options.auth, protocol: options.protocol, spawn, strictIds: options.strictIds === true });
+    if (driver.startError !== undefined) card.notes.unshift(`the command could not be started: ${driver.startError.message}`);
+    if (recorder !== undefined) card.notes.push(`every line of every run is recorded in ${recorder.file}`);
+    const rows = card.rows(unprobed);
+    const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
+    const ending = driver.ending;
+    return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, sections: card.sections, passed, ...(ending !== undefined ? { ending } : {}) };
+  } finally {
+    recorder?.close();
+  }
 }
 
-/** Renders a report as text: one row per line, the notes, then the counts. */
+/** Renders a report as text: one row per line, the notes, the sections apart from the rows (never counted), then the counts. */
 export function renderText(report: CheckReport): string {
   const out = [`protocol v${report.protocol}; requirements from ${report.catalogue}`, ""];
-  for (const r of report.rows) out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
+  for (const r of report.rows) {
+    out.push(`${r.outcome.padEnd(7)} ${r.id.padEnd(24)} ${r.tier.padEnd(10)}${r.evidence ? ` ${r.evidence}` : ""}`);
+    // Under a fail that carries its evidence: the spec's own words it rests on, with their source and date.
+    if (r.outcome === "fail" && r.sameAs === undefined) for (const w of specWords(r.id)) out.push(`${" ".repeat(44)}the spec: ${quoteWords(w)}`);
+  }
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
   if (report.ending !== undefined) out.push("", ...renderEnding(report.ending));
+  out.push(...renderSectionsText(report.sections ?? []));
   out.push("", `${countLine(report.rows)}${report.passed ? "" : "; a MUST failed"}`);
   return `${out.join("\n")}\n`;
 }
 
-/** "30 pass, 0 fail, 2 n/a, 92 not run", with any other outcome counted after those. */
+/**
+ * "30 pass, 0 fail, 2 n/a, 92 not run", with any other outcome counted after those; each fact once (rows one
+ * observation decided count with the row that shows it, and the line says how many were counted so).
+ */
 export function countLine(rows: readonly ScoreRow[]): string {
-  const counts = new Map<string, number>([["pass", 0], ["fail", 0], ["n/a", 0], ["not run", 0]]);
-  for (const r of rows) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  return [...counts].map(([o, n]) => `${n} ${o}`).join(", ");
+  const { counts, linked } = tally(rows);
+  const shown = [...counts].filter(([o, n]) => n > 0 || o === "pass" || o === "fail" || o === "n/a" || o === "not run");
+  return `${shown.map(([o, n]) => `${n} ${o}`).join(", ")}${linked > 0 ? ` (${linked} more row${linked === 1 ? "" : "s"} decided by an observation counted with another row)` : ""}`;
 }
 
 /** What the CI flags ask for. */
@@ -136,12 +164,12 @@ function finish(report: CheckReport, extra: Record<string, unknown>, json: boole
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; cwd?: string | undefined; timeout?: string | undefined; quiet?: string | undefined; "exit-grace"?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
+  let values: { json?: boolean | undefined; "strict-ids"?: boolean | undefined; record?: string | undefined; cwd?: string | undefined; timeout?: string | undefined; quiet?: string | undefined; "exit-grace"?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
       options: {
-        json: { type: "boolean" }, cwd: { type: "string" }, timeout: { type: "string" }, quiet: { type: "string" }, "exit-grace": { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
+        json: { type: "boolean" }, "strict-ids": { type: "boolean" }, record: { type: "string" }, cwd: { type: "string" }, timeout: { type: "string" }, quiet: { type: "string" }, "exit-grace": { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
         junit: { type: "string" }, expect: { type: "string" }, only: { type: "string", multiple: true }, skip: { type: "string", multiple: true }, help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -178,9 +206,9 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
   const json = values.json === true;
   if (values.client) {
     const { scoreClient } = await import("../check-client/main.ts");
-    const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout, ...(values.cwd !== undefined ? { cwd: values.cwd } : {}), freshDir: values["fresh-dir"] === true });
+    const card = await scoreClient(command, { ...(values.prompt !== undefined ? { prompt: values.prompt } : {}), ...timeout, ...(values.cwd !== undefined ? { cwd: values.cwd } : {}), freshDir: values["fresh-dir"] === true, strictIds: values["strict-ids"] === true });
     return finish(card, { command }, json, ci, `check --client (ACP v${card.protocol}, client side)`, card.nothingJudged ? card.nothingJudgedLine : undefined);
   }
-  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, ...timeout, ...windows });
+  const report = await scoreAgent(command, { cwd: values.cwd ?? process.cwd(), auth: values.auth, protocol: protocol as 1 | 2 | undefined, strictIds: values["strict-ids"] === true, record: values.record, ...timeout, ...windows });
   return finish(report, { command }, json, ci, `check (ACP v${report.protocol}, agent side)`);
 }

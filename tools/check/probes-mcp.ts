@@ -17,11 +17,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describeError, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
+import { describeError, quoteText, type Run, seconds, show, silent, step, updateFor, quote } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
-const ROW = "ACP-MCP-104";
+const V1_ROW = "ACP-MCP-104";
 /** The environment variable naming the marker file, passed in the server's `env` as the schema's McpServerStdio allows. */
 const MARKER_ENV = "ACP_ROUTER_CHECK_MCP_MARKER";
 
@@ -63,14 +63,19 @@ function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
   });
 }
 
-export async function mcpProbe(run: Run): Promise<void> {
+/**
+ * Runs the probe. v1 scores ACP-MCP-104 when the session probes found a working prompt; v2 (`v2: true`) scores
+ * ACP-SESSION-320 the same way, with the server's `type` discriminator and the turn ended by its idle state_update.
+ */
+export async function mcpProbe(run: Run, v2 = false): Promise<void> {
   const { d, card } = run;
+  const ROW = v2 ? "ACP-SESSION-320" : V1_ROW;
   if (run.turnSession === undefined) return card.score(ROW, na("no prompt was answered with a result, so no turn could show whether the agent connects to a declared MCP server"));
   await step(run, "mcp servers", [ROW], async () => {
     const dir = mkdtempSync(join(tmpdir(), "acp-router-check-mcp-"));
     const marker = join(dir, "started");
     try {
-      const server = { name: "acp-router-check", command: process.execPath, args: ["-e", MARKER_SERVER], env: [{ name: MARKER_ENV, value: marker }] };
+      const server = { ...(v2 ? { type: "stdio" } : {}), name: "acp-router-check", command: process.execPath, args: ["-e", MARKER_SERVER], env: [{ name: MARKER_ENV, value: marker }] };
       const sent = `check sent session/new with mcpServers [{"name":"acp-router-check","command":<node>,"args":["-e",<a minimal MCP server>],"env":[{"name":"${MARKER_ENV}",…}]}]`;
       const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [server] });
       if (created === undefined) return card.score(ROW, silent(run, ROW));
@@ -78,7 +83,9 @@ export async function mcpProbe(run: Run): Promise<void> {
       if (typeof sessionId !== "string") return card.score(ROW, na(`${sent}; it was answered ${created.error !== undefined ? describeError(created) : show(created)}`));
       const from = d.lines.length;
       const answer = await d.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
-      const toolCall = d.lines.slice(from).find((l) => updateFor(sessionId)(l) && (l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate === "tool_call");
+      // A v2 turn ends with its idle state_update, after the answer that acknowledged it.
+      if (v2 && answer?.result !== undefined) await d.waitFor((l) => updateFor(sessionId)(l) && (l.body?.params as { update?: { sessionUpdate?: unknown; state?: unknown } }).update?.state === "idle", d.timeout, from);
+      const toolCall = d.lines.slice(from).find((l) => updateFor(sessionId)(l) && ["tool_call", "tool_call_update"].includes(String((l.body?.params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate)));
       const seen = await markerWithin(marker, 2 * d.quiet);
       if (seen !== undefined) {
         card.score(ROW, pass);
@@ -87,8 +94,8 @@ export async function mcpProbe(run: Run): Promise<void> {
       }
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
-      if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer).slice(0, 120)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created).slice(0, 120)}, the turn in that session used a tool (${toolCall.text.slice(0, 120)}) and was answered ${show(answer).slice(0, 120)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
+      if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
+      card.score(ROW, fail(`${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,7 @@
 import { gate } from "../../src/connection/gate.ts";
 import { protocol as v1 } from "../../src/generated/protocol.ts";
 import { authenticate, describeMethods, mergeMethods, type AuthMethod } from "./auth.ts";
-import { answerOf, describeError, errorCode, seconds, show, silent, step, updateFor, type Run } from "./kit.ts";
+import { answerOf, describeError, errorCode, quoteText, type Run, seconds, show, silent, step, updateFor } from "./kit.ts";
 import { fail, na, pass, passNoted } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
@@ -99,7 +99,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     d.notify("session/cancel", { sessionId: sid });
     const answer = await turn.answer;
     // A late answer is judged by its stop reason, as an answer in time would be.
-    const late = (a: Record<string, unknown>, note: string) => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? passNoted(note) : fail(`a running turn cancelled with session/cancel was answered ${show(a).slice(0, 160)} (${note})`));
+    const late = (a: Record<string, unknown>, note: string) => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? passNoted(note) : fail(`a running turn cancelled with session/cancel was answered ${show(a)} (${note})`));
     if (answer === undefined) return card.score("ACP-CANCEL-001", silent(run, "ACP-CANCEL-001", turn.id, "a running turn cancelled with session/cancel got no answer", late));
     const after = seconds(d.now() - cancelledAt);
     if (answer.error !== undefined) {
@@ -112,7 +112,7 @@ export async function sessionProbes(run: Run, init: Record<string, unknown>): Pr
     card.score("ACP-CANCEL-101", pass);
     card.notes.push(`ACP-CANCEL-101: a running turn was answered ${Math.round(d.now() - cancelledAt)} ms after session/cancel`);
     const stop = (answer.result as { stopReason?: unknown } | undefined)?.stopReason;
-    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${d.answerTo(turn.id)?.text.slice(0, 160) ?? ""}`));
+    card.score("ACP-CANCEL-001", stop === "cancelled" ? pass : fail(`a turn shown running (a session/update arrived) was cancelled with session/cancel and answered stopReason ${JSON.stringify(stop)} ${after} later: ${quoteText(d.answerTo(turn.id)?.text ?? "")}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-105"], async () => {
@@ -144,7 +144,7 @@ async function compareCancelled(run: Run, sessionId: string, uncancelled: { answ
     const id = d.lastRequestId;
     await new Promise((r) => setTimeout(r, 50));
     const early = d.answerTo(id);
-    if (early !== undefined) return card.score("ACP-CANCEL-001", na(`the prompt to cancel was answered within 50 ms (${show(early.body).slice(0, 120)}), before the cancel`));
+    if (early !== undefined) return card.score("ACP-CANCEL-001", na(`the prompt to cancel was answered within 50 ms (${show(early.body)}), before the cancel`));
     const cancelledAt = d.now();
     d.notify("session/cancel", { sessionId });
     const a = await answer;
@@ -194,10 +194,10 @@ async function runningTurn(run: Run, sessionId: string): Promise<{ id: number; a
     await answer;
     return d.death !== undefined ? "the agent exited before the turn showed it was running" : `the turn sent no session/update within ${seconds(d.timeout)}: not shown to be running`;
   }
-  if (answerOf(id)(first)) return `the turn was answered (${show(first.body).slice(0, 120)}) before any session/update showed it running`;
+  if (answerOf(id)(first)) return `the turn was answered (${show(first.body)}) before any session/update showed it running`;
   // A fast turn's answer can arrive right behind its first update: if it is
   // here before the cancel is sent, the agent never saw a cancel to honour.
   const ended = d.answerTo(id);
-  if (ended !== undefined) return `the turn was answered (${show(ended.body).slice(0, 120)}) before the cancel could be sent: too fast to judge`;
+  if (ended !== undefined) return `the turn was answered (${show(ended.body)}) before the cancel could be sent: too fast to judge`;
   return { id, answer };
 }

@@ -15,7 +15,7 @@
  * ACP-SHUTDOWN-001 (the agent exits promptly) has no normative keyword: a
  * lingering agent is noted, never failed (score.ts).
  */
-import { deathReason, describeError, errorCode, seconds, show, updateFor, type Run } from "./kit.ts";
+import { deathReason, describeError, errorCode, quoteText, type Run, seconds, show, updateFor, quote } from "./kit.ts";
 import { fail, na, notRun, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
@@ -30,8 +30,8 @@ async function leavePending(run: Run): Promise<string | { readonly shown: string
   if (sessionId === undefined) return "no session whose prompt was answered with a result, so no turn to leave pending";
   const id = JSON.parse(PENDING_ID) as string;
   const first = await d.requestRaw(PENDING_ID, "session/prompt", { sessionId, prompt: [{ type: "text", text: "slow" }] }, (l) => updateFor(sessionId)(l) || (l.body?.id === id && l.body.method === undefined), d.timeout);
-  if (first !== undefined && first.body?.method === undefined) return `the prompt was answered before check closed stdin: ${show(first.body).slice(0, 160)}`;
-  return { shown: first === undefined ? `no session/update within ${seconds(d.timeout)}` : `a session/update showed it running: ${first.text.slice(0, 120)}` };
+  if (first !== undefined && first.body?.method === undefined) return `the prompt was answered before check closed stdin: ${show(first.body)}`;
+  return { shown: first === undefined ? `no session/update within ${seconds(d.timeout)}` : `a session/update showed it running: ${quote(d, first)}` };
 }
 
 /** Closes the agent's stdin (after leaving a turn pending, on v1) and judges what happened. */

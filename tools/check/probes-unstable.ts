@@ -16,10 +16,10 @@
  * gets an answer. A feature not advertised makes its rows n/a naming the
  * capability.
  */
-import { describeError, errorCode, show, silent, step, updateFor, type Run } from "./kit.ts";
+import { describeError, errorCode, quoteText, type Run, show, silent, step, updateFor, quote } from "./kit.ts";
 import { fail, na, pass, passNoted, type Verdict } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
-import { SUBAGENT_ORDER, V1_SURFACE, V2_SURFACE, type Surface } from "./unstable-surfaces.ts";
+import { SUBAGENT_ORDER, V1_SURFACE, V2_SURFACE, type Surface } from "./unstable-surface.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -33,7 +33,7 @@ export async function unstableProbes(run: Run, init: Obj): Promise<void> {
   card.score("ACP-MCP-401", na("check offers no ACP-transport MCP server and the agent listed none"));
   // check declares no ACP-transport MCP server, so any mcp/message request from the agent names an undeclared one.
   const mcpCalls = d.requests.filter((l) => l.body?.method === "mcp/message");
-  card.score("ACP-MCP-406", mcpCalls.length > 0 ? fail(`check's client declared no ACP-transport MCP server, yet the agent sent ${mcpCalls[0]!.text.slice(0, 160)}`) : na("the agent sent no mcp/message (check declares no ACP-transport MCP server)"));
+  card.score("ACP-MCP-406", mcpCalls.length > 0 ? fail(`check's client declared no ACP-transport MCP server, yet the agent sent ${quote(d, mcpCalls[0]!)}`) : na("the agent sent no mcp/message (check declares no ACP-transport MCP server)"));
   card.score("ACP-MCP-402", mcp.acp === true ? na("mcpCapabilities.acp is advertised, but check offers no ACP-transport MCP server to exercise it") : na("mcpCapabilities.acp is not advertised"));
 }
 
@@ -57,7 +57,7 @@ function subagentOrder(run: Run): void {
     const sid = paramsOf(l.body)?.sessionId;
     return typeof sid === "string" && announced.has(sid) && i < announced.get(sid)!;
   });
-  card.score(SUBAGENT_ORDER, early === undefined ? pass : fail(`a message bore a child session id before the subagent_update announcing it: ${early.text.slice(0, 160)}`));
+  card.score(SUBAGENT_ORDER, early === undefined ? pass : fail(`a message bore a child session id before the subagent_update announcing it: ${quote(d, early)}`));
 }
 
 /** Scores `row` on a session/list with an archive filter no version defines: -32602 passes. */
@@ -101,7 +101,7 @@ async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
       answered(s.status, "session/status", await d.request("session/status", { sessionId: sid }));
       await d.waitFor(() => false, d.quiet, d.lines.length);
       const changed = d.lines.slice(at).filter(updateFor(sid));
-      card.score(s.statusQuiet, changed.length === 0 ? pass : fail(`session/status was followed by a session/update: ${changed[0]!.text.slice(0, 160)}`));
+      card.score(s.statusQuiet, changed.length === 0 ? pass : fail(`session/status was followed by a session/update: ${quote(d, changed[0]!)}`));
     }
     if (!isObj(sc.title)) card.score(s.title, none("title"));
     else if (sid === undefined) card.score(s.title, na("session/new gave no session"));
@@ -120,7 +120,7 @@ async function surfaceProbes(run: Run, init: Obj, s: Surface): Promise<void> {
         const bare = Array.isArray(sessions) ? sessions.find((x) => !isObj(x) || typeof x.archived !== "boolean") : undefined;
         if (list === undefined) card.score(s.listArchived, silent(run, s.listArchived));
         else if (!Array.isArray(sessions)) card.score(s.listArchived, na(`session/list was answered ${list.error !== undefined ? describeError(list) : show(list)}`));
-        else card.score(s.listArchived, bare === undefined ? pass : fail(`session.archive is advertised, yet session/list listed a session without archived: ${JSON.stringify(bare).slice(0, 160)}`));
+        else card.score(s.listArchived, bare === undefined ? pass : fail(`session.archive is advertised, yet session/list listed a session without archived: ${quoteText(JSON.stringify(bare))}`));
       }
     } else await archiveRunning(run, s.archive, s.archiveCancels, s.listFilter, newSession, answered);
     await systemPrompts(run, sc, s, cwd);
@@ -153,6 +153,11 @@ async function systemPrompts(run: Run, sc: Obj, s: Surface, cwd: string): Promis
   if (!isObj(sc.systemPrompt)) return card.all(rows, na(`${s.session}.systemPrompt is not advertised`));
   const create = (systemPrompt: Obj) => d.request("session/new", { cwd, mcpServers: [], systemPrompt });
   const text = [{ type: "text", text: "acp-router check" }];
+  // An agent that refuses a plain session/new (authentication required, offline) refuses every one: then no answer
+  // below says anything about system prompts, neither a refusal (no pass) nor an error (no fail).
+  const bare = await d.request("session/new", { cwd, mcpServers: [] });
+  if (bare === undefined) return card.all(rows, silent(run, rows[0]!));
+  if (bare.error !== undefined) return card.all(rows, na(`a session/new without a system prompt was refused too (${show(bare)}): what the agent does with a system prompt cannot be told apart`));
   const refused = (row: string, what: string, answer: Obj | undefined): Verdict => (answer === undefined ? silent(run, row) : answer.error !== undefined ? pass : fail(`session/new with ${what} created a session: ${show(answer)}`));
   const mode = await create({ mode: "acp-router-check-future-mode", content: text });
   if (s.systemPromptMode !== undefined) card.score(s.systemPromptMode, refused(s.systemPromptMode, "a system prompt mode no version defines", mode));

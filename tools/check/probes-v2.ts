@@ -8,31 +8,24 @@
  * running (its idle update must say "cancelled": ACP-CANCEL-302) and
  * `$/cancel_request` right behind a prompt (it is still answered: ACP-CANCEL-303).
  */
-import { properties } from "./probes-depth.ts";
 import { authenticate, describeMethods, mergeMethods } from "./auth.ts";
-import { answerOf, describeError, errorCode, isConversation, seconds, show, silent, step, updateFor, updateKind, withSentinel, type Run } from "./kit.ts";
+import { describeError, errorCode, isConversation, quote, type Run, seconds, show, silent, step, updateFor, updateKind } from "./kit.ts";
+import { v2DepthProbes, V2_DEPTH_ROWS } from "./probes-v2-depth.ts";
+import { mcpProbe } from "./probes-mcp.ts";
 import { V2_WIRE, wireProbes } from "./probes-wire.ts";
+import { BATCH_ROWS, batchProbes } from "./probes-v2-batches.ts";
 import { fail, na, pass } from "./score.ts";
-import type { AgentLine, Driver } from "./driver.ts";
+import type { AgentLine } from "./driver.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { gate } from "../../src/connection/gate.ts";
 import { protocol as v2 } from "../../src/v2/generated/protocol.ts";
 
-const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302"];
+const SESSION_ROWS = ["ACP-SESSION-301", "ACP-PROMPT-301", "ACP-PROMPT-302", "ACP-PROMPT-303", "ACP-CANCEL-302", "ACP-CANCEL-303", "ACP-CANCEL-306", "ACP-SESSION-302", "ACP-SESSION-323"];
 /** Rows the v2 traffic decides at the end, and MAY rows (n/a: a permission no behaviour breaks). */
 const DEPTH_ROWS = ["ACP-INIT-382", "ACP-INIT-383", "ACP-TRANSPORT-382", "ACP-TRANSPORT-301", "ACP-JSONRPC-301", "ACP-JSONRPC-303", "ACP-JSONRPC-310", "ACP-INIT-304", "ACP-INIT-306", "ACP-AUTH-301", "ACP-EXT-304", "ACP-JSONRPC-304", "ACP-EXT-301"];
-const BATCH_ROWS = ["ACP-JSONRPC-305", "ACP-JSONRPC-306", "ACP-JSONRPC-308", "ACP-JSONRPC-309"];
 /** Every row the v2 probes score (besides the wire probes'). */
-export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS];
+export const V2_ROWS = [...BATCH_ROWS, ...SESSION_ROWS, ...DEPTH_ROWS, ...V2_DEPTH_ROWS, "ACP-SESSION-320"];
 
-const array = (l: AgentLine): unknown[] | undefined => {
-  try {
-    const v = JSON.parse(l.text) as unknown;
-    return Array.isArray(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
-};
 const isIdle = (l: AgentLine) => (l.body?.params as { update?: { sessionUpdate?: unknown; state?: unknown } } | undefined)?.update?.sessionUpdate === "state_update" && (l.body?.params as { update: { state?: unknown } }).update.state === "idle";
 const stopOf = (l: AgentLine) => (l.body?.params as { update: { stopReason?: unknown } }).update.stopReason;
 
@@ -40,30 +33,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   const { d, card } = run;
   await wireProbes(run, V2_WIRE);
 
-  await step(run, "batches", BATCH_ROWS, async () => {
-    const empty = await withSentinel(run, () => d.write("[]\n"), (l) => array(l) !== undefined || (l.body?.id === null && l.body.method === undefined));
-    const e = empty.found[0];
-    card.score("ACP-JSONRPC-305", e === undefined ? fail("an empty batch [] got no answer") : array(e) !== undefined ? fail(`an empty batch [] was answered with an array: ${e.text.slice(0, 160)}`) : errorCode(e.body) === ErrorCode.InvalidRequest ? pass : fail(`an empty batch [] was answered ${e.text.slice(0, 160)}`));
-    const two = `[{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]\n`;
-    const at = d.lines.length;
-    d.write(two);
-    // Any answer counts as the batch's answer: an array, an answer to either request, or one error with id null (a batch refused whole).
-    const both = await d.waitFor((l) => array(l) !== undefined || answerOf(5001)(l) || answerOf(5002)(l) || (l.body?.id === null && l.body.method === undefined), d.timeout, at);
-    const items = both === undefined ? undefined : array(both);
-    card.score("ACP-JSONRPC-306", both === undefined ? silent(run, "ACP-JSONRPC-306", 5001, "a batch of two requests got no answer") : items?.length === 2 ? pass : fail(`check sent ${two.trim()}; the agent answered ${both.text.slice(0, 160)}, not one array of the two responses. The receiver SHOULD respond with an array containing the corresponding Response objects`));
-    const notes = '[{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]';
-    const quiet = await withSentinel(run, () => d.write(`${notes}\n`), (l) => array(l) !== undefined || (l.body?.method === undefined && (l.body?.id === null || l.body?.id === undefined)));
-    // The row forbids the empty array; another answer to the whole batch (a refusal of batches) is not that, and is noted.
-    const got = quiet.found[0];
-    if (got !== undefined && array(got)?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of notifications only (${notes}) was answered ${got.text.slice(0, 160)}: not the empty array the row forbids, so noted`);
-    card.score("ACP-JSONRPC-308", got === undefined || array(got)?.length !== 0 ? pass : fail(`check sent ${notes} (notifications only); the agent answered with an empty array: ${got.text.slice(0, 160)}`));
-    const mixed = d.lines.length;
-    d.write(`[1,{"jsonrpc":"2.0","id":5003,"method":"_acp-router.check/c","params":{}}]\n`);
-    const answer = await d.waitFor((l) => array(l) !== undefined || answerOf(5003)(l), d.timeout, mixed);
-    const entries = answer === undefined ? undefined : array(answer);
-    const invalid = entries?.some((x) => (x as { id?: unknown; error?: { code?: unknown } }).id === null && (x as { error?: { code?: unknown } }).error?.code === ErrorCode.InvalidRequest);
-    card.score("ACP-JSONRPC-309", answer === undefined ? silent(run, "ACP-JSONRPC-309", 5003, "a batch [1, request] got no answer") : invalid === true && entries!.length === 2 ? pass : fail(`a batch [1, request] was answered ${answer.text.slice(0, 200)}`));
-  });
+  await batchProbes(run);
 
   let methods = mergeMethods([], { authMethods: init.authMethods });
   if (run.options.auth !== undefined) {
@@ -93,6 +63,8 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
   const prompt = (t: string) => ({ sessionId: sid, prompt: [{ type: "text", text: t }] });
   /** The stop reason the uncancelled "hello" turn went idle with: a cancelled turn ending the same way (an offline agent's "error") shows nothing about the cancel. */
   let uncancelledStop: unknown;
+  /** The "hello" turn as it went live (its stop reason and updates), for the replay of session/resume (probes-v2-depth.ts). */
+  let hello: { stop: unknown; live: Record<string, unknown>[] } | undefined;
 
   await step(run, "prompt", ["ACP-PROMPT-301", "ACP-PROMPT-302"], async () => {
     const from = d.lines.length;
@@ -104,8 +76,9 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, from);
     const user = d.lines.slice(from).filter(updateFor(sid)).map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update).filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
     if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
-    card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${idle.text.slice(0, 160)}`));
+    card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${quote(d, idle)}`));
     if (idle !== undefined) uncancelledStop = stopOf(idle);
+    if (idle !== undefined) hello = { stop: stopOf(idle), live: d.lines.slice(from, d.lines.indexOf(idle)).filter(updateFor(sid)).map((l) => (l.body?.params as { update: Record<string, unknown> }).update) };
   });
 
   await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
@@ -125,7 +98,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update")
       : stop === "cancelled" ? pass
       : sameAsUncancelled ? na(`the cancelled turn went idle with stopReason ${JSON.stringify(stop)}, as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel`)
-      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${first.text.slice(0, 120)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${idle.text.slice(0, 160)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
+      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${quote(d, first)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${quote(d, idle)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
     if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
     // No content or tool call update of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait);
     // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
@@ -133,7 +106,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const after = d.lines.slice(d.lines.indexOf(idle) + 1).filter(updateFor(sid));
     const content = after.filter(isConversation);
     if (after.length > content.length) card.notes.push(`ACP-CANCEL-306: after the idle state_update came ${after.length - content.length} update(s) that are not turn content (${[...new Set(after.filter((l) => !content.includes(l)).map(updateKind))].join(", ")}); not counted`);
-    card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${content[0]!.text.slice(0, 160)}`));
+    card.score("ACP-CANCEL-306", content.length === 0 ? pass : fail(`a content or tool call update followed the idle state_update that reported the cancellation: ${quote(d, content[0]!)}`));
   });
 
   await step(run, "$/cancel_request", ["ACP-CANCEL-303"], async () => {
@@ -144,7 +117,7 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     d.notify("session/cancel", { sessionId: sid });
   });
 
-  await step(run, "session/close", ["ACP-SESSION-302"], async () => {
+  await step(run, "session/close", ["ACP-SESSION-302", "ACP-SESSION-323"], async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     const id = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof id !== "string") return card.score("ACP-SESSION-302", na(`session/new was answered ${show(created)}`));
@@ -162,75 +135,14 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     await d.waitFor(() => false, d.quiet, d.lines.length);
     const answerAt = d.lines.indexOf(d.answerTo(d.lastRequestId)!);
     const later = d.lines.slice(answerAt + 1).filter((l) => updateFor(id)(l) && !isIdle(l));
-    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${later[0]!.text.slice(0, 160)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
+    // When closing cancels running work, its idle state_update (cancelled) comes before the close's answer.
+    const idleBefore = d.lines.slice(at, answerAt).find((l) => updateFor(id)(l) && isIdle(l));
+    card.score("ACP-SESSION-323", idleBefore !== undefined && stopOf(idleBefore) === "cancelled" ? pass : fail(`check sent session/close for a session whose turn was running (${quote(d, running)}); ${idleBefore === undefined ? `the close was answered ${quote(d, d.answerTo(d.lastRequestId)!)} before any idle state_update` : `the idle state_update before the answer says ${JSON.stringify(stopOf(idleBefore))}, not "cancelled"`}`));
+    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${quote(d, later[0]!)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
   });
-}
 
-/**
- * The v2 rows decided by a second start of the agent (initialize with a
- * version below every version: -32022 with data {requested, supported}) and
- * by the whole traffic: UTF-8, request ids, batches of lifecycle messages,
- * capabilities withheld, auth methods, custom root fields.
- */
-export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, spawn: (() => Driver) | undefined): Promise<void> {
-  const { d, card } = run;
-  card.all(["ACP-JSONRPC-304", "ACP-EXT-301"], na("a MAY: a permission, which no behaviour of the agent can break"));
-  // The agent answered protocol 2 and check spoke v2 to it over stdio throughout.
-  card.all(["ACP-INIT-382", "ACP-TRANSPORT-382"], pass);
-  card.score("ACP-INIT-383", na("check's v2 client advertises no capability: one combination only is exercised"));
-  if (spawn === undefined) card.score("ACP-INIT-304", na("no second run of the agent"));
-  else {
-    const other = spawn();
-    try {
-      const answer = await other.request("initialize", { protocolVersion: 0, info: { name: "acp-router-check", version: "0.1.0" }, capabilities: {} });
-      const data = (answer?.error as { data?: { requested?: unknown; supported?: unknown } } | undefined)?.data;
-      card.score("ACP-INIT-304", answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(other.timeout)}`) : errorCode(answer) === v2.errorCodes.UnsupportedProtocolVersion && data?.requested === 0 && data.supported !== undefined ? pass : fail(`initialize with protocolVersion 0 (below every version) was answered ${show(answer)}, not -32022 with data {requested, supported}`));
-    } finally {
-      await other.close();
-    }
-  }
-  const lines = d.lines;
-  const replaced = lines.find((l) => l.text.includes("\uFFFD"));
-  card.score("ACP-TRANSPORT-301", replaced === undefined ? pass : fail(`a line from the agent carries U+FFFD: ${replaced.text.slice(0, 120)}`));
-  const requests = lines.filter((l) => typeof l.body?.method === "string" && l.body.id !== undefined);
-  const badId = requests.find((l) => l.body?.id === null || (typeof l.body?.id === "number" && !Number.isInteger(l.body.id)));
-  card.score("ACP-JSONRPC-301", requests.length === 0 ? na("the agent sent no request") : badId === undefined ? pass : fail(`the agent sent a request with id ${show(badId.body?.id)}`));
-  const pending = new Set<unknown>();
-  let reused: string | undefined;
-  for (const l of lines) {
-    if (typeof l.body?.method === "string" && l.body.id !== undefined) {
-      if (pending.has(l.body.id)) reused ??= l.text.slice(0, 160);
-      pending.add(l.body.id);
-    }
-  }
-  card.score("ACP-JSONRPC-303", requests.length < 2 ? na(requests.length === 0 ? "the agent sent no request" : "the agent sent one request") : reused === undefined ? pass : fail(`the agent reused a request id: ${reused}`));
-  const lifecycle = lines.find((l) => l.text.startsWith("[") && /"method"\s*:\s*"(initialize|auth\/login|session\/new|session\/resume|session\/prompt)"/.test(l.text));
-  card.score("ACP-JSONRPC-310", lifecycle === undefined ? pass : fail(`the agent batched a lifecycle message: ${lifecycle.text.slice(0, 160)}`));
-  const calls = requests.filter((l) => /^(fs|terminal|elicitation)\//.test(String(l.body?.method)));
-  card.score("ACP-INIT-306", calls.length === 0 ? pass : fail(`check's client advertised no capability, yet the agent sent ${calls[0]!.text.slice(0, 160)}`));
-  const methods = Array.isArray(init.authMethods) ? init.authMethods : [];
-  if (methods.length === 0) card.score("ACP-AUTH-301", na("the agent lists no authMethods"));
-  else {
-    // auth/logout is not called: it would end a real login. An unknown method id shows auth/login exists (anything but -32601).
-    const login = await d.request("auth/login", { methodId: "acp-router-check-no-such-method" });
-    card.score("ACP-AUTH-301", login === undefined ? silent(run, "ACP-AUTH-301") : errorCode(login) === ErrorCode.MethodNotFound ? fail(`the agent lists authMethods, but auth/login was answered ${describeError(login)}`) : pass);
-    card.notes.push("ACP-AUTH-301: auth/logout was not called (it would end a real login); auth/login was");
-  }
-  const extra: string[] = [];
-  // A field another published ACP schema defines for the same type (v1's agentCapabilities, agentInfo) is protocol data of that
-  // version, not a custom field: noted with the schema that has it (the same rule as v1's ACP-SCHEMA-002).
-  const v1 = properties();
-  const drift = new Set<string>();
-  const judge = (type: string, k: string, where: string) => {
-    if (v1?.get(type)?.has(k) === true) drift.add(`ACP-EXT-304: ${where} has the field ${JSON.stringify(k)}, which the v1 schema's ${type} defines: protocol data of another published version, not a custom field`);
-    else extra.push(`${where} has the field ${JSON.stringify(k)}`);
-  };
-  for (const l of lines) {
-    const r = l.body?.result as Record<string, unknown> | undefined;
-    if (typeof r === "object" && r !== null && "protocolVersion" in r) for (const k of Object.keys(r)) if (!["protocolVersion", "capabilities", "authMethods", "info", "_meta"].includes(k)) judge("InitializeResponse", k, "the initialize answer");
-    const p = l.body?.method === "session/update" ? (l.body.params as Record<string, unknown> | undefined) : undefined;
-    if (p !== undefined) for (const k of Object.keys(p)) if (!["sessionId", "update", "_meta"].includes(k)) judge("SessionNotification", k, "a session/update's params");
-  }
-  card.notes.push(...drift);
-  card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types, which no published ACP schema defines (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
+  await v2DepthProbes(run, init, sid, hello);
+  run.turnSession = hello !== undefined ? sid : undefined;
+  await mcpProbe(run, true);
+  run.turnSession = undefined;
 }

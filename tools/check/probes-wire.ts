@@ -3,10 +3,10 @@
  * agent's authentication says: an unparsable line, JSON-RPC 2.0's own
  * example of an invalid Request object (-32600, id null), ids a receiver
  * may serve or refuse (an id-only message, which is response-shaped and
- * needs no answer, and id 1.5: both only noted), ids around 2^53 (2^53-1
- * must come back digit for digit; 2^53+1, an int64 the schema allows, must
- * come back the same or be refused with id null, never altered: see
- * tools/inspect/ids.ts), an unknown method, a custom `_` request, two
+ * needs no answer, and id 1.5: both only noted), the request ids of
+ * probes-ids.ts (ids every implementation holds must come back exactly; ids
+ * beyond ±(2^53−1) are interoperability findings), an unknown method, a
+ * custom `_` request, two
  * unrecognised notifications (an answer to either is a violation, read from
  * the traffic), array params, a request split across writes ending in CRLF,
  * and whether the connection still serves after all of them. Each probe
@@ -14,10 +14,10 @@
  * the protocol's catalogue (`WireIds`); a probe whose requirement the
  * catalogue lacks still runs for its evidence on other rows.
  */
-import { answerOf, describeError, errorCode, isResponse, show, silent, step, withSentinel, type Run } from "./kit.ts";
-import { fail, na, pass } from "./score.ts";
+import { answerOf, describeError, errorCode, isResponse, quoteText, type Run, show, silent, step, withSentinel, quote } from "./kit.ts";
+import { fail, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
-import { BIG_ID, judgeIdEcho } from "../inspect/ids.ts";
+import { idProbes } from "./probes-ids.ts";
 
 /** Catalogue ids for the wire probes; undefined when the catalogue has none. */
 export interface WireIds {
@@ -48,11 +48,6 @@ export const wireRows = (ids: WireIds): string[] => Object.values(ids).filter((v
 
 /** JSON-RPC 2.0 §7's example of an invalid Request object ("rpc call with invalid Request object"): answered -32600 with id null. */
 export const INVALID_REQUEST = '{"jsonrpc":"2.0","method":1,"params":"bar"}';
-/** 2^53 - 1: the largest integer every JSON parser holds exactly (RFC 8259 §6); the answer must repeat these digits. */
-const SAFE_ID = "9007199254740991";
-
-const rawId = (text: string): string | undefined => /"id"\s*:\s*(-?[\d.eE+-]+|"(?:[^"\\]|\\.)*"|null)/.exec(text)?.[1];
-
 const on = (run: Run, id: string | undefined, v: Parameters<Run["card"]["score"]>[1]) => {
   if (id !== undefined) run.card.score(id, v);
 };
@@ -73,7 +68,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     const { found, sentinel } = await withSentinel(run, () => d.write(`${INVALID_REQUEST}\n`), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
     const answer = found[0];
     const sent = `check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object)`;
-    if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${answer.text.slice(0, 200)}, not -32600 with id null`));
+    if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${quote(d, answer)}, not -32600 with id null`));
     else on(run, ids.invalid, sentinel === undefined ? silent(run, ids.invalid ?? "", d.lastRequestId, `${sent}; no answer to it nor to the next request`) : fail(`${sent}; no answer came, and the request check sent after it was answered`));
   });
 
@@ -81,7 +76,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     // {"jsonrpc":"2.0","id":77} has no method, no result and no error: the shape of a stray response, which JSON-RPC asks nobody to
     // answer (a server replies to requests; this is none). Whatever the agent does with it is noted, never scored.
     const { found } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || l.body?.id === null));
-    run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${found[0].text.slice(0, 160)}`}`);
+    run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${quote(d, found[0])}`}`);
   });
 
   await step(run, "fractional id", [], async () => {
@@ -90,7 +85,7 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
     const answer = found[0];
     // JSON-RPC allows any number as an id; the schema's RequestId prose says fractional parts SHOULD NOT be used (by the sender),
     // not that a receiver must refuse them. Served or refused, it is noted, never scored: neither is evidence of any row.
-    if (answer !== undefined) run.card.notes.push(`a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was ${answer.body?.id === 1.5 ? "served as a request" : "refused with id null"}: ${answer.text.slice(0, 160)}`);
+    if (answer !== undefined) run.card.notes.push(`a request with id 1.5 (fractional ids SHOULD NOT be sent, but JSON-RPC allows them) was ${answer.body?.id === 1.5 ? "served as a request" : "refused with id null"}: ${quote(d, answer)}`);
   });
 
   await step(run, "unknown method", own(ids.unknownMethod), async () => {
@@ -102,33 +97,18 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   await step(run, "custom request", [ids.extAnswered, ids.idEcho], async () => {
     const ext = await d.request("_acp-router.check/no_such_method", {});
     run.card.score(ids.extAnswered, ext !== undefined ? pass : silent(run, ids.extAnswered));
-    // An int64 id a double cannot hold (tools/inspect/ids.ts has the policy): the same digits back, or a refusal with id null, pass;
-    // an answer with another id (the rounded 2^53) is a violation of the MUST that a response repeats the request's id.
-    const big = await d.requestRaw(BIG_ID, "_acp-router.check/big_id", {}, (l) => isResponse(l) && ((typeof l.body?.id === "number" && l.body.id === Number(BIG_ID)) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
-    if (big !== undefined) run.judged.add(big.index);
-    if (big === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, BIG_ID, `no answer to a request with id ${BIG_ID}`));
-    else {
-      const echo = judgeIdEcho(BIG_ID, big.text, big.body ?? {});
-      if (echo.kind === "altered") run.card.score(ids.idEcho, fail(`check sent {"jsonrpc":"2.0","id":${BIG_ID},"method":"_acp-router.check/big_id","params":{}} (an int64 id, as the schema's RequestId allows); the agent answered with id ${echo.answered}: ${big.text.slice(0, 160)}. A response repeats the request's id exactly; an id the agent cannot hold is refused with -32600 and id null`));
-      else {
-        run.card.score(ids.idEcho, pass);
-        run.card.notes.push(`${ids.idEcho}: a request with id ${BIG_ID} (2^53+1) was ${echo.kind === "exact" ? "answered with the same digits" : "refused with -32600 and id null"}`);
-      }
-    }
-    // The largest safe integer must come back digit for digit: an altered id here is a violation.
-    const safe = await d.requestRaw(SAFE_ID, "_acp-router.check/safe_id", {}, (l) => isResponse(l) && ((rawId(l.text) !== undefined && Math.abs(Number(rawId(l.text)) - Number(SAFE_ID)) < 16) || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
-    if (safe !== undefined) run.judged.add(safe.index);
-    if (safe === undefined) run.card.score(ids.idEcho, silent(run, ids.idEcho, SAFE_ID, `no answer to a request with id ${SAFE_ID}`));
-    else run.card.score(ids.idEcho, rawId(safe.text) === SAFE_ID ? pass : fail(`a request with id ${SAFE_ID} (2^53-1, within the safe range) was answered with id ${String(rawId(safe.text))}: ${safe.text.slice(0, 160)}`));
+    // Ids every implementation holds judge the id-echo MUST; ids beyond ±(2^53−1) are interoperability findings (probes-ids.ts).
+    if (ext !== undefined) await idProbes(run, ids.idEcho, run.options.strictIds === true);
+    else run.card.notes.push(`${ids.idEcho}: the id probes did not run: the agent answered no custom request`);
   });
 
   await step(run, "notifications", [ids.notificationAnswered, ids.notificationIgnored], async () => {
     for (const method of ["_acp-router.check/note", "session/no_such_notification"]) {
       const { found, sentinel } = await withSentinel(run, () => d.notify(method, { n: 1 }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
       if (found.length > 0) {
-        const evidence = `the notification ${method} was answered: ${found[0]!.text.slice(0, 200)}`;
-        run.card.score(ids.notificationAnswered, fail(evidence));
-        run.card.score(ids.notificationIgnored, fail(evidence));
+        const evidence = `the notification ${method} was answered: ${quote(d, found[0]!)}`;
+        // One observation, two rows (the MUST NOT and the SHOULD): shown once, counted once.
+        run.card.all([ids.notificationAnswered, ids.notificationIgnored], fail(evidence));
       } else if (sentinel !== undefined) run.card.all([ids.notificationAnswered, ids.notificationIgnored], pass);
     }
   });

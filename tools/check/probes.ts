@@ -11,14 +11,16 @@
  */
 import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
-import { answerOf, deathReason, describeError, seconds, show, type Run, type RunOptions } from "./kit.ts";
+import { answerOf, deathReason, describeError, quoteText, type Run, type RunOptions, seconds, show } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
 import { unstableProbes, v2UnstableProbes } from "./probes-unstable.ts";
-import { V1_UNSTABLE_ROWS, V2_UNSTABLE_ROWS } from "./unstable-surfaces.ts";
-import { v2Probes, v2TrafficProbes, V2_ROWS } from "./probes-v2.ts";
+import { V1_UNSTABLE_ROWS, V2_UNSTABLE_ROWS } from "./unstable-surface.ts";
+import { v2Probes, V2_ROWS } from "./probes-v2.ts";
+import { v2TrafficProbes } from "./probes-v2-traffic.ts";
 import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
+import { judgeV2Initialize } from "./probes-v2-init.ts";
 import { shutdown } from "./probes-shutdown.ts";
 import { mcpProbe } from "./probes-mcp.ts";
 import { fromMonitor } from "./traffic.ts";
@@ -48,11 +50,12 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
   const v2Params = { protocolVersion: 2, info: CLIENT_INFO, capabilities: {} };
   const v1Params = { protocolVersion: 1, clientCapabilities: {}, clientInfo: CLIENT_INFO };
   let first = await initialize(run, options.protocol === 1 ? v1Params : v2Params);
+  const initId = d.lastRequestId;
   let result = first.answer?.result as Record<string, unknown> | undefined;
   const v2 = options.protocol !== 1 && result?.protocolVersion === 2;
   if (v2) run.card = createScorecard(V2_CHECKLIST);
   else if (options.protocol === undefined && first.answer !== undefined) {
-    run.card.notes.push(`asked for protocol 2, the agent answered ${show(first.answer).slice(0, 120)}; initialized again with protocol 1`);
+    run.card.notes.push(`asked for protocol 2, the agent answered ${show(first.answer)}; initialized again with protocol 1`);
     first = { ...(await initialize(run, v1Params)), late: first.late };
     result = first.answer?.result as Record<string, unknown> | undefined;
   }
@@ -70,9 +73,7 @@ export async function runCheck(d: Driver, options: RunOptions): Promise<CheckRes
     return finish(run, "initialize was not answered with a result");
   }
   if (v2) {
-    card.score("ACP-INIT-303", pass);
-    const info = result.info as { name?: unknown; version?: unknown } | undefined;
-    card.score("ACP-INIT-307", typeof info?.name === "string" && typeof info.version === "string" ? pass : fail(result.info === undefined ? `the initialize answer (protocolVersion 2) has no info: ${show(first.answer).slice(0, 160)}` : `initialize answered info ${show(result.info)}`));
+    run.notV2 = judgeV2Initialize(run, result, initId);
     await v2Probes(run, result);
     await v2UnstableProbes(run, result);
     await v2TrafficProbes(run, result, options.spawn);

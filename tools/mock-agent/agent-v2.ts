@@ -16,6 +16,9 @@ import { mockConfigOptions, type JsonObject } from "./updates.ts";
 
 const peerMethods = peerMethodsOf(methods);
 
+/** The update kinds that are conversation, replayed by session/resume with replayFrom {"type":"start"}. */
+const CONVERSATION = new Set(["user_message", "user_message_chunk", "agent_message", "agent_message_chunk", "agent_thought", "agent_thought_chunk", "tool_call_update", "plan_update"]);
+
 /** Creates the v2 handler; list, resume and close are baseline in v2, config options follow `options.advertise`. */
 export function createMockAgentV2(options: MockOptions): AgentHandler {
   const { advertise } = options;
@@ -23,8 +26,11 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
   /** Per session, the last turn's end (settles after its idle state_update). */
   const ended = new Map<string, Promise<void>>();
   const config = (s: MockSession) => (advertise.configOptions ? { configOptions: mockConfigOptions(2, s.model, s.verbose) } : {}) as Record<string, never>;
-  const send = (ctx: AgentContext, session: MockSession, update: JsonObject, sessionId = session.id) =>
-    ctx.peer.sessionUpdate({ sessionId, update } as unknown as UpdateSessionNotification);
+  const send = (ctx: AgentContext, session: MockSession, update: JsonObject, sessionId = session.id) => {
+    // The conversation (messages, thoughts, tool calls, plans) is kept for session/resume's replay.
+    if (sessionId === session.id && CONVERSATION.has(String(update.sessionUpdate))) session.history.push(update);
+    return ctx.peer.sessionUpdate({ sessionId, update } as unknown as UpdateSessionNotification);
+  };
 
   return {
     // The same prompt capabilities as the v1 handler: embedded context (resource blocks) is understood.
@@ -35,13 +41,19 @@ export function createMockAgentV2(options: MockOptions): AgentHandler {
       return { sessionId: session.id, ...config(session) };
     },
 
+    // This agent never hands out a cursor: any cursor is one it did not issue (session-list: agents SHOULD return an error).
     listSessions(params) {
+      if (params.cursor !== undefined && params.cursor !== null) throw RpcError.invalidParams({ reason: `unknown cursor ${JSON.stringify(params.cursor)}: this agent issues none` });
       return { sessions: sessions.list(params.cwd).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })) };
     },
 
-    // No history is replayed: the state is the whole snapshot.
+    // Without replayFrom nothing is replayed; with {"type":"start"} the whole conversation is, before the state snapshot;
+    // any other cursor is one this agent does not support: -32602, never a resume without replay.
     async resumeSession(params, ctx) {
       const session = sessions.get(params.sessionId);
+      const from = (params as { replayFrom?: { type?: unknown } | null }).replayFrom;
+      if (from !== undefined && from !== null && from.type !== "start") throw RpcError.invalidParams({ reason: `unsupported replayFrom cursor ${JSON.stringify(from.type)}` });
+      if (from?.type === "start") for (const update of [...session.history]) await ctx.peer.sessionUpdate({ sessionId: session.id, update } as unknown as UpdateSessionNotification);
       await send(ctx, session, { sessionUpdate: "state_update", state: session.turn ? "running" : "idle", ...(session.turn ? {} : { stopReason: null }) });
       return config(session);
     },

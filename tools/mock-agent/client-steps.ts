@@ -14,9 +14,12 @@ export function say(ctx: StepContext, text: string): Promise<void> {
 /** Sends `[mock] text` as a report line. */
 export const report = (ctx: StepContext, text: string): Promise<void> => say(ctx, `[mock] ${text}\n`);
 
+/** Permission requests made so far, for a fresh tool call id each. */
+let permissions = 0;
+
 /** Announces a tool call, asks permission for it, then moves it to completed or failed by the outcome. */
 export async function permission(ctx: StepContext): Promise<TurnEnd | undefined> {
-  const toolCallId = `mock-permission-${ctx.messageId}`;
+  const toolCallId = `mock-permission-${ctx.messageId}-${++permissions}`;
   const toolCall = { toolCallId, title: "Mock edit needing permission", kind: "edit", status: "pending" };
   await ctx.sendUpdate(ctx.version === 1 ? { sessionUpdate: "tool_call", ...toolCall } : { sessionUpdate: "tool_call_update", ...toolCall });
   const options = [
@@ -27,8 +30,11 @@ export async function permission(ctx: StepContext): Promise<TurnEnd | undefined>
     ? { sessionId: ctx.sessionId, toolCall: { toolCallId, title: toolCall.title, kind: "edit", status: "pending" }, options }
     : { sessionId: ctx.sessionId, title: toolCall.title, subject: { type: "tool_call", toolCall: { toolCallId } }, options };
   let outcome: { outcome?: string; optionId?: string } | undefined;
+  // v2: the foreground work is blocked on the user while the request is pending, and running again once it is answered.
+  if (ctx.version === 2) await ctx.sendUpdate({ sessionUpdate: "state_update", state: "requires_action" });
   try {
     outcome = ((await ctx.request("session/request_permission", params)) as { outcome?: { outcome?: string; optionId?: string } }).outcome;
+    if (ctx.version === 2 && !ctx.signal.aborted) await ctx.sendUpdate({ sessionUpdate: "state_update", state: "running" });
   } catch (error) {
     await report(ctx, `permission request failed: ${describe(error)}`);
     return ctx.signal.aborted ? { stopReason: "cancelled" } : undefined;

@@ -7,14 +7,14 @@
  * violations: every fail row, with the evidence (the traffic line when the
  * evidence is one). Then a summary table across agents.
  */
-import v1Entries from "../../docs/conformance-catalogue.json" with { type: "json" };
-import unstableEntries from "../../docs/conformance-catalogue-unstable.json" with { type: "json" };
-import v2Entries from "../../docs/conformance-catalogue-v2.json" with { type: "json" };
 import type { CheckReport } from "../check/main.ts";
-import { citationUrl } from "../inspect/requirements.ts";
+import { tally } from "../check/score.ts";
+import { renderSectionsMarkdown } from "../check/sections.ts";
 import { folderOf, type RealAgent } from "./agents.ts";
 import type { ClientRun } from "./client-run.ts";
 import { clientSection } from "./render-client.ts";
+import { cell, requirementLines } from "./requirement.ts";
+import { fromSdkBatchRefusal, sdkLine, signsOf, type AgentSdk } from "./sdk.ts";
 
 /** One agent's run, as scorecard.ts saved it (docs/real-agents.json). */
 export interface AgentRun {
@@ -30,24 +30,24 @@ export interface AgentRun {
   readonly left: readonly string[];
   /** `1` for the second run of an agent that negotiated v2: `check --protocol 1`. Absent: check negotiated (v2 first, then v1). */
   readonly asked?: 1 | undefined;
+  /** The ACP SDK the agent depends on, read from its install after the run (sdk.ts). Absent: none found. */
+  readonly sdk?: AgentSdk | undefined;
 }
 
 const NO_PROBE = "check has no probe for this requirement";
 
-/** Every catalogue entry, v1, unstable and v2 (a v2 id is never a v1 id), for the statement and citation of a fail row. */
-const CATALOGUE: ReadonlyMap<string, { readonly statement: string; readonly citation: string }> = new Map([...v1Entries, ...unstableEntries, ...v2Entries].map((e) => [e.id, e]));
-/** A citation as links to the pinned spec commit where it is a docs line, as text otherwise (a schema path). */
-const citationCell = (citation: string): string => citation.split("; ").map((c) => {
-  const url = citationUrl(c);
-  return url === undefined ? `\`${c}\`` : `[${c}](${url})`;
-}).join(", ");
-/** The line under a fail row on both real-peer pages: the requirement's statement and where the spec says it; undefined for an id no catalogue has. */
+/** The line under a fail row: the requirement and the spec's words (requirement.ts); kept for callers of one line. */
 export function requirementLine(id: string): string | undefined {
-  const spec = CATALOGUE.get(id);
-  return spec === undefined ? undefined : `Requirement: ${cell(spec.statement)} (${citationCell(spec.citation)})`;
+  const lines = requirementLines(id);
+  return lines.length === 0 ? undefined : lines.join(" ");
 }
-const cell = (s: string | undefined) => (s ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
-const count = (r: CheckReport, o: string) => r.rows.filter((x) => x.outcome === o).length;
+/** Rows of `outcome`, each fact once: a row one observation decided together with another counts there (tally). */
+const count = (r: CheckReport, o: string) => tally(r.rows).counts.get(o) ?? 0;
+/** "(3 more rows decided by an observation counted with another row)", or "". */
+const linkedNote = (r: CheckReport) => {
+  const { linked } = tally(r.rows);
+  return linked === 0 ? "" : ` (${linked} more row${linked === 1 ? "" : "s"} decided by an observation counted with another row)`;
+};
 
 function agentSection(run: AgentRun, timeout: number): string[] {
   const { agent, report } = run;
@@ -60,17 +60,20 @@ function agentSection(run: AgentRun, timeout: number): string[] {
   }
   const judged = report.rows.filter((r) => r.evidence !== NO_PROBE && r.outcome !== "not observable");
   const noProbe = report.rows.filter((r) => r.evidence === NO_PROBE).length;
-  out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe). Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
+  out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe)${linkedNote(report)}. Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
+  if (run.sdk !== undefined) out.push(sdkLine(run.sdk, signsOf(report)), "");
   out.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
   for (const r of judged) out.push(`| ${r.outcome === "fail" ? "**fail**" : r.outcome} | ${r.id} | ${r.tier} | ${cell(r.evidence)} |`);
   out.push("");
   if (report.notes.length > 0) out.push("Notes:", "", ...report.notes.map((n) => `- ${cell(n)}`), "");
-  const fails = report.rows.filter((r) => r.outcome === "fail");
-  out.push(fails.length === 0 ? "Violations: none." : "Violations (each fail row: what check sent and saw, then the requirement and where the spec says it):", "");
+  out.push(...renderSectionsMarkdown(report.sections ?? [], cell));
+  // A row linked to another (sameAs) is the same fact: listed once, under the row that carries the evidence.
+  const fails = report.rows.filter((r) => r.outcome === "fail" && r.sameAs === undefined);
+  out.push(fails.length === 0 ? "Violations: none." : "Violations (each fail row: what check sent and saw, then the requirement, and the spec's own words with their source and date):", "");
   for (const f of fails) {
-    const spec = requirementLine(f.id);
     out.push(`- **${f.id}** (${f.tier}): ${cell(f.evidence)}`);
-    if (spec !== undefined) out.push(`  - ${spec}`);
+    for (const line of requirementLines(f.id)) out.push(`  - ${line}`);
+    if (fromSdkBatchRefusal(run.sdk, f.evidence)) out.push(`  - This answer is written by ${run.sdk!.name} ${run.sdk!.version}, the SDK the agent is built on, not by the agent's own code.`);
   }
   out.push("");
   return out;
@@ -87,7 +90,7 @@ export function renderPage(runs: readonly AgentRun[], timeout: number, clientRun
     "",
     "Every fail row on this page and on [real-clients.md](real-clients.md) is reviewed against the spec sentence it breaks in [real-scorecards-review.md](real-scorecards-review.md).",
     "",
-    "Every scorecard lists every agent-side requirement of the catalogue check used; the table under each agent shows the rows check judged (rows it has no probe for, and rows the catalogue marks not observable because no traffic can decide them, are counted, not listed; the catalogue gives each one's reason). A fail row is a violation of a requirement with a normative keyword (MUST, MUST NOT, SHOULD, SHOULD NOT), shown by the traffic quoted in its evidence; under the agent's violations each one also gives the requirement and the spec line it comes from. Rows whose cited text has no keyword (tier `none`) and MAY rows are never failed: what would break them is a note. The column *MUST failed* says yes only when a MUST or MUST NOT row failed, which is also when check exits 1. After each run `ps` is read for any process still running from the agent's folder.",
+    "Every scorecard lists every agent-side requirement of the catalogue check used; the table under each agent shows the rows check judged (rows it has no probe for, and rows the catalogue marks not observable because no traffic can decide them, are counted, not listed; the catalogue gives each one's reason). A fail row is a violation of a requirement with a normative keyword (MUST, MUST NOT, SHOULD, SHOULD NOT), shown by the traffic quoted in its evidence (each line sent and received whole, or its first 2 KB); under the agent's violations each one also gives the requirement and the spec's own sentence it rests on, with its source and date (docs/conformance-quotes.json). Rows whose cited text has no keyword (tier `none`) and MAY rows are never failed: what would break them is a note. Rows one observation decides together (a notification answered breaks two rows at once) point to each other and count once, in every total. Request ids beyond ±(2^53−1) are an interoperability finding, in a section of each card of its own, never counted (the id MUST is judged on 2^53−1, −(2^53−1), 0 and a string). Where the agent is built on the ACP SDK and a behaviour on its card comes from that SDK (the batch refusal, an id rounded), the card says so and names the SDK's version. The column *MUST failed* says yes only when a MUST or MUST NOT row failed, which is also when check exits 1. After each run `ps` is read for any process still running from the agent's folder.",
     "",
     "| agent | protocol | pass | fail | n/a | not observable | not run | MUST failed | exit | processes left |",
     "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",

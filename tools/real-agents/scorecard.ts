@@ -22,6 +22,7 @@ import type { CheckReport } from "../check/main.ts";
 import { AGENTS, folderOf, type RealAgent } from "./agents.ts";
 import { runClientOne, type ClientRun } from "./client-run.ts";
 import { renderPage, type AgentRun } from "./render.ts";
+import { sdkOf } from "./sdk.ts";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -84,7 +85,8 @@ async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1)
   }
   const scrub = (s: string) => s.split(folder).join(`<${folderOf(agent)}>`).split(home).join("$HOME").split(cwd).join("<cwd>");
   if (report !== undefined) report = JSON.parse(scrub(JSON.stringify(report))) as CheckReport;
-  return { ...base, report, exit: result.code, seconds, stderrTail: scrub(result.stderr).trim().split("\n").slice(-3).join("\n"), left: left.map((p) => scrub(p.cmd)) };
+  const sdk = sdkOf(folder, agent.pkg);
+  return { ...base, report, exit: result.code, seconds, stderrTail: scrub(result.stderr).trim().split("\n").slice(-3).join("\n"), left: left.map((p) => scrub(p.cmd)), ...(sdk === undefined ? {} : { sdk }) };
 }
 
 async function main(argv: readonly string[]): Promise<number> {

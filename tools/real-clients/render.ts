@@ -6,7 +6,9 @@
  * of the four client runs ended, and the violations found. Paths of this
  * machine are replaced by `<repo>`, `<install>` and `<scratch>`.
  */
-import { requirementLine } from "../real-agents/render.ts";
+import { tally } from "../check/score.ts";
+import { renderSectionsMarkdown } from "../check/sections.ts";
+import { requirementLines } from "../real-agents/requirement.ts";
 import { UNPROBED, type ClientReport } from "../check-client/main.ts";
 
 /** One client's outcome: its report, or why check produced none. */
@@ -22,7 +24,8 @@ const cell = (t: string) => t.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 /** Scratch folders of check (`<tmp>/acp-check-client-<scenario>-XXXXXX`) and any absolute path under a home or work folder. */
 export const scrub = (t: string) => t.replace(/\/[^\s"']*\/acp-check-client-[a-z]+-[A-Za-z0-9]+/g, "<scratch>").replace(/\/(?:work|home|root|Users)\/[^\s"']+/g, "<path>");
 
-const count = (r: ClientReport, o: string) => r.rows.filter((x) => x.outcome === o).length;
+/** Rows of `outcome`, each fact once: a row one observation decided together with another counts there (tally). */
+const count = (r: ClientReport, o: string) => tally(r.rows).counts.get(o) ?? 0;
 
 /** How `check --client` judges, for the end of the page. */
 const HOW = [
@@ -69,19 +72,21 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
       continue;
     }
     const rep = r.report;
-    const fails = rep.rows.filter((x) => x.outcome === "fail");
+    // A row linked to another (sameAs) is the same fact: counted and listed once, under the row that carries the evidence.
+    const fails = rep.rows.filter((x) => x.outcome === "fail" && x.sameAs === undefined);
     const noProbe = rep.rows.filter((x) => x.outcome === "not run" && x.evidence === UNPROBED).length;
-    lines.push(`${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not observable")} not observable, ${count(rep, "not run")} not run (${noProbe} of them: no probe); check exited ${String(r.exit)} after ${r.seconds} s.`, "");
+    const linked = tally(rep.rows).linked;
+    lines.push(`${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not observable")} not observable, ${count(rep, "not run")} not run (${noProbe} of them: no probe)${linked === 0 ? "" : ` (${linked} more row${linked === 1 ? "" : "s"} decided by an observation counted with another row)`}; check exited ${String(r.exit)} after ${r.seconds} s.`, "");
     if (fails.length === 0) lines.push("**Violations found: none** on the rows check judged.", "");
     else {
-      lines.push("**Violations found** (each: what check's agent sent and saw, then the requirement and where the spec says it):", "");
+      lines.push("**Violations found** (each: what check's agent sent and saw, then the requirement, and the spec's own words with their source and date):", "");
       for (const f of fails) {
         lines.push(`- **${f.id}** (${f.tier}): ${cell(scrub(f.evidence ?? ""))}`);
-        const spec = requirementLine(f.id);
-        if (spec !== undefined) lines.push(`  - ${spec}`);
+        for (const line of requirementLines(f.id)) lines.push(`  - ${line}`);
       }
       lines.push("");
     }
+    lines.push(...renderSectionsMarkdown(rep.sections ?? [], (t) => cell(scrub(t))));
     lines.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
     for (const row of rep.rows) if (!(row.outcome === "not run" && row.evidence === UNPROBED) && row.outcome !== "not observable") lines.push(`| ${row.outcome} | ${row.id} | ${row.tier} | ${cell(scrub(row.evidence ?? ""))} |`);
     lines.push("", "Runs (how the client exited, its last lines):", "");

@@ -1,10 +1,9 @@
 /**
- * Where the unstable methods' catalogue rows live for each version, and where
- * each version's agent advertises them: v1 under `agentCapabilities`
- * (`sessionCapabilities`), v2 under `capabilities` (`session`). The probes
- * (`probes-unstable.ts`) walk one surface; the rows each scores are listed
- * here, so check's tally and tests name them without running a probe.
+ * The rows of `check`'s unstable probes (probes-unstable.ts), by version: the catalogue row each unstable method's
+ * probe scores and the capability path under which the agent advertises it, v1's
+ * (docs/conformance-catalogue-unstable.json) and v2's (docs/conformance-catalogue-v2-unstable.json).
  */
+
 type Obj = Record<string, unknown>;
 
 /** The catalogue rows of one version's unstable methods, and where its agent advertises them. */
@@ -75,7 +74,7 @@ export const SUBAGENT_ORDER = "ACP-SESSION-513";
 
 const rowsOf = (s: Surface): string[] => [s.fork, s.archive, s.archiveCancels, s.listArchived, s.status, s.statusQuiet, s.title, s.listFilter, s.systemPromptRejects, s.systemPromptMode, s.systemPromptText, s.authNoReject, s.authStatus, s.providers, s.providersOpen].filter((r): r is string => r !== undefined);
 
-/** Every row the v1 unstable probes (probes-unstable.ts) score. */
+/** Every row the v1 probes of this file score. */
 export const V1_UNSTABLE_ROWS = [...rowsOf(V1_SURFACE), "ACP-MCP-401", "ACP-MCP-402", "ACP-MCP-406"];
-/** Every row the v2 unstable probes (probes-unstable.ts) score. */
+/** Every row the v2 probes of this file score. */
 export const V2_UNSTABLE_ROWS = [...rowsOf(V2_SURFACE), SUBAGENT_ORDER];
