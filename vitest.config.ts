@@ -23,6 +23,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import { acpRouterEntries } from "./compat/sdk/dev/acp-router-entries.mjs";
 
 /** Folders whose tests run in-process. */
 const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
@@ -80,17 +81,31 @@ for (const entry of readdirSync(testRoot, { withFileTypes: true })) {
  */
 const workers = Math.max(2, availableParallelism() * 2);
 
-/** Settings every tier shares: generous hook and test deadlines for a loaded 2-core machine; forks, since tests spawn and signal. */
-const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
+/**
+ * Settings every tier shares: forks, since tests spawn and signal; and deadlines that only turn a
+ * hang into a failure (no test asserts a time): 120 s. With twice as many workers as cores, a
+ * CPU-bound test (codegen of a table's delta, the inbound fuzzer, the soak) takes three to four
+ * times as long as alone when the machine is loaded: one that takes 10 s alone took over 30 s
+ * with four workers beside other work.
+ */
+const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" } as const;
+
+/**
+ * acp-router's public names (`acp-router`, `acp-router/runtime`, …) load this checkout's sources: the SDK
+ * drop-in's sources (compat/sdk/src), which test/compat imports directly, use acp-router by those names only.
+ */
+const resolve = {
+  alias: Object.entries(acpRouterEntries as Record<string, string>).map(([name, file]) => ({ find: new RegExp(`^${name.replaceAll("/", "\\/")}$`), replacement: fileURLToPath(new URL(`./${file}`, import.meta.url)) })),
+};
 
 export default defineConfig({
   test: {
     maxWorkers: workers,
     reporters: ["default", "./test/support/skip-reporter.ts"],
     projects: [
-      { test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
-      { test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
-      { test: { ...shared, name: "proxies hosted", include: hostedProxyRuns, env: { ACP_PROXY_HOSTING: "in-process" } } },
+      { resolve, test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
+      { resolve, test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
+      { resolve, test: { ...shared, name: "proxies hosted", include: hostedProxyRuns, env: { ACP_PROXY_HOSTING: "in-process" } } },
       { test: { ...shared, name: "package", include: [...files(packageFolders), ...checksPublishedShape], globalSetup: ["./test/package/setup.ts"] } },
     ],
   },

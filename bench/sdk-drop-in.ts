@@ -10,15 +10,22 @@
  *   two awaited `session/update`s and the answer each); peers alternate in
  *   the same rounds, and the row `ratio to sdk (same round)` is the
  *   package's prompts/s over the SDK's in each round;
+ * - prompts/s of what users run: `bench/outside/sdk-ref-agent.mjs` in an
+ *   install of the real SDK and in an install of the packed package, driven
+ *   as the outside driver drives it (one prompt in flight per session);
  * - heap per held `session/prompt`: figure (4)'s measurement (`heap.ts
  *   --only=sdk`) run once in a process on the real SDK and once in a
  *   process on the package, with 8,000 held prompts (the package keeps the
  *   core's `maxInFlight` of 8,192, so figure 4's 10,000 would be refused).
  *
- *   node --expose-gc --import tsx bench/sdk-drop-in.ts [--quick] [--prompts=20000] [--small-prompts=40000]
+ *   node --expose-gc --import tsx bench/sdk-drop-in.ts [--quick] [--prompts=20000] [--small-prompts=40000] [--user-prompts=20000]
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sessionRun } from "./lib/session-driver.ts";
 import { addRoundRatios, arg, emit, QUICK, Recorder, rotate, type FigureResult } from "./lib/harness.ts";
 import { checkOutput, Driver, promptLines, type Case } from "./lib/driver.ts";
 import { HELLO_UPDATES, helloLine, line } from "./lib/messages.ts";
@@ -69,6 +76,45 @@ for (const c of CASES) {
   addRoundRatios(rec, c.name, SDK);
   rec.notes.push(`${c.name}: ${c.prompts} prompts per round`);
 }
+
+/**
+ * What users run: `bench/outside/sdk-ref-agent.mjs` (the SDK's agent app on
+ * `ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin))`)
+ * in two installs side by side, one with the real SDK 2.4.0 and one with the
+ * package packed from this checkout (`compat/sdk/pack.ts`, compiled, as
+ * installed), driven as the outside driver drives it (`lib/session-driver.ts`:
+ * 256 sessions, one "hello" prompt in flight per session).
+ */
+async function usersFile(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "figure-17-"));
+  try {
+    const tarball = execFileSync(process.execPath, ["--import", "tsx", script("../compat/sdk/pack.ts")], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .at(-1) as string;
+    const installs: Record<string, string> = { [SDK]: join(work, "sdk"), [PACKAGE]: join(work, "package") };
+    for (const [peer, dir] of Object.entries(installs)) {
+      const target = join(dir, "node_modules/@agentclientprotocol/sdk");
+      mkdirSync(join(dir, "node_modules/@agentclientprotocol"), { recursive: true });
+      if (peer === SDK) symlinkSync(script("../node_modules/acp-sdk-2.4.0"), target, "dir");
+      else {
+        mkdirSync(target);
+        execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"]);
+      }
+      copyFileSync(script("./outside/sdk-ref-agent.mjs"), join(dir, "sdk-ref-agent.mjs"));
+    }
+    const name = `bench/outside/sdk-ref-agent.mjs, installed (real SDK; the packed package), 256 sessions, one "hello" prompt in flight each`;
+    const prompts = Number(arg("user-prompts") ?? (QUICK ? 2_000 : 20_000));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const peer of rotate(peers, round)) rec.add(name, peer, await sessionRun([process.execPath, ["sdk-ref-agent.mjs"], installs[peer] as string], prompts));
+    }
+    addRoundRatios(rec, name, SDK);
+    rec.notes.push(`${name}: ${prompts} prompts per round, one process per round`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+await usersFile();
 
 /** Runs figure 4's SDK measurement in its own process, on the SDK or on the package. */
 function heapFigure(peer: string): Promise<FigureResult> {

@@ -154,9 +154,12 @@ export function machine(): string[] {
   return [`os: ${type()} ${release()} (${process.platform}/${process.arch})`, `cpu: ${cpu[0]?.model ?? "unknown"} × ${cpu.length} cores; load average ${load}`, `node: ${process.version}`];
 }
 
-/** The markers around the part of `docs/performance.md` a full run writes. */
-export const PAGE_START = "<!-- written by npm run bench: start -->";
-export const PAGE_END = "<!-- written by npm run bench: end -->";
+/**
+ * The markers around the part of `docs/performance.md` a full run writes. The part is kept as the
+ * run writes it (`prettier-ignore`), so a run leaves `npm run format:check` clean.
+ */
+export const PAGE_START = "<!-- written by npm run bench: start -->\n<!-- prettier-ignore-start -->";
+export const PAGE_END = "<!-- prettier-ignore-end -->\n<!-- written by npm run bench: end -->";
 
 /** What a full run puts on the figures page: when, where, the targets and every figure's table. */
 export function performanceBlock(run: { date: string; wallSeconds: number; loadAtStart: string; machine: string[]; versions: string; checks: TargetCheck[]; figures: FigureResult[] }): string {

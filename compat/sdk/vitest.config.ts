@@ -5,22 +5,26 @@
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { acpRouterEntries } from "./dev/acp-router-entries.mjs";
 import { entries } from "./dev/entries.mjs";
 
 const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 const register = fileURLToPath(new URL("./dev/register.mjs", import.meta.url));
 // By path, so processes started in other folders (a temporary project) find it too.
 const tsx = fileURLToPath(import.meta.resolve("tsx"));
-// Longest first, so `@agentclientprotocol/sdk/unstable` is not taken for the root entry.
-const alias = Object.entries(entries as Record<string, string>)
-  .sort(([a], [b]) => b.length - a.length)
-  .map(([find, file]) => ({ find: new RegExp(`^${find.replaceAll("/", "\\/")}$`), replacement: source(file) }));
+const repo = (file: string) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
+// Each name exactly (an anchored pattern), so `@agentclientprotocol/sdk/unstable` is not taken for the root entry. The
+// compatibility sources import acp-router by its public names: those load from this checkout's sources too.
+const alias = [
+  ...Object.entries(entries as Record<string, string>).map(([find, file]) => ({ find: new RegExp(`^${find.replaceAll("/", "\\/")}$`), replacement: source(file) })),
+  ...Object.entries(acpRouterEntries as Record<string, string>).map(([find, file]) => ({ find: new RegExp(`^${find.replaceAll("/", "\\/")}$`), replacement: repo(file) })),
+];
 
 /**
  * The suite's tests with an SDK peer that pass on the package; the few assertions that pin the
  * real SDK where the spec says otherwise read `onSdkDropIn` (test/support/sdk-drop-in.ts).
- * Left out: test/remote/rfd-sdk.test.ts, which measures the SDK server's deviations from the RFD
- * (the package's server has none of them).
+ * test/remote/rfd-sdk.test.ts measures the SDK server's deviations from the remote-transport RFD:
+ * the package's server behaves as the SDK's, deviations included, so it passes here too.
  */
 const include = [
   "test/compat/**/*.test.ts",
@@ -38,6 +42,7 @@ const include = [
   "test/remote/handler-extensions.test.ts",
   "test/remote/interop.test.ts",
   "test/remote/reconnect.test.ts",
+  "test/remote/rfd-sdk.test.ts",
   "test/versions/route-agent.test.ts",
 ];
 

@@ -4,8 +4,9 @@
  * - state: `ConnectionState` (`state.ts`), the negotiated facts and their
  *   one writer; read here and by handlers through `StateView`;
  * - gate: `gate` (`gate.ts`), one pure function for every direction;
- * - pipeline: `Inbound` (`pipeline.ts`) for what arrives, `Outbound`
- *   (`outbound.ts`) for what we send;
+ * - pipeline: `Inbound` (`pipeline.ts`, its steps in `receive.ts` to
+ *   `answer.ts`) for what arrives, `Outbound` (`outbound.ts`) for what we
+ *   send, `responses.ts` for the answers to what we sent;
  * - context: `InboundCall` (`call.ts`), what a handler sees.
  *
  * `ConnectionCore` ties them to a transport and is what `connect.ts` (the
@@ -32,6 +33,7 @@ import type { ConnectionOptions, Diagnostic } from "./options.ts";
 import { Outbound, type OutboundHost } from "./outbound.ts";
 import type { ExtensionSender } from "./call.ts";
 import { Inbound, describeError, type InboundHost } from "./pipeline.ts";
+import { answerPending, rejectInvalidResponse } from "./responses.ts";
 import { ConnectionState, type StateView } from "./state.ts";
 import { checkWatchdog, Watchdog } from "./watchdog.ts";
 import type { UnresponsiveError } from "../errors.ts";
@@ -140,11 +142,11 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   }
 
   answerPending(body: Record<string, unknown>): void {
-    this.outbound.answerPending(body);
+    answerPending(this.outbound, body);
   }
 
   rejectInvalidResponse(body: Record<string, unknown>): boolean {
-    return this.outbound.rejectInvalidResponse(body);
+    return rejectInvalidResponse(this.outbound, body);
   }
 
   cancelOutbound(sessionId: string, cause: "session_cancel" | "session_close"): void {

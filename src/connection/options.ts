@@ -54,6 +54,19 @@ export interface ConnectionOptions {
   readonly logErrors?: boolean;
   /** Agent side: `auth` rows answer `-32000` until `authenticate` succeeds. Default false. */
   readonly authRequired?: boolean;
+  /**
+   * A request other than `initialize` that comes before `initialize` completed is answered `-32600`
+   * and no handler runs (DESIGN §4.6). Default true. `false` serves it as the official SDK's apps do, which have no such gate; the capability gate still applies (before
+   * `initialize` nothing is advertised, so a capability's rows stay refused).
+   */
+  readonly initializeFirst?: boolean;
+  /**
+   * Which methods outside the table reach the handler's `extMethod` / `extNotification`.
+   * `underscore` (default): only `_`-prefixed ones, ACP's extension methods; any other unknown
+   * request is answered `-32601` and any other unknown notification ignored. `any`: every method
+   * outside the table, as the official SDK's apps accept a handler for any method name.
+   */
+  readonly customMethods?: "underscore" | "any";
   /** Longest inbound line; longer lines are answered `-32700` and skipped. Default 32 MiB. */
   readonly maxMessageBytes?: number;
   /** Deepest JSON nesting accepted; deeper lines are answered `-32700`. Default 128. */

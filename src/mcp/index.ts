@@ -12,6 +12,10 @@
  *   `mcp/message` calls.
  * - {@link startBridge}: a loopback HTTP bridge for an agent without
  *   `mcpCapabilities.acp` (the provider starts one itself when needed).
+ * - {@link ServerExchanges}: the MCP server `Transport` the provider and the
+ *   bridge feed, one inner request per exchange: connect an MCP SDK server to
+ *   it to answer `mcp/message` requests your own way (the SDK drop-in's
+ *   `fromMcpServer` does).
  *
  * Binding failures are outer ACP errors with the official SDK's codes
  * ({@link McpBindingError}); inner MCP errors travel in a successful
@@ -24,4 +28,4 @@ export { MCP_MESSAGE, MCP_PROTOCOL_VERSION, McpBindingError, isAcpServer, outcom
 export { createMcpProvider, type McpProvider, type McpProviderOptions, type McpRegistration, type ProviderConnection, type ProviderContext } from "./provider.ts";
 export { createMcpCaller, type CallerContext, type McpCaller, type McpCallerOptions, type McpHttpEndpoint } from "./caller.ts";
 export { startBridge, type BridgeForward, type HttpServerDeclaration, type McpBridge, type McpBridgeOptions } from "./bridge.ts";
-export type { ExchangeOptions, InnerRequest } from "./server-transport.ts";
+export { ServerExchanges, type ExchangeOptions, type InnerRequest } from "./server-transport.ts";

@@ -95,7 +95,11 @@ describe("bad input through the compatibility package, against the core", () => 
   it("answers every bad line as the core does, keeps serving, and exits cleanly", async () => {
     const [core, sdk] = await Promise.all([run("core"), run("sdk")]);
     CASES.forEach(([name], i) => {
-      expect({ name, answers: (sdk.answers[i] ?? []).map(shape) }).toEqual({ name, answers: (core.answers[i] ?? []).map(shape) });
+      const expected = (core.answers[i] ?? []).map(shape);
+      // A method outside the table reaches the SDK layer (the SDK accepts handlers for any method name), which
+      // answers it -32601 with the SDK's own message, as SDK 2.4.0 does (docs/sdk-drop-in.md, "Method not found").
+      if (name === "an unknown method") for (const e of expected) e.message = `"Method not found": foo/bar`;
+      expect({ name, answers: (sdk.answers[i] ?? []).map(shape) }).toEqual({ name, answers: expected });
     });
     // Every request with a readable id but an error got one answer; the core answers these:
     expect(core.answers.map((a) => a.map((m) => (m.error as { code: number }).code))).toEqual([[-32700], [-32700], [-32600], [-32600], [-32600], [-32600], [-32700], [-32601], [-32602], [-32602], [], [-32600], [-32600]]);

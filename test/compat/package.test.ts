@@ -1,5 +1,6 @@
-// `npm run pack:sdk` builds a tarball that installs as @agentclientprotocol/sdk with no dependency,
-// runs an agent written against the SDK's API, and type-checks code written against its types.
+// `npm run pack:sdk` builds a tarball (the drop-in's own package, acp-router-sdk) that installs under
+// @agentclientprotocol/sdk's name with nothing fetched (the acp-router it needs is bundled), runs an
+// agent written against the SDK's API, and type-checks code written against its types.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,18 +41,19 @@ function run(file: string, lines: readonly string[]): Promise<Record<string, unk
 }
 
 describe("the packed compatibility package", () => {
-  it("prints the tarball's path last, and installs under the SDK's name and version with no dependency", async () => {
-    expect(tarball).toMatch(/agentclientprotocol-sdk-2\.4\.0\.tgz$/);
-    const manifest = (await import(join(project, "node_modules/@agentclientprotocol/sdk/package.json"), { with: { type: "json" } })) as { default: { name: string; version: string; dependencies?: unknown } };
-    expect(manifest.default).toMatchObject({ name: "@agentclientprotocol/sdk", version: "2.4.0" });
-    expect(manifest.default.dependencies).toBeUndefined();
+  it("prints the tarball's path last, and installs under the SDK's name offline: its only dependency, acp-router, is bundled", async () => {
+    expect(tarball).toMatch(/acp-router-sdk-2\.4\.0-acp-router\.\d+\.\d+\.\d+\.tgz$/);
+    const manifest = (await import(join(project, "node_modules/@agentclientprotocol/sdk/package.json"), { with: { type: "json" } })) as { default: { name: string; version: string; dependencies?: Record<string, string>; bundleDependencies?: string[] } };
+    expect(manifest.default).toMatchObject({ name: "acp-router-sdk", version: expect.stringMatching(/^2\.4\.0-acp-router\./) });
+    expect(Object.keys(manifest.default.dependencies ?? {})).toEqual(["acp-router"]);
+    expect(manifest.default.bundleDependencies).toEqual(["acp-router"]);
   });
 
-  it("offers every entry SDK 2.4.0 exports but ./experimental/nes (no NES table; docs/sdk-drop-in.md)", async () => {
+  it("offers every entry SDK 2.4.0 exports", async () => {
     const read = async (file: string) => ((await import(file, { with: { type: "json" } })) as { default: { exports: Record<string, unknown> } }).default.exports;
     const ours = Object.keys(await read(join(project, "node_modules/@agentclientprotocol/sdk/package.json"))).sort();
     const sdk = Object.keys(await read(join(root, "node_modules/@agentclientprotocol/sdk/package.json"))).sort();
-    expect(sdk.filter((entry) => !ours.includes(entry))).toEqual(["./experimental/nes"]);
+    expect(sdk.filter((entry) => !ours.includes(entry))).toEqual([]);
     expect(ours.filter((entry) => !sdk.includes(entry))).toEqual(["./package.json"]);
   });
 

@@ -2,7 +2,8 @@
 // test: no import cycle in src/ (src/mcp and src/proxy included), tools/ or codegen/, nor across the repository's folders; no module-level mutable state in src/; the negotiated
 // state (initialized, authenticated, version, capabilities, sessions, turns, objects) written in
 // one module only, src/connection/state.ts, whose fields are private; the inbound pipeline's state private to
-// src/connection/pipeline.ts (Inbound shows methods only), and nothing patched into it from outside.
+// the pipeline's modules (its steps, and Inbound in src/connection/pipeline.ts, which shows methods only), and
+// nothing patched into it from outside.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -128,6 +129,9 @@ function classMembers(file: string, name: string): { exported: boolean; members:
 /** Writes into the pipeline from outside it: a field of `inbound` assigned, a sender patched in, a cast to reach either. */
 const PIPELINE_WRITE = /\binbound\.\w+\s*=(?!=)|(?<!\bthis)\.extensionSender\s*=(?!=)|\bas CallHost\b|\.settledResponse\b/;
 const PIPELINE_MODULE = "src/connection/pipeline.ts";
+/** The state's module and the steps of the inbound path: the only modules that hold the pipeline's state. */
+const STATE_MODULE_OF_PIPELINE = "src/connection/pipeline-state.ts";
+const PIPELINE_MODULES = [PIPELINE_MODULE, STATE_MODULE_OF_PIPELINE, "src/connection/receive.ts", "src/connection/admit.ts", "src/connection/deliver.ts", "src/connection/run-handler.ts", "src/connection/answer.ts"];
 
 describe("the inbound pipeline", () => {
   it("detects a write from outside (the check can fail)", () => {
@@ -137,23 +141,28 @@ describe("the inbound pipeline", () => {
     expect(PIPELINE_WRITE.test("this.extensionSender = makeSender(this);")).toBe(false);
   });
 
-  it("is written only in pipeline.ts: no field of it assigned elsewhere, no sender patched in, no cast", () => {
-    const files = [...filesIn("src")].filter((f) => f !== PIPELINE_MODULE);
+  it("is written only in the pipeline's modules: no field of it assigned elsewhere, no sender patched in, no cast", () => {
+    const files = [...filesIn("src")].filter((f) => !PIPELINE_MODULES.includes(f));
     expect(files.filter((f) => read(f).split("\n").some((line) => PIPELINE_WRITE.test(line)))).toEqual([]);
   });
 
-  it("shows methods only: Inbound's one field is private, and the class holding the state is not exported", () => {
+  it("keeps its state to its modules: only the pipeline's own modules import the state's module", () => {
+    const importers = filesIn("src").filter((f) => importsOf(f).includes(STATE_MODULE_OF_PIPELINE));
+    expect(importers.filter((f) => !PIPELINE_MODULES.includes(f))).toEqual([]);
+    expect(importers.length).toBeGreaterThan(4);
+  });
+
+  it("shows methods only: Inbound's one field is private; the class holding the state has the pipeline's fields", () => {
     const inbound = classMembers(PIPELINE_MODULE, "Inbound");
     expect(inbound.exported).toBe(true);
     expect(inbound.members.filter((m) => m.kind === "field").map((m) => [m.name, m.private])).toEqual([["pipeline", true]]);
     expect(inbound.members.filter((m) => !m.private).map((m) => m.name)).toEqual(["processValue", "rejectOversized", "report", "responseSettled", "takeSettledResponse", "handler", "lanesSent", "settleInLane", "cancelOwnSession", "answerCancelledAtEnd", "close", "counts"]);
-    const pipeline = classMembers(PIPELINE_MODULE, "Pipeline");
-    expect(pipeline.exported).toBe(false);
+    const pipeline = classMembers(STATE_MODULE_OF_PIPELINE, "Pipeline");
     expect(pipeline.members.filter((m) => m.kind === "field").length).toBeGreaterThan(10);
   });
 
   it("gets the extension sender at construction, built before it, and every handler context reaches it", () => {
-    expect(read(PIPELINE_MODULE)).toMatch(/readonly extensionSender: ExtensionSender;/);
+    expect(read(STATE_MODULE_OF_PIPELINE)).toMatch(/readonly extensionSender: ExtensionSender;/);
     expect(read("src/connection/call.ts")).toMatch(/readonly extensionSender: ExtensionSender;/);
     expect(read("src/connection/call.ts")).not.toMatch(/extensionSender\?/);
   });

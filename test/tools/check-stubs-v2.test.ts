@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkJson, scratch } from "./support.ts";
 import v2UnstableEntries from "../../docs/conformance-catalogue-v2-unstable.json" with { type: "json" };
-import { V2_UNSTABLE_ROWS } from "../../tools/check/probes-unstable.ts";
+import { V2_UNSTABLE_ROWS } from "../../tools/check/unstable-surfaces.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-v2-agent.mjs", import.meta.url));
 

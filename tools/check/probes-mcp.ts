@@ -38,7 +38,12 @@ function readMarker(file: string): string[] | undefined {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : undefined;
 }
 
-/** Resolves with the marker once the server has written it (a change in its folder), or with whatever is there after `ms`. */
+/**
+ * Resolves with the marker once the server has written its start and a first method (a change in
+ * its folder), or with whatever is there after `ms`: a server that was started but was sent nothing
+ * yet is reported as such only once the window is over, so what the note says it received does not
+ * depend on how fast the server got its first line.
+ */
 function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
   return new Promise((resolve) => {
     const done = (seen: string[] | undefined) => {
@@ -46,14 +51,15 @@ function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
       watcher.close();
       resolve(seen);
     };
-    // Watching first, then looking: a start between the two is still seen.
+    const received = (seen: string[] | undefined): seen is string[] => seen !== undefined && seen.length > 1;
+    // Watching first, then looking: a write between the two is still seen.
     const watcher = watch(dirname(file), () => {
       const seen = readMarker(file);
-      if (seen !== undefined) done(seen);
+      if (received(seen)) done(seen);
     });
     const timer = setTimeout(() => done(readMarker(file)), ms);
     const now = readMarker(file);
-    if (now !== undefined) done(now);
+    if (received(now)) done(now);
   });
 }
 

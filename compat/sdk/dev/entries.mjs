@@ -11,6 +11,7 @@ export const entries = {
   "@agentclientprotocol/sdk/experimental/node": "node.ts",
   "@agentclientprotocol/sdk/experimental/mcp-server": "mcp-server.ts",
   "@agentclientprotocol/sdk/experimental/mcp-http": "mcp-http.ts",
+  "@agentclientprotocol/sdk/experimental/nes": "nes.ts",
 };
 
 /** The source URL of `specifier`'s entry, or undefined when the compatibility package does not implement it. */

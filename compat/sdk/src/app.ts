@@ -8,16 +8,20 @@
  * initialization, capability and auth gates, decode, ordering, cancellation)
  * before an SDK handler sees it.
  */
-import type { Protocol } from "../../../src/protocol.ts";
-import { createAgentConnection, createClientConnection } from "../../../src/bind.ts";
-import { memoryPair } from "../../../src/transport/memory.ts";
-import type { Transport } from "../../../src/transport/transport.ts";
-import type { HandlerContext } from "../../../src/context.ts";
-import type { ConnectionOptions } from "../../../src/connection/options.ts";
+import type { Protocol } from "acp-router/runtime";
+import { createAgentConnection, createClientConnection } from "acp-router/runtime";
+import { memoryPair } from "acp-router";
+import type { Transport } from "acp-router";
+import type { HandlerContext } from "acp-router";
+import type { ConnectionOptions } from "acp-router";
 import { streamTransport, type Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
 import { setConnectionClosed } from "./contexts.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
+import { V2Initialization } from "./v2-initialization.ts";
+import { closedErrorOf, type AppConnection, type DeferrableConnection, type SideHooks } from "./connection-hooks.ts";
+
+export type { AppConnection, DeferrableConnection, SideHooks } from "./connection-hooks.ts";
 import { ctxSender, logAsSdk, refuseOlderVersion, sessionCancelOnce } from "./sdk-behaviour.ts";
 import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 
@@ -25,21 +29,17 @@ import type { AppOptions, MaybePromise, ParamsParser } from "./wire-types.ts";
 type Side = "agent" | "client";
 const peerKey = { agent: "client", client: "agent" } as const;
 
-/** What `connect` returns: the connection's own context on the peer, its lifetime and `close`. */
-export interface AppConnection<Peer> {
-  readonly signal: AbortSignal;
-  readonly closed: Promise<void>;
-  close(error?: unknown): void;
-  /** Set under the name of the peer: `client` on an agent's connection, `agent` on a client's. */
-  readonly peer: Peer;
-}
+/**
+ * The core's options that make a connection behave as the SDK's apps do: custom methods by any
+ * name (the SDK accepts `onRequest("foo/bar", parser, handler)`; the core's default takes only `_`
+ * names), and the SDK's log line for a dropped notification. The initialization gate is set per
+ * app (`App.options`).
+ */
+const SDK_OPTIONS: ConnectionOptions = { customMethods: "any", onDiagnostic: logAsSdk };
 
-/** Hooks a side adds to its handler object (the client's session helpers). */
-export interface SideHooks {
-  /** Runs before the app's own `session/update` handler (the client routes updates to its active sessions). */
-  beforeNotification?(wire: string, params: unknown, sender: Sender): void;
-  /** Runs before the first handler of the connection (a routed connection's connect handlers). */
-  beforeFirstCall?(sender: Sender): void;
+/** Options of `connect(stream, options)`: `deferConnectHandlers` leaves the connect handlers to `startConnectHandlers` (a server runs them once `initialize` was answered). */
+export interface ConnectOptions {
+  readonly deferConnectHandlers?: boolean;
 }
 
 /** Shared by `AgentApp` and `ClientApp`: the registry and the connect logic, for one protocol. */
@@ -114,7 +114,27 @@ export abstract class App<Context extends object> {
       const map = kind === "request" ? this.#requests : this.#notifications;
       const registered = map.get(wire) ?? map.get("*");
       if (cancelled !== undefined && ctx.sessionId !== undefined) cancelled.watch(ctx);
-      return runHandler(registered, kind, wire, params, { ctx, requestId: ctx.requestId, peerKey: peerKey[side], peer: () => makeContext(ctx.requestId, ctx) });
+      const run = () => runHandler(registered, kind, wire, params, { ctx, requestId: ctx.requestId, peerKey: peerKey[side], peer: () => makeContext(ctx.requestId, ctx) });
+      const lifecycle = hooks.initialization;
+      if (lifecycle === undefined || side !== "agent" || kind !== "request") return run();
+      if (wire !== "initialize") {
+        lifecycle.noteRequest();
+        return run();
+      }
+      // The agent's side of the v2 initialize exchange: recorded when its handler answered.
+      lifecycle.begin(params);
+      return Promise.resolve()
+        .then(run)
+        .then(
+          (result: unknown) => {
+            lifecycle.complete(result);
+            return result;
+          },
+          (error: unknown) => {
+            lifecycle.failAttempt();
+            throw error;
+          },
+        );
     };
     for (const row of this.#protocol.rows[side]) {
       if (row.callback === undefined) continue;
@@ -129,38 +149,72 @@ export abstract class App<Context extends object> {
   /** The context type of this side, over `sender`. @internal */
   protected abstract context(sender: Sender, requestId: string | number | undefined, hooks: SideHooks): Context;
 
-  /** Opens a connection of this app over `transport`. @internal */
-  open(transport: Transport, options: ConnectionOptions, hooks: SideHooks): AppConnection<Context> {
+  /** Opens a connection of this app over `transport`; its connect handlers run now unless `defer` (then `startConnectHandlers` runs them). @internal */
+  open(transport: Transport, options: ConnectionOptions, hooks: SideHooks, defer = false): DeferrableConnection<Context> {
     let sender: Sender | undefined;
+    const drained = (transport as { drained?: () => Promise<void> }).drained;
+    if (typeof drained === "function") hooks.pace = () => drained.call(transport);
     const handler = this.handlerFor(() => sender as Sender, hooks);
     const conn = this.#side === "agent" ? createAgentConnection(this.#protocol, handler as never, transport, options) : createClientConnection(this.#protocol, handler as never, transport, options);
     sender = conn as unknown as Sender;
-    return this.announce(conn, this.context(sender, undefined, hooks));
+    const connection = this.wrap(conn, this.context(sender, undefined, hooks), hooks);
+    let started = false;
+    const deferrable = Object.assign(connection, {
+      startConnectHandlers: () => {
+        if (started) return;
+        started = true;
+        this.runConnectHandlers(connection);
+      },
+    });
+    Object.defineProperty(deferrable, "startConnectHandlers", { enumerable: false });
+    if (!defer) deferrable.startConnectHandlers();
+    return deferrable;
   }
 
-  /** Wraps a core connection as the SDK's, and runs the connect handlers. @internal */
-  announce(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
-    const connection = this.wrap(conn, peer);
-    this.runConnectHandlers(connection);
-    return connection;
-  }
-
-  /** The SDK's connection object over a core connection (or anything with `closed` and `close`). @internal */
-  wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context): AppConnection<Context> {
+  /**
+   * The SDK connection object over a core connection (or anything with `closed` and `close`):
+   * `close(error)` records the error its pending calls reject with; a v2 connection has
+   * `initialized`, which fails for good once the connection closed before the exchange. @internal
+   */
+  wrap(conn: { closed: Promise<unknown>; close(reason?: string): void }, peer: Context, hooks: SideHooks): AppConnection<Context> {
     const aborter = new AbortController();
-    const closed = conn.closed.then(() => aborter.abort());
+    const closed = conn.closed.then(() => {
+      const error = closedErrorOf(hooks);
+      hooks.initialization?.fail(error);
+      aborter.abort(error);
+    });
     setConnectionClosed(peer, closed);
-    return {
+    const connection = {
       signal: aborter.signal,
       closed,
-      close: (error?: unknown) => conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error)),
+      close: (error?: unknown) => {
+        if (error !== undefined && hooks.closedWith === undefined) hooks.closedWith = { error };
+        conn.close(error === undefined ? undefined : error instanceof Error ? error.message : String(error));
+      },
       [peerKey[this.#side]]: peer,
-    } as unknown as AppConnection<Context>;
+    };
+    hooks.signal = aborter.signal;
+    hooks.close = connection.close;
+    const lifecycle = hooks.initialization;
+    if (lifecycle !== undefined) Object.defineProperty(connection, "initialized", { get: () => lifecycle.initialized, enumerable: true });
+    return connection as unknown as AppConnection<Context>;
   }
 
-  /** Runs the `onConnect` handlers with `connection`; their failures are ignored, as in the SDK. @internal */
+  /**
+   * Runs the `onConnect` handlers with `connection`, as the SDK does: one that throws closes the
+   * connection with its error and the error is thrown on; one whose promise rejects closes it. @internal
+   */
   runConnectHandlers(connection: AppConnection<Context>): void {
-    for (const run of this.#connectHandlers) void Promise.resolve(run(connection as never)).catch(() => {});
+    for (const run of this.#connectHandlers) {
+      let result: unknown;
+      try {
+        result = run(connection as never);
+      } catch (error) {
+        connection.close(error);
+        throw error;
+      }
+      void Promise.resolve(result).catch((error: unknown) => connection.close(error));
+    }
   }
 
   /**
@@ -178,9 +232,10 @@ export abstract class App<Context extends object> {
       request: (wire, params, options) => (sender ? sender.request(wire, params, options) : Promise.reject(new Error("the connection is not routed yet"))),
       notify: (wire, params) => (sender ? sender.notify(wire, params) : Promise.resolve()),
     };
+    this.assertCanServe();
     const hooks = this.hooks();
     const peer = this.context(lazy, undefined, hooks);
-    const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer);
+    const connection = this.wrap({ closed: later.then((conn) => conn.closed), close: (reason) => void later.then((conn) => conn.close(reason)) }, peer, hooks);
     hooks.beforeFirstCall = (first) => {
       sender ??= first;
       this.runConnectHandlers(connection);
@@ -190,14 +245,16 @@ export abstract class App<Context extends object> {
   }
 
   /** Connects to a peer over an SDK stream (`ndJsonStream(…)`), or to another app in this process. */
-  protected connectTo(target: Stream | App<object>): AppConnection<Context> {
+  protected connectTo(target: Stream | App<object>, connectOptions: ConnectOptions = {}): DeferrableConnection<Context> {
+    this.assertCanServe();
+    if (target instanceof App) target.assertCanServe();
     if (target instanceof App) {
       const [mine, theirs] = memoryPair();
       target.open(theirs, target.options(undefined), target.hooks());
       return this.open(mine, this.options(undefined), this.hooks());
     }
     const { transport, maxMessageBytes } = streamTransport(target);
-    return this.open(transport, this.options(maxMessageBytes), this.hooks());
+    return this.open(transport, this.options(maxMessageBytes), this.hooks(), connectOptions.deferConnectHandlers === true);
   }
 
   /** Connects, runs `op` with the connection's context on the peer, then closes; resolves with what `op` returned. */
@@ -212,15 +269,22 @@ export abstract class App<Context extends object> {
 
   /** The side's hooks (the client's session routing). @internal */
   hooks(): SideHooks {
-    return {};
+    return this.#protocol.version >= 2 ? { initialization: new V2Initialization() } : {};
+  }
+
+  /** A v2 agent serves only with an `initialize` handler (the SDK's check, when connecting). */
+  protected assertCanServe(): void {
+    if (this.#side === "agent" && this.#protocol.version >= 2 && !this.#requests.has("initialize")) throw new Error("AgentApp requires an initialize request handler before connecting");
   }
 
   /**
-   * The core's options for an SDK app: the SDK's log line for a dropped
-   * notification, and the line limit the stream asked for (default the
-   * core's, 32 MiB, the SDK's too). @internal
+   * The core's options for an SDK app ({@link SDK_OPTIONS}), its initialization gate, and the
+   * line limit the stream asked for (default the core's, 32 MiB, the SDK's too). @internal
    */
   options(maxMessageBytes: number | undefined): ConnectionOptions {
-    return maxMessageBytes === undefined ? { onDiagnostic: logAsSdk } : { maxMessageBytes, onDiagnostic: logAsSdk };
+    // As the SDK: a v1 app refuses requests before `initialize` only when it handles `initialize`
+    // (an app without that handler serves them); a v2 app always does.
+    const initializeFirst = this.#protocol.version >= 2 || this.#requests.has("initialize");
+    return maxMessageBytes === undefined ? { ...SDK_OPTIONS, initializeFirst } : { ...SDK_OPTIONS, initializeFirst, maxMessageBytes };
   }
 }

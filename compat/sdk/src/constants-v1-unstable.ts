@@ -1,6 +1,6 @@
 /** Unstable v1's flat method maps and protocol version (see constants.ts). */
-import { protocol } from "../../../src/unstable/generated/protocol.ts";
-import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/unstable/generated/peers.ts";
+import { protocol } from "acp-router/unstable";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "acp-router/unstable";
 import { flatMethods, protocolMethods } from "./constants.ts";
 
 /** Every method the agent handles, keyed the SDK's way. */
@@ -11,3 +11,5 @@ export const CLIENT_METHODS = flatMethods<Exclude<keyof ClientMethods | keyof Cl
 export const PROTOCOL_METHODS = protocolMethods(protocol);
 /** The ACP version this table speaks. */
 export const PROTOCOL_VERSION = 1;
+/** The proxy-chain methods (`proxy/initialize`, `proxy/successor`), as the SDK's unstable entries name them. */
+export const PROXY_METHODS = { proxy_initialize: "proxy/initialize", proxy_successor: "proxy/successor" } as const;

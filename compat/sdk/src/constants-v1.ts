@@ -1,6 +1,6 @@
 /** Stable v1's flat method maps and protocol version (see constants.ts). */
-import { protocol } from "../../../src/generated/protocol.ts";
-import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/generated/peers.ts";
+import { protocol } from "acp-router";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "acp-router";
 import { flatMethods, protocolMethods } from "./constants.ts";
 
 /** Every method the agent handles, keyed the SDK's way. */

@@ -1,6 +1,6 @@
 /** ACP v2's flat method maps and protocol version (see constants.ts). */
-import { protocol } from "../../../src/v2/generated/protocol.ts";
-import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "../../../src/v2/generated/peers.ts";
+import { protocol } from "acp-router/v2";
+import type { AgentMethods, AgentNotifications, ClientMethods, ClientNotifications } from "acp-router/v2";
 import { flatMethods, protocolMethods } from "./constants.ts";
 
 /** Every method the agent handles, keyed the SDK's way. */

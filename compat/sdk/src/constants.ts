@@ -3,7 +3,7 @@
  * `"session/prompt"`) and `PROTOCOL_VERSION`, read off a table's rows, so a
  * table that gains a row gains its constant.
  */
-import type { Protocol } from "../../../src/protocol.ts";
+import type { Protocol } from "acp-router/runtime";
 
 /** `"session/set_mode"` → `"session_set_mode"`: the SDK's key for a wire name. */
 export type KeyOf<W extends string> = W extends `${infer Head}/${infer Tail}` ? `${Head}_${KeyOf<Tail>}` : W;

@@ -6,9 +6,13 @@
  * result validation, cancellation and ordering.
  */
 import { requestOptions, type Sender } from "./sender.ts";
+import { RequestError } from "./request-error.ts";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
-import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
-import type { ProtocolTypes } from "../../../src/protocol.ts";
+import { SessionBuilder } from "./sessions.ts";
+import type { SessionRoutes } from "./session-routes.ts";
+import type { ProtocolTypes } from "acp-router/runtime";
+import type { InitializationSnapshot, V2Initialization } from "./v2-initialization.ts";
+import { sdkSender, type SideHooks } from "./connection-hooks.ts";
 
 /** The params type of a method-map entry (`{ params; result }`), or of a notification map's value. */
 export type ParamsOf<E> = E extends { params: infer P } ? P : E;
@@ -21,9 +25,6 @@ export type OtherMethod<Method extends string, Known> = Method extends WireOf<Kn
 
 export type { Sender };
 
-const senderOf = new WeakMap<object, Sender>();
-/** Each context's connection: one object per connection, shared by all its contexts (the MCP helpers key their state by it). */
-const connectionOf = new WeakMap<object, object>();
 /** Each connection's `closed` promise, by connection object (set when the app wraps the connection). */
 const closedOf = new WeakMap<object, Promise<unknown>>();
 
@@ -39,16 +40,16 @@ export interface HasConnectionContext {
   [connectionContextOf](): object;
 }
 
-/** The connection object behind `context` (stable for the connection's lifetime). */
+/** The connection object behind `context` (stable for the connection's lifetime: its hooks, `SideHooks`). */
 export function connectionOfContext(context: HasConnectionContext): object {
-  const connection = typeof context === "object" && context !== null ? connectionOf.get(context) : undefined;
+  const connection = PeerContext.connectionOf(context);
   if (connection === undefined) throw new TypeError("expected an AgentContext or ClientContext of a connection");
   return connection;
 }
 
 /** Records that `connection` settles with `closed`. @internal */
 export function setConnectionClosed(context: object, closed: Promise<unknown>): void {
-  const connection = connectionOf.get(context);
+  const connection = PeerContext.connectionOf(context);
   if (connection !== undefined) closedOf.set(connection, closed);
 }
 
@@ -57,20 +58,44 @@ export function connectionClosed(connection: object): Promise<unknown> {
   return closedOf.get(connection) ?? new Promise(() => {});
 }
 
-/** The sender behind a context (for the session helpers and the terminal handle). */
+/** The sender behind a context, as SDK code sees it (sdkSender: the SDK's error for a closed connection, paced notifications), for the session helpers and the terminal handle. */
 export function contextSender(context: object): Sender {
-  const sender = senderOf.get(context);
+  const sender = PeerContext.senderOf(context);
   if (sender === undefined) throw new TypeError("not a context created by a connection");
   return sender;
 }
 
-/** Calls and notifications to the peer, with the id of the inbound request being handled, if any. */
+/** The v2 initialization lifecycle of a context's connection (v2 connections only). */
+function lifecycleOf(context: object): V2Initialization | undefined {
+  return (PeerContext.connectionOf(context) as SideHooks | undefined)?.initialization;
+}
+
+/**
+ * Calls and notifications to the peer, with the id of the inbound request being handled, if any.
+ * On a v2 connection they wait for the `initialize` exchange (refused `-32600` when none is on its
+ * way), as the SDK's v2 contexts do.
+ */
 abstract class PeerContext {
   readonly #requestId: JsonRpcId | undefined;
+  /** The core's sender (a connection, or a handler's `ctx`). */
+  readonly #sender: Sender;
+  /** The connection's hooks: one object per connection, shared by all its contexts (the MCP helpers key their state by it). */
+  readonly #connection: object;
+  /** `#sender` as SDK code sees it, made on first use. */
+  #sdk: Sender | undefined;
   protected constructor(sender: Sender, requestId: JsonRpcId | undefined, connection: object) {
-    senderOf.set(this, sender);
-    connectionOf.set(this, connection);
+    this.#sender = sender;
+    this.#connection = connection;
     this.#requestId = requestId;
+  }
+  /** The connection behind `value`, when it is a context. @internal */
+  static connectionOf(value: object): object | undefined {
+    return typeof value === "object" && value !== null && #connection in value ? value.#connection : undefined;
+  }
+  /** The sender behind `value` as SDK code sees it, when it is a context. @internal */
+  static senderOf(value: object): Sender | undefined {
+    if (typeof value !== "object" || value === null || !(#sender in value)) return undefined;
+    return (value.#sdk ??= sdkSender(value.#sender, value.#connection as SideHooks));
   }
   /** @hidden The connection behind this context. */
   [connectionContextOf](): object {
@@ -80,13 +105,22 @@ abstract class PeerContext {
   get requestId(): JsonRpcId | undefined {
     return this.#requestId;
   }
+  /** The v2 `initialize` exchange, once the connection is initialized (v2 connections only). */
+  get initialized(): Promise<InitializationSnapshot> | undefined {
+    return lifecycleOf(this)?.initialized;
+  }
   /** Sends a request to the peer and resolves with its result (the SDK's untyped form; the typed overloads are in the entry's `.d.ts`). */
   request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
-    return contextSender(this).request(method, params ?? {}, requestOptions(options));
+    const lifecycle = (this.#connection as SideHooks).initialization;
+    if (lifecycle === undefined) return contextSender(this).request(method, params ?? {}, requestOptions(options));
+    return lifecycle.waitUntilInitialized(method).then(() => contextSender(this).request(method, params ?? {}, requestOptions(options)));
   }
   /** Sends a notification to the peer. */
   notify(method: string, params?: unknown): Promise<void> {
-    return contextSender(this).notify(method, params ?? {});
+    const hooks = this.#connection as SideHooks;
+    // The hot path (an agent's session updates): the core's sender itself when nothing paces it.
+    if (hooks.initialization === undefined) return hooks.pace === undefined ? this.#sender.notify(method, params ?? {}) : contextSender(this).notify(method, params ?? {});
+    return hooks.initialization.waitUntilInitialized(method).then(() => contextSender(this).notify(method, params ?? {}));
   }
 }
 
@@ -134,6 +168,9 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   /** Sends any other request (an extension); the result type is the caller's claim. */
   override request<Response = unknown, Params = unknown, Method extends string = string>(method: OtherMethod<Method, T["agentMethods"]>, params?: Params, options?: SendRequestOptions): Promise<Response>;
   override request(method: string, params?: unknown, options?: SendRequestOptions): Promise<unknown> {
+    const lifecycle = lifecycleOf(this);
+    if (lifecycle !== undefined && method === "initialize") return this.#initialize(lifecycle, params, options);
+    lifecycle?.noteRequest();
     const answer = super.request(method, params, options);
     // Closing or deleting a session the agent does not know leaves the same end state: ACP
     // recommends treating its -32002 as success, and the SDK resolves such a call with {}.
@@ -150,9 +187,39 @@ export class ClientContext<T extends ProtocolTypes = ProtocolTypes> extends Peer
   override notify(method: string, params?: unknown): Promise<void> {
     return super.notify(method, params);
   }
+  /**
+   * The client's side of the v2 `initialize` exchange: the params are copied now (`protocolVersion`
+   * set to 2; params that cannot be copied, or an exchange already on its way, throw at once), the
+   * answer recorded. An error answer leaves the connection uninitialized (send `initialize` again);
+   * an answer that cannot be used (another version) fails initialization and closes the connection.
+   */
+  #initialize(lifecycle: V2Initialization, params: unknown, options: SendRequestOptions | undefined): Promise<unknown> {
+    const outgoing = { ...(typeof params === "object" && params !== null && !Array.isArray(params) ? params : {}), protocolVersion: 2 };
+    lifecycle.begin(outgoing);
+    const wire = structuredClone(outgoing);
+    return contextSender(this)
+      .request("initialize", wire, requestOptions(options))
+      .then(
+        (response) => {
+          const version = (response as { protocolVersion?: unknown } | null)?.protocolVersion;
+          if (version !== 2) {
+            const error = RequestError.invalidRequest({ expectedProtocolVersion: 2, receivedProtocolVersion: version }, "The v2 API only supports protocol version 2");
+            lifecycle.fail(error);
+            (PeerContext.connectionOf(this) as SideHooks | undefined)?.close?.(error);
+            throw error;
+          }
+          lifecycle.complete(response);
+          return response;
+        },
+        (error: unknown) => {
+          lifecycle.failAttempt();
+          throw error;
+        },
+      );
+  }
   /** A `session/new` builder for `cwd` (or for a whole request); its `start()` gives an `ActiveSession`. */
   buildSession(cwdOrRequest: string | { cwd: string; [key: string]: unknown }): SessionBuilder {
-    return SessionBuilder.create(contextSender(this), this.#routes, cwdOrRequest);
+    return SessionBuilder.create(contextSender(this), this.#routes, cwdOrRequest, (PeerContext.connectionOf(this) as SideHooks | undefined)?.signal);
   }
 }
 

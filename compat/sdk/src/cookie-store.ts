@@ -1,9 +1,7 @@
 /**
  * The SDK's affinity cookie store (`AcpCookieStore`, `MemoryAcpCookieStore`)
- * and its `cookies` / `cookieStore` options, as the cookie jar acp-router's
- * client transports take (`src/remote/cookies.ts`'s `CookieJar`).
+ * that the client streams (remote-client/) keep and send with each request.
  */
-import type { CookieJar } from "../../../src/remote/cookies.ts";
 
 /** Keeps affinity cookies from `Set-Cookie` answers and puts them on later requests (names and values only). */
 export interface AcpCookieStore {
@@ -15,55 +13,49 @@ export interface AcpCookieStore {
   clear(): void;
 }
 
-/** An in-memory {@link AcpCookieStore}: name → value, no domain, path or expiry rules (routing affinity, not a browser jar). */
+/** The `name=value` pair at the start of a cookie string, or undefined when it has no name. */
+function cookiePair(text: string): [string, string] | undefined {
+  const eq = text.indexOf("=");
+  if (eq <= 0) return undefined;
+  const name = text.slice(0, eq).trim();
+  return name === "" ? undefined : [name, text.slice(eq + 1).trim()];
+}
+
+/**
+ * The `Set-Cookie` lines of `headers`, one per cookie: a header that joins several with commas
+ * (a proxy's, or `Headers.get`'s) is split at each comma that starts a new `name=`, so an
+ * `Expires=Wed, 21 Oct …` date stays whole.
+ */
+function setCookieLines(headers: Headers): string[] {
+  const lines = typeof headers.getSetCookie === "function" ? headers.getSetCookie() : [headers.get("set-cookie") ?? ""];
+  return lines
+    .flatMap((line) => line.split(/,(?=\s*[^;,\s]+=)/))
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
+/**
+ * An in-memory {@link AcpCookieStore}: name → value, no domain, path or expiry rules (routing
+ * affinity, not a browser jar). `apply` puts the stored cookies first and the request's own
+ * `Cookie` values after them; a name the request sets itself keeps the request's value.
+ */
 export class MemoryAcpCookieStore implements AcpCookieStore {
   readonly #cookies = new Map<string, string>();
   store(headers: Headers): void {
-    for (const line of headers.getSetCookie()) {
-      const pair = line.split(";", 1)[0] ?? "";
-      const eq = pair.indexOf("=");
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      if (name !== "") this.#cookies.set(name, pair.slice(eq + 1).trim());
+    for (const line of setCookieLines(headers)) {
+      const pair = cookiePair(line.split(";", 1)[0] ?? "");
+      if (pair !== undefined) this.#cookies.set(pair[0], pair[1]);
     }
   }
   apply(headers: Headers): void {
-    if (this.#cookies.size === 0) return;
-    const ours = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    const given = headers.get("cookie");
-    headers.set("cookie", given ? `${given}; ${ours}` : ours);
+    const merged = new Map(this.#cookies);
+    for (const part of (headers.get("cookie") ?? "").split(";")) {
+      const pair = cookiePair(part);
+      if (pair !== undefined) merged.set(pair[0], pair[1]);
+    }
+    if (merged.size > 0) headers.set("cookie", [...merged].map(([name, value]) => `${name}=${value}`).join("; "));
   }
   clear(): void {
     this.#cookies.clear();
   }
-}
-
-/** A jar that keeps nothing and sends nothing (`cookies: "omit"`). */
-const omitted: CookieJar = { store() {}, header: () => undefined, clear() {} };
-
-/** A caller's {@link AcpCookieStore} as the transports' jar. */
-function storeJar(store: AcpCookieStore): CookieJar {
-  return {
-    store(_url, setCookies) {
-      const headers = new Headers();
-      for (const line of setCookies) headers.append("set-cookie", line);
-      store.store(headers);
-    },
-    header() {
-      const headers = new Headers();
-      store.apply(headers);
-      return headers.get("cookie") ?? undefined;
-    },
-    clear: () => store.clear(),
-  };
-}
-
-/**
- * The jar for the SDK's options: none (the transport's own, cleared when it
- * closes), none at all for `"omit"`, or the caller's store (kept across
- * streams, never cleared by the transport).
- */
-export function cookieJarOf(options: { readonly cookies?: "include" | "omit"; readonly cookieStore?: AcpCookieStore }): CookieJar | undefined {
-  if (options.cookies === "omit") return omitted;
-  return options.cookieStore === undefined ? undefined : storeJar(options.cookieStore);
 }

@@ -1,13 +1,14 @@
 /**
- * `@agentclientprotocol/sdk/experimental/http-client`: `createHttpStream(url)`,
- * a client stream over Streamable HTTP, on acp-router's HTTP client
- * transport (`acp-router/remote`'s `httpClientTransport`).
+ * `@agentclientprotocol/sdk/experimental/http-client`: `createHttpStream(url)`, a client stream
+ * over Streamable HTTP that makes the requests SDK 2.4.0's client makes, in its order
+ * (remote-client/http-stream.ts).
  *
  * @module
  */
-import { httpClientTransport, type HttpClientOptions } from "../../../src/remote/http-client.ts";
-import { transportStream, type Stream } from "./message-stream.ts";
-import { cookieJarOf, type AcpCookieStore } from "./cookie-store.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, type Stream } from "./message-stream.ts";
+import type { AcpCookieStore } from "./cookie-store.ts";
+import { HttpStreamClient } from "./remote-client/http-stream.ts";
+import type { AnyMessage } from "./wire-types.ts";
 
 export { MemoryAcpCookieStore, type AcpCookieStore } from "./cookie-store.ts";
 
@@ -23,17 +24,13 @@ export interface HttpStreamOptions {
   readonly cookies?: "include" | "omit";
   /** A store of your own, kept across streams (reconnects); default a store per stream, cleared when it closes. */
   readonly cookieStore?: AcpCookieStore;
-  /** Longest message accepted. Default 32 MiB. */
+  /** Longest message (an SSE event, an answer's body) accepted. Default 32 MiB. */
   readonly maxMessageBytes?: number;
 }
 
-/** A stream to the ACP server at `serverUrl` (its endpoint, e.g. `http://host:port/acp`), for `client().connect(stream)`. */
-export function createHttpStream(serverUrl: string, options: HttpStreamOptions = {}): Stream {
-  const mapped: { -readonly [K in keyof HttpClientOptions]: HttpClientOptions[K] } = {};
-  if (options.fetch !== undefined) mapped.fetch = options.fetch;
-  if (options.headers !== undefined) mapped.headers = options.headers;
-  const jar = cookieJarOf(options);
-  if (jar !== undefined) mapped.cookies = jar;
-  if (options.maxMessageBytes !== undefined) mapped.maxMessageBytes = options.maxMessageBytes;
-  return transportStream(httpClientTransport(serverUrl, mapped), "createHttpStream(url)");
+/** A stream to the ACP server at `serverUrl` (its endpoint, e.g. `http://host:port/acp`), for `client().connect(stream)`. Throws a `RangeError` for a `maxMessageBytes` that is not a positive safe integer. */
+export function createHttpStream<Message extends AnyMessage = AnyMessage>(serverUrl: string, options: HttpStreamOptions = {}): Stream<Message> {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes <= 0) throw new RangeError("maxMessageBytes must be a positive safe integer");
+  return new HttpStreamClient(serverUrl, { ...options, maxMessageBytes }).stream as unknown as Stream<Message>;
 }

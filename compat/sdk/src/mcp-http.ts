@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { startBridge, type McpBridge } from "../../../src/mcp/bridge.ts";
+import { startBridge, type McpBridge } from "acp-router/mcp";
 import { connectionClosed, connectionOfContext, type HasConnectionContext } from "./contexts.ts";
 import type { McpOverAcpCaller, McpServerAcpDeclaration } from "./mcp.ts";
 import { isMcpServerAcp } from "./mcp.ts";

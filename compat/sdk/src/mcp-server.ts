@@ -12,7 +12,7 @@
  * @module
  */
 import type { CreateMcpHandlerOptions, McpServerFactory, ServerEventBus, ServerNotifier } from "@modelcontextprotocol/server";
-import { ServerExchanges } from "../../../src/mcp/server-transport.ts";
+import { ServerExchanges } from "acp-router/mcp";
 import type { McpRequestHandler } from "./mcp.ts";
 
 /** Options of {@link fromMcpServer}. */

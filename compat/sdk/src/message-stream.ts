@@ -8,9 +8,9 @@
  * one place bad input is judged). Only code that reads `stream.readable` or
  * `stream.writable` itself (a wire tap) gets message objects, parsed here.
  */
-import { webStreamTransport } from "../../../src/transport/web.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../src/transport/framer.ts";
-import type { Transport, TransportReceiver } from "../../../src/transport/transport.ts";
+import { webStreamTransport } from "acp-router";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "acp-router";
+import type { Transport, TransportReceiver } from "acp-router";
 import type { AnyMessage } from "./wire-types.ts";
 
 export { DEFAULT_MAX_MESSAGE_BYTES };
@@ -27,11 +27,11 @@ export interface Stream<Message extends AnyMessage = AnyMessage> {
   readable: ReadableStream<Message>;
 }
 
-/** Raised by the SDK's own stream for a line over its limit. acp-router answers such a line `-32700` instead, so nothing throws this; it is exported for code that names it. */
+/** Data over a stream's `maxMessageBytes`: an SSE event or answer body on the HTTP client stream (the SDK's own stream raises it for a line too; `ndJsonStream` here answers such a line `-32700` instead). */
 export class MessageTooLargeError extends Error {
   readonly maxMessageBytes: number;
   constructor(maxMessageBytes: number) {
-    super(`ACP message exceeds the maximum size of ${maxMessageBytes} bytes`);
+    super(`Incoming ACP data exceeds the configured ${maxMessageBytes} byte limit`);
     this.name = "MessageTooLargeError";
     this.maxMessageBytes = maxMessageBytes;
   }
@@ -56,7 +56,7 @@ export function ndJsonStream<Message extends AnyMessage = AnyMessage>(output: Wr
   let messages: Stream<Message> | undefined;
   const open = (): Stream<Message> => {
     bytes.opened = true;
-    messages ??= messagesOver<Message>(output, input);
+    messages ??= messagesOver<Message>(output, input, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
     return messages;
   };
   const stream = {
@@ -77,74 +77,112 @@ export function ndJsonStream<Message extends AnyMessage = AnyMessage>(output: Wr
   return stream;
 }
 
+/** The answer the SDK's stream writes for a line it cannot pass on: `id: null`, the error `code`/`message`, and `data` when there is some. */
+function lineError(code: number, message: string, data?: unknown): string {
+  return `${JSON.stringify({ jsonrpc: "2.0", id: null, error: data === undefined ? { code, message } : { code, message, data } })}\n`;
+}
+
 /**
- * Message streams over bytes, for code that reads the stream itself: one
- * object per line. A line that is not JSON never becomes a message, so it is
- * answered here, `-32700` with `id: null` and the parser's reason, as the
- * core answers it on the byte path.
+ * Message streams over bytes, for code that reads the stream itself (a wire tap), as the SDK's
+ * `ndJsonStream` makes them: one object per line (LF or CRLF; blank lines skipped; a last line
+ * without a newline still counts). A line that is not JSON is answered `-32700`; a JSON array
+ * (a batch) and a JSON value that is not an object are answered `-32600`, each with `id: null`,
+ * on `output`, and never become messages. A line over `maxMessageBytes` is answered `-32700` and
+ * skipped (the core's answer; the SDK errors the stream). Each write takes `output`'s writer only
+ * while it writes, so the caller may write to `output` too; writes go out in call order.
+ * Cancelling the readable cancels `input`.
  */
-function messagesOver<Message>(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>): Stream<Message & AnyMessage> {
-  const decoder = new TextDecoder();
+function messagesOver<Message>(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, maxMessageBytes: number): Stream<Message & AnyMessage> {
   const encoder = new TextEncoder();
-  const writer = output.getWriter();
-  const parseError = (error: unknown) => {
-    const reason = error instanceof Error ? error.message : String(error);
-    void writer.write(encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error", data: { reason } } })}\n`)).catch(() => {});
-  };
-  let pending = "";
-  const toMessages = new TransformStream<Uint8Array, Message & AnyMessage>({
-    transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
-      let newline = pending.indexOf("\n");
-      while (newline >= 0) {
-        const line = pending.slice(0, newline).trim();
-        pending = pending.slice(newline + 1);
-        if (line !== "") {
-          try {
-            controller.enqueue(JSON.parse(line) as Message & AnyMessage);
-          } catch (error) {
-            parseError(error);
-          }
-        }
-        newline = pending.indexOf("\n");
+  let queue: Promise<void> = Promise.resolve();
+  const writeText = (text: string): Promise<void> => {
+    const write = queue.then(async () => {
+      const writer = output.getWriter();
+      try {
+        await writer.write(encoder.encode(text));
+      } finally {
+        writer.releaseLock();
       }
+    });
+    queue = write.catch(() => {});
+    return write;
+  };
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let cancelled = false;
+  const readable = new ReadableStream<Message & AnyMessage>({
+    async start(controller) {
+      const decoder = new TextDecoder();
+      const deliver = async (raw: string): Promise<void> => {
+        const line = raw.trim();
+        if (line === "") return;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch (error) {
+          return writeText(lineError(-32700, "Parse error", { reason: error instanceof Error ? error.message : String(error) })).catch(() => {});
+        }
+        if (Array.isArray(value)) return writeText(lineError(-32600, "Invalid request: JSON-RPC batches are not supported")).catch(() => {});
+        if (typeof value !== "object" || value === null) return writeText(lineError(-32600, "Invalid request", value)).catch(() => {});
+        controller.enqueue(value as Message & AnyMessage);
+      };
+      const current = input.getReader();
+      reader = current;
+      let pending = "";
+      let skipping = false;
+      try {
+        for (;;) {
+          const { done, value } = await current.read();
+          if (cancelled) return;
+          if (done) break;
+          if (value === undefined) continue;
+          pending += decoder.decode(value, { stream: true });
+          let newline = pending.indexOf("\n");
+          while (newline >= 0) {
+            const line = pending.slice(0, newline);
+            pending = pending.slice(newline + 1);
+            if (skipping) skipping = false;
+            else await deliver(line);
+            if (cancelled) return;
+            newline = pending.indexOf("\n");
+          }
+          if (!skipping && encoder.encode(pending).byteLength > maxMessageBytes) {
+            skipping = true;
+            pending = "";
+            await writeText(lineError(-32700, "Parse error", { reason: `line longer than ${maxMessageBytes} bytes` })).catch(() => {});
+          } else if (skipping) pending = "";
+        }
+        pending += decoder.decode();
+        if (!skipping) await deliver(pending);
+      } catch (error) {
+        if (cancelled) return;
+        controller.error(error);
+        void current.cancel(error).catch(() => {});
+        return;
+      } finally {
+        if (reader === current) reader = undefined;
+        current.releaseLock();
+      }
+      if (!cancelled) controller.close();
+    },
+    cancel(reason) {
+      cancelled = true;
+      return reader?.cancel(reason);
     },
   });
   const writable = new WritableStream<Message & AnyMessage>({
-    write: (message) => writer.write(encoder.encode(`${JSON.stringify(message)}\n`)),
-    close: () => writer.close(),
-    abort: (reason) => writer.abort(reason),
+    write: (message) => writeText(`${JSON.stringify(message)}\n`),
   });
-  return { readable: input.pipeThrough(toMessages), writable };
+  return { readable, writable };
 }
 
-const transportOf = Symbol("acp-router.transport");
-
-/**
- * A `Stream` that stands for one of acp-router's transports (the remote
- * clients): an app that connects it gets the transport itself. Its message
- * streams are not available; connect it with `connect(stream)`.
- */
-export function transportStream(transport: Transport, name: string): Stream {
-  const unavailable = (): never => {
-    throw new TypeError(`${name}: this stream is connected by agent()/client().connect(stream); its readable and writable are not available.`);
-  };
-  const stream = {
-    get readable(): ReadableStream<AnyMessage> {
-      return unavailable();
-    },
-    get writable(): WritableStream<AnyMessage> {
-      return unavailable();
-    },
-  };
-  Object.defineProperty(stream, transportOf, { value: transport });
-  return stream;
+/** Whether `stream` is an `ndJsonStream` whose `readable` / `writable` nobody read yet (its bytes can go to the core as they are). */
+export function isUnopenedByteStream(stream: Stream): boolean {
+  const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];
+  return bytes !== undefined && !bytes.opened;
 }
 
 /** The transport for an SDK stream, and the line limit its `ndJsonStream` asked for. */
 export function streamTransport(stream: Stream): { transport: Transport; maxMessageBytes: number | undefined } {
-  const carried = (stream as unknown as Record<symbol, Transport | undefined>)[transportOf];
-  if (carried !== undefined) return { transport: carried, maxMessageBytes: undefined };
   const bytes = (stream as unknown as Record<symbol, Bytes | undefined>)[bytesOf];
   if (bytes !== undefined && !bytes.opened) return { transport: webStreamTransport(bytes.input, bytes.output), maxMessageBytes: bytes.maxMessageBytes };
   return { transport: messageTransport(stream), maxMessageBytes: bytes?.maxMessageBytes };
@@ -155,11 +193,14 @@ export function streamTransport(stream: Stream): { transport: Transport; maxMess
  * one NDJSON line (so it meets the same pipeline as bytes do), each line the
  * core writes leaves as one object.
  */
-function messageTransport(stream: Stream): Transport {
+function messageTransport(stream: Stream): Transport & { drained(): Promise<void> } {
   const writer = stream.writable.getWriter();
   let reader: ReadableStreamDefaultReader<AnyMessage> | undefined;
   let closed = false;
+  let lastWrite: Promise<void> = Promise.resolve();
   return {
+    // The SDK's sends resolve once the stream took the message: a paced stream (a server's) holds them back.
+    drained: () => lastWrite,
     start(receiver: TransportReceiver) {
       reader = stream.readable.getReader();
       const current = reader;
@@ -177,7 +218,7 @@ function messageTransport(stream: Stream): Transport {
       })();
     },
     write(text: string) {
-      for (const line of text.split("\n")) if (line !== "") void writer.write(JSON.parse(line) as AnyMessage).catch(() => {});
+      for (const line of text.split("\n")) if (line !== "") lastWrite = writer.write(JSON.parse(line) as AnyMessage).catch(() => {});
     },
     close() {
       if (closed) return;

@@ -5,78 +5,57 @@
  *
  * @module
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { nodeHandler } from "../../../src/remote/node.ts";
-import { HEADER_CONNECTION_ID } from "../../../src/remote/protocol.ts";
-import { remoteOf, type AcpServer } from "./server.ts";
+import type { AcpServer, PreparedWebSocketUpgrade, WebSocketServerSocket } from "./server.ts";
+import { HEADER_CONNECTION_ID } from "./serve/wire.ts";
+
+export { createNodeHttpHandler, DEFAULT_MAX_REQUEST_BODY_BYTES, type NodeHttpHandlerOptions } from "./node-http.ts";
 
 /** What the upgrade handler needs of a `ws` `WebSocketServer` (created with `noServer: true`). */
 export interface NodeWebSocketUpgradeServer {
-  on(event: "headers", listener: (headers: string[], request: IncomingMessage) => void): void;
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, callback: (webSocket: NodeWebSocket) => void): void;
+  on(event: "headers", listener: (headers: string[], request: IncomingMessage) => void): unknown;
+  off(event: "headers", listener: (headers: string[], request: IncomingMessage) => void): unknown;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, callback: (webSocket: WebSocketServerSocket) => void): void;
 }
 
-/** What the upgrade handler needs of an accepted `ws` socket. */
-export interface NodeWebSocket {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number): void;
-  on(event: "message", listener: (data: unknown, isBinary: boolean) => void): void;
-  once(event: "close", listener: () => void): void;
-  pause?(): void;
-  resume?(): void;
-}
-
-const OPEN = 1;
-
-/** The `node:http` request handler of `server`, at its endpoint path (`/acp`). */
-export function createNodeHttpHandler(server: AcpServer): (req: IncomingMessage, res: ServerResponse) => void {
-  return nodeHandler(remoteOf(server)) as unknown as (req: IncomingMessage, res: ServerResponse) => void;
-}
-
-/** The `upgrade` handler of a `node:http` server: WebSocket connections to `server` through `webSocketServer`. */
+/**
+ * The `upgrade` handler of a `node:http` server: each upgrade gets a connection prepared by
+ * `server` (its agent made then), `Acp-Connection-Id` in the 101 answer, and the accepted socket.
+ * An upgrade that fails before it is accepted (the socket closes or errors) gives the connection
+ * up; one that cannot be prepared (the agent factory threw) destroys the socket with the error.
+ */
 export function createNodeWebSocketUpgradeHandler(server: AcpServer, webSocketServer: NodeWebSocketUpgradeServer): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  const remote = remoteOf(server);
-  const prepared = new WeakMap<IncomingMessage, { readonly connectionId: string; readonly setCookie: string | undefined }>();
-  webSocketServer.on("headers", (headers, req) => {
-    const ids = prepared.get(req);
-    if (ids === undefined) return;
-    headers.push(`${HEADER_CONNECTION_ID}: ${ids.connectionId}`);
-    if (ids.setCookie !== undefined) headers.push(`Set-Cookie: ${ids.setCookie}`);
-  });
-  const refuse = (socket: Duplex, status: number, text: string) => socket.end(`HTTP/1.1 ${status} ${text}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   return (req, socket, head) => {
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(", ") : value;
+    let upgrade: PreparedWebSocketUpgrade | undefined;
+    let accepted = false;
+    const onHeaders = (headers: string[], request: IncomingMessage) => {
+      if (request === req && upgrade !== undefined) headers.push(`${HEADER_CONNECTION_ID}: ${upgrade.connectionId}`);
     };
-    void remote.authorize(header).then((ok) => {
-      if (!ok) return refuse(socket, 401, "Unauthorized");
-      const ids = remote.prepareSocket();
-      if ("refusal" in ids) return refuse(socket, 503, "Service Unavailable");
-      prepared.set(req, ids);
-      webSocketServer.handleUpgrade(req, socket, head, (ws) => {
-        const closers: (() => void)[] = [];
-        const sink = {
-          write: (line: string) => {
-            if (ws.readyState === OPEN) ws.send(line);
-          },
-          end: () => ws.close(1000),
-          buffered: () => 0,
-          blockedSince: () => undefined,
-          onClose: (callback: () => void) => void closers.push(callback),
-        };
-        const flow = { pause: () => ws.pause?.(), resume: () => ws.resume?.() };
-        const accepted = remote.acceptSocket(ids.connectionId, sink, header, flow);
-        ws.on("message", (data, isBinary) => {
-          if (!isBinary) accepted.message(String(data));
-        });
-        ws.once("close", () => {
-          for (const close of closers) close();
-          accepted.closed();
-        });
+    const onFailed = () => {
+      if (accepted) return;
+      stop();
+      upgrade?.reject();
+    };
+    const stop = () => {
+      webSocketServer.off("headers", onHeaders);
+      socket.off("close", onFailed);
+      socket.off("error", onFailed);
+    };
+    try {
+      upgrade = server.prepareWebSocketUpgrade();
+      webSocketServer.on("headers", onHeaders);
+      socket.once("close", onFailed);
+      socket.once("error", onFailed);
+      webSocketServer.handleUpgrade(req, socket, head, (webSocket) => {
+        accepted = true;
+        stop();
+        upgrade?.accept(webSocket);
       });
-    });
+    } catch (error) {
+      stop();
+      upgrade?.reject();
+      socket.destroy(error instanceof Error ? error : undefined);
+    }
   };
 }

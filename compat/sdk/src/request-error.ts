@@ -5,7 +5,7 @@
  * (an `RpcError`, a `ConnectionClosedError`, a cancelled call) passes
  * `instanceof RequestError`, so SDK code that tests for it keeps working.
  */
-import { RpcError, type ErrorObject } from "../../../src/errors.ts";
+import { RpcError, type ErrorObject } from "acp-router";
 
 /** `message` plus `: detail` when a detail was given: the SDK's wording of every factory below. */
 const withDetail = (message: string, detail: string | undefined): string => (detail ? `${message}: ${detail}` : message);

@@ -4,9 +4,9 @@
  * notification, its v2 `initialize` version check), and the bridge from the
  * core's routing of `session/cancel` to the app's `session/cancel` handler.
  */
-import type { Diagnostic } from "../../../src/connection/options.ts";
-import type { HandlerContext } from "../../../src/context.ts";
-import type { Protocol } from "../../../src/protocol.ts";
+import type { Diagnostic } from "acp-router";
+import type { HandlerContext } from "acp-router";
+import type { Protocol } from "acp-router/runtime";
 import { RequestError } from "./request-error.ts";
 import { runHandler, type Registered } from "./run-handler.ts";
 import type { Sender } from "./sender.ts";

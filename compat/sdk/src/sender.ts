@@ -1,5 +1,5 @@
 /** The sender a compatibility context calls the core through, and the SDK's request options in the core's terms. */
-import type { RequestOptions } from "../../../src/peer-caller.ts";
+import type { RequestOptions } from "acp-router";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
 
 /** Sends requests and notifications for any wire. */

@@ -1,29 +1,44 @@
 /**
- * `@agentclientprotocol/sdk/experimental/server`: `AcpServer`, an agent app
- * served over Streamable HTTP and WebSocket, on acp-router's remote server
- * (`createRemoteServer`): each remote connection gets the app's handlers, and
- * the app's connect handlers run before that connection's first message.
+ * `@agentclientprotocol/sdk/experimental/server`: `AcpServer`, an agent served to remote clients
+ * over Streamable HTTP (`handleRequest`, for any Fetch-style server, on whatever path it is
+ * mounted) and WebSocket (`prepareWebSocketUpgrade`), behaving as SDK 2.4.0's server does: the
+ * same statuses, SSE streams, session routing, limits and close codes (./serve/). The agent is
+ * anything with the SDK's `connect(stream, options)`: an `agent()` app (whose handlers run on
+ * acp-router's connection core), a protocol router, or a connector of the program's own.
+ *
+ * acp-router's own remote server (`acp-router/remote`) follows the remote-transport RFD where the
+ * SDK's does not; this one follows the SDK, for programs written against it.
  *
  * @module
  */
-import { createRemoteServer, type RemoteServer } from "../../../src/remote/server.ts";
-import type { AgentApp } from "./sides.ts";
+import type { AgentConnector } from "./by-method.ts";
+import type { ConnectionState, ServedAgent } from "./serve/connection-state.ts";
+import { answerHttp } from "./serve/http-requests.ts";
+import type { ConnectionLimits } from "./serve/limits.ts";
+import { ConnectionRegistry } from "./serve/registry.ts";
+import type { ServerWebSocket } from "./serve/websocket-events.ts";
+import { WebSocketSession } from "./serve/websocket-session.ts";
 
-/** A WebSocket as the SDK's prepared upgrades take it: `ws`'s server socket or a Web `WebSocket`. */
-export interface WebSocketServerSocket {
-  readonly readyState?: number;
-  readonly bufferedAmount?: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  addEventListener?(type: string, listener: (event: unknown) => void): void;
-  removeEventListener?(type: string, listener: (event: unknown) => void): void;
-  on?(type: string, listener: (...args: unknown[]) => void): unknown;
-  off?(type: string, listener: (...args: unknown[]) => void): unknown;
-  removeListener?(type: string, listener: (...args: unknown[]) => void): unknown;
-}
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_BUFFERED_SESSION_STREAMS, DEFAULT_MAX_ID_LENGTH, DEFAULT_MAX_OUTPUT_STALL_MS, type ConnectionLimits } from "./serve/limits.ts";
 
-/** The agent for one prepared upgrade (default the server's). */
-export type PrepareWebSocketUpgradeOptions = { readonly agent?: AgentApp; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent?: () => AgentApp };
+/** A WebSocket as prepared upgrades take it: `ws`'s server socket or a Web `WebSocket`. */
+export type WebSocketServerSocket = ServerWebSocket;
+
+/** Makes the agent of one connection. */
+export type AgentFactory = () => AgentConnector;
+
+/** The server's agent: one for every connection, or a factory called per connection. */
+type AgentOption = { readonly agent: AgentConnector; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent: AgentFactory };
+
+/** The agent of one request's or upgrade's connection (default the server's). */
+type OptionalAgentOption = { readonly agent?: AgentConnector; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent?: AgentFactory };
+
+/** Options of {@link AcpServer}: the agent, and the connection limits. */
+export type AcpServerOptions = AgentOption & ConnectionLimits;
+/** Options of {@link AcpServer.handleRequest}: the agent of the connection an `initialize` opens. */
+export type HandleRequestOptions = OptionalAgentOption;
+/** Options of {@link AcpServer.prepareWebSocketUpgrade}: the agent of the upgraded connection. */
+export type PrepareWebSocketUpgradeOptions = OptionalAgentOption;
 
 /** A WebSocket upgrade the server agreed to: send `connectionId` as `Acp-Connection-Id` in the 101 answer, then `accept` the socket (or `reject`). */
 export interface PreparedWebSocketUpgrade {
@@ -32,125 +47,85 @@ export interface PreparedWebSocketUpgrade {
   reject(): void;
 }
 
-const OPEN = 1;
-
-/** Listens to `type` on a `ws` socket (`on`) or a Web one (`addEventListener`). */
-function listen(socket: WebSocketServerSocket, type: "message" | "close" | "error", listener: (...args: unknown[]) => void): void {
-  if (typeof socket.on === "function") socket.on(type, listener);
-  else socket.addEventListener?.(type, (event) => listener(event));
+/** What a program may read of the server's connections (see {@link AcpServer.registry}). */
+export interface ConnectionRegistryView {
+  /** The open connection `connectionId`, unless it is closing. */
+  get(connectionId: string): Readonly<ConnectionState> | undefined;
+  /** Closes every connection; `AcpServer.close()` waits for it. */
+  closeAll(): Promise<void>;
 }
 
-/** A message event's text: `ws` hands `(data, isBinary)`, a Web socket a `MessageEvent`; binary frames are not ACP. */
-function textOf(args: unknown[]): string | undefined {
-  const [first, isBinary] = args;
-  if (isBinary === true) return undefined;
-  const data = typeof first === "object" && first !== null && "data" in first ? (first as { data: unknown }).data : first;
-  if (typeof data === "string") return data;
-  if (data instanceof Uint8Array) return Buffer.from(data).toString("utf8");
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString("utf8");
-  return undefined;
+/** The one agent source of a set of options, checked as the SDK checks it; undefined when there is none and `required` is false. */
+function agentOf(options: object, required: boolean): ServedAgent | undefined {
+  if ("createLegacyAgent" in options) throw new Error("createLegacyAgent has been removed. Use agent or createAgent with an app.");
+  const { agent, createAgent } = options as { agent?: AgentConnector; createAgent?: AgentFactory };
+  if (!required && !agent && !createAgent) return undefined;
+  if ((agent ? 1 : 0) + (createAgent ? 1 : 0) !== 1) throw new Error("AcpServer requires exactly one of agent or createAgent");
+  if (agent) return agent as ServedAgent;
+  const factory = createAgent as AgentFactory;
+  return { connect: (stream, connectOptions) => (factory() as ServedAgent).connect(stream, connectOptions ?? {}) };
 }
 
-/** The agent to serve: one app for every connection, or a factory called per connection. */
-export type AcpServerOptions = { readonly agent: AgentApp; readonly createAgent?: never } | { readonly agent?: never; readonly createAgent: () => AgentApp };
-
-const remotes = new WeakMap<AcpServer, RemoteServer>();
-
-/** The remote server behind an `AcpServer` (for the Node adapters). @internal */
-export function remoteOf(server: AcpServer): RemoteServer {
-  const remote = remotes.get(server);
-  if (remote === undefined) throw new TypeError("expected an AcpServer");
-  return remote;
-}
-
-/** Serves an agent app to remote clients; hand it requests with `handleRequest` or the Node adapters. */
+/**
+ * Serves an agent to remote clients: hand it requests with `handleRequest` (or
+ * `createNodeHttpHandler`) and WebSocket upgrades with `prepareWebSocketUpgrade` (or
+ * `createNodeWebSocketUpgradeHandler`). A `createAgent` factory is called once per connection.
+ */
 export class AcpServer {
-  /** Prepared upgrades that named their own agent, by connection id. */
-  readonly #chosen = new Map<string, () => AgentApp>();
-  constructor(options: AcpServerOptions) {
-    // The protocol comes from the first app; a factory's first app then serves the first connection.
-    let spare: AgentApp | undefined = options.agent ?? (options.createAgent as () => AgentApp)();
-    const protocol = spare.protocol;
-    const next = (): AgentApp => {
-      const app = options.agent ?? spare ?? (options.createAgent as () => AgentApp)();
-      spare = undefined;
-      return app;
-    };
-    const pending = new Map<string, ReturnType<AgentApp["routed"]>>();
-    const remote = createRemoteServer({
-      protocol,
-      agent: (info) => {
-        const chosen = this.#chosen.get(info.connectionId);
-        this.#chosen.delete(info.connectionId);
-        const routed = (chosen?.() ?? next()).routed();
-        pending.set(info.connectionId, routed);
-        return routed.handler as never;
-      },
-      onConnection: (connection, info) => {
-        pending.get(info.connectionId)?.bind(connection);
-        pending.delete(info.connectionId);
-      },
-    });
-    remotes.set(this, remote);
-  }
-  /** Answers one Fetch API request to the ACP endpoint (POST, GET, DELETE). */
-  handleRequest(request: Request): Promise<Response> {
-    return remoteOf(this).handleRequest(request);
-  }
   /**
-   * Reserves a connection id for a WebSocket upgrade (send it as
-   * `Acp-Connection-Id` in the 101 answer), then `accept(socket)` serves the
-   * upgraded socket, or `reject()` gives the reservation up. Throws when the
-   * server takes no new connection (closing, or at its limit).
+   * A read-only view of the connection registry, as SDK 2.4.0 exposes it: `registry.get(id)` is
+   * the open connection `id` (its `isClosed`, `closed`, `hasOutboundBacklog`, `sessionStreams`,
+   * `pendingRoutes`, … for a program to read, not to change), and `close()` waits for
+   * `registry.closeAll()`.
+   */
+  readonly registry: ConnectionRegistryView;
+  readonly #registry: ConnectionRegistry;
+  readonly #agent: ServedAgent;
+  readonly #sessions = new Set<WebSocketSession>();
+  #closed = false;
+
+  /** Throws when the options name no agent or two, and a `RangeError` for a limit that is not a positive safe integer. */
+  constructor(options: AcpServerOptions) {
+    this.#agent = agentOf(options, true) as ServedAgent;
+    this.#registry = new ConnectionRegistry(options);
+    this.registry = this.#registry;
+  }
+
+  /** Answers one Streamable HTTP request (POST, GET, DELETE); `options` picks the agent of the connection an `initialize` opens. */
+  handleRequest(request: Request, options: HandleRequestOptions = {}): Promise<Response> {
+    return answerHttp(this.#registry, request, () => agentOf(options, false) ?? this.#agent);
+  }
+
+  /**
+   * Makes the connection of a WebSocket upgrade before the upgrade is answered (send its id as
+   * `Acp-Connection-Id` in the 101). Throws once `close()` was called: a closed server takes no
+   * new sockets (SDK 2.4.0 still prepares one; docs/sdk-drop-in.md).
    */
   prepareWebSocketUpgrade(options: PrepareWebSocketUpgradeOptions = {}): PreparedWebSocketUpgrade {
-    const remote = remoteOf(this);
-    const ids = remote.prepareSocket();
-    if ("refusal" in ids) throw new Error(`WebSocket upgrade refused: ${ids.refusal}`);
-    const { connectionId } = ids;
-    const agent = options.agent;
-    const create = options.createAgent;
-    const chosen = agent !== undefined ? () => agent : create;
+    if (this.#closed) throw new Error("WebSocket upgrade refused: the server is closed");
+    const agent = agentOf(options, false) ?? this.#agent;
+    const connection = this.#registry.createPendingConnection(agent);
     let settled = false;
     return {
-      connectionId,
+      connectionId: connection.connectionId,
       accept: (socket) => {
-        if (settled) throw new Error("this prepared WebSocket upgrade was already accepted or rejected");
+        if (settled) throw new Error("ACP WebSocket upgrade has already been settled");
         settled = true;
-        if (chosen !== undefined) this.#chosen.set(connectionId, chosen);
-        const closers: (() => void)[] = [];
-        const sink = {
-          write: (line: string) => {
-            if ((socket.readyState ?? OPEN) === OPEN) socket.send(line);
-          },
-          end: () => socket.close(1000),
-          buffered: () => socket.bufferedAmount ?? 0,
-          blockedSince: () => undefined,
-          onClose: (callback: () => void) => void closers.push(callback),
-        };
-        const accepted = remote.acceptSocket(connectionId, sink, () => undefined);
-        this.#chosen.delete(connectionId);
-        let closed = false;
-        const close = () => {
-          if (closed) return;
-          closed = true;
-          for (const run of closers) run();
-          accepted.closed();
-        };
-        listen(socket, "message", (...args) => {
-          const text = textOf(args);
-          if (text !== undefined) accepted.message(text);
-        });
-        listen(socket, "close", close);
-        listen(socket, "error", close);
+        const session = new WebSocketSession(socket, this.#registry, agent, connection);
+        this.#sessions.add(session);
+        void session.closed.finally(() => this.#sessions.delete(session));
       },
       reject: () => {
+        if (settled) return;
         settled = true;
+        this.#registry.discard(connection.connectionId);
       },
     };
   }
-  /** Closes every connection and stops accepting new ones. */
-  close(): Promise<void> {
-    return remoteOf(this).close();
+
+  /** Closes every connection (WebSockets with 1001 "Server shutting down"); resolves once they are closed. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([this.registry.closeAll(), Promise.all([...this.#sessions].map((session) => session.close()))]);
   }
 }

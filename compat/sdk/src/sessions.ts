@@ -2,51 +2,39 @@
  * The client's session helpers: `SessionBuilder` (builds and sends
  * `session/new`) and `ActiveSession` (prompts one session and reads its
  * updates as a queue). Updates reach a session through the connection's
- * {@link SessionRoutes}, which the client's `session/update` handler feeds
+ * `SessionRoutes` (`session-routes.ts`), which the client's `session/update` handler feeds
  * after the core delivered the update in order.
  */
 import type { SendRequestOptions, MaybePromise } from "./wire-types.ts";
 import { requestOptions, type Sender } from "./sender.ts";
+import { ActiveSessionV2 } from "./sessions-v2.ts";
+import type { SessionRoutes } from "./session-routes.ts";
 
 type Json = Record<string, unknown>;
 
 /** One item of an active session's queue: an update, or the end of a turn. */
 export type ActiveSessionMessage = { kind: "session_update"; notification: Json & { sessionId: string; update: Json }; update: Json } | { kind: "stop"; response: Json & { stopReason: string }; stopReason: string };
 
-/** Per connection: where each session's updates go. */
-export class SessionRoutes {
-  readonly #routes = new Map<string, (notification: Json & { sessionId: string; update: Json }) => void>();
-  /** Called for every inbound `session/update`. */
-  deliver(params: unknown): void {
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    if (typeof sessionId === "string") this.#routes.get(sessionId)?.(params as Json & { sessionId: string; update: Json });
-  }
-  /** Routes `sessionId`'s updates to `to` until the returned function is called. */
-  add(sessionId: string, to: (notification: Json & { sessionId: string; update: Json }) => void): () => void {
-    this.#routes.set(sessionId, to);
-    return () => {
-      if (this.#routes.get(sessionId) === to) this.#routes.delete(sessionId);
-    };
-  }
-}
-
 /** Builds a `session/new` request; `start` sends it. */
 export class SessionBuilder {
   readonly #sender: Sender;
   readonly #routes: SessionRoutes;
   readonly #request: Json & { cwd: string; mcpServers: unknown[] };
-  private constructor(sender: Sender, routes: SessionRoutes, request: Json & { cwd: string; mcpServers?: unknown[] }) {
+  readonly #closed: AbortSignal | undefined;
+  private constructor(sender: Sender, routes: SessionRoutes, request: Json & { cwd: string; mcpServers?: unknown[] }, closed: AbortSignal | undefined) {
     this.#sender = sender;
     this.#routes = routes;
-    this.#request = { ...request, mcpServers: [...(request.mcpServers ?? [])] };
+    this.#closed = closed;
+    // Deep copies, as the SDK's builder makes: a caller changing its objects later changes nothing here.
+    this.#request = structuredClone({ ...request, mcpServers: request.mcpServers ?? [] });
   }
-  /** @internal */
-  static create(sender: Sender, routes: SessionRoutes, cwdOrRequest: string | (Json & { cwd: string })): SessionBuilder {
-    return new SessionBuilder(sender, routes, typeof cwdOrRequest === "string" ? { cwd: cwdOrRequest } : cwdOrRequest);
+  /** @internal `closed`: the connection's signal (a session's reads fail once it aborted). */
+  static create(sender: Sender, routes: SessionRoutes, cwdOrRequest: string | (Json & { cwd: string }), closed?: AbortSignal): SessionBuilder {
+    return new SessionBuilder(sender, routes, typeof cwdOrRequest === "string" ? { cwd: cwdOrRequest } : cwdOrRequest, closed);
   }
-  /** The `session/new` params built so far. */
+  /** The `session/new` params built so far (a copy). */
   toRequest(): Json & { cwd: string; mcpServers: unknown[] } {
-    return { ...this.#request, mcpServers: [...this.#request.mcpServers] };
+    return structuredClone(this.#request);
   }
   /** Adds directories the session may use besides `cwd`. */
   withAdditionalDirectories(additionalDirectories: string[]): this {
@@ -55,13 +43,20 @@ export class SessionBuilder {
   }
   /** Adds one MCP server. */
   withMcpServer(mcpServer: unknown): this {
-    this.#request.mcpServers.push(mcpServer);
+    this.#request.mcpServers.push(structuredClone(mcpServer));
     return this;
   }
   /** Sends `session/new` and returns the session. Call `dispose()` when done reading it. */
   async start(options?: SendRequestOptions): Promise<ActiveSession> {
-    const response = (await this.#sender.request("session/new", this.toRequest(), requestOptions(options))) as Json & { sessionId: string };
-    return ActiveSession.create(this.#sender, this.#routes, response);
+    const routes = this.#routes;
+    routes.startBegan();
+    try {
+      const response = (await this.#sender.request("session/new", this.toRequest(), requestOptions(options))) as Json & { sessionId: string };
+      if (routes.version >= 2) return ActiveSessionV2.create(this.#sender, routes, response, this.#closed) as unknown as ActiveSession;
+      return ActiveSession.create(this.#sender, routes, response, this.#closed);
+    } finally {
+      routes.startEnded();
+    }
   }
   /** Starts the session, runs `op` with it, and disposes it however `op` ends. */
   async withSession<T>(op: (session: ActiveSession) => MaybePromise<T>): Promise<T> {
@@ -101,14 +96,24 @@ export class ActiveSession {
   readonly #response: Json & { sessionId: string };
   readonly #queue = new Queue<ActiveSessionMessage>();
   readonly #unroute: () => void;
-  private constructor(sender: Sender, routes: SessionRoutes, response: Json & { sessionId: string }) {
+  readonly #stopOnClose: (() => void) | undefined;
+  private constructor(sender: Sender, routes: SessionRoutes, response: Json & { sessionId: string }, closed: AbortSignal | undefined) {
     this.#sender = sender;
     this.#response = response;
     this.#unroute = routes.add(response.sessionId, (notification) => this.#queue.push({ kind: "session_update", notification, update: notification.update }));
+    // Reads waiting when the connection closes fail with its error, as the SDK's do.
+    if (closed !== undefined) {
+      const onClose = () => this.#queue.fail(closed.reason instanceof Error ? closed.reason : new Error("ACP connection closed"));
+      if (closed.aborted) onClose();
+      else {
+        closed.addEventListener("abort", onClose, { once: true });
+        this.#stopOnClose = () => closed.removeEventListener("abort", onClose);
+      }
+    }
   }
-  /** @internal */
-  static create(sender: Sender, routes: SessionRoutes, response: Json & { sessionId: string }): ActiveSession {
-    return new ActiveSession(sender, routes, response);
+  /** @internal `closed`: the connection's signal. */
+  static create(sender: Sender, routes: SessionRoutes, response: Json & { sessionId: string }, closed?: AbortSignal): ActiveSession {
+    return new ActiveSession(sender, routes, response, closed);
   }
   /** The session's id. */
   get sessionId(): string {
@@ -150,6 +155,7 @@ export class ActiveSession {
   /** Stops routing this session's updates here (the session stays open on the agent). */
   dispose(): void {
     this.#unroute();
+    this.#stopOnClose?.();
     this.#queue.fail(new Error("Active session disposed"));
   }
   /** `using session = …` disposes it. */

@@ -5,12 +5,12 @@
  * custom methods with a parser are untyped, as in the SDK). Each entry binds
  * them to its table in a two-line subclass.
  */
-import type { Protocol, ProtocolTypes } from "../../../src/protocol.ts";
-import { App, type SideHooks } from "./app.ts";
+import type { Protocol, ProtocolTypes } from "acp-router/runtime";
+import { App, type ConnectOptions, type SideHooks } from "./app.ts";
 import { AgentContext, ClientContext, type ParamsOf, type ResultOf, type WireOf } from "./contexts.ts";
 import type { Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
-import { SessionRoutes } from "./sessions.ts";
+import { SessionRoutes } from "./session-routes.ts";
 import type { AppOptions, JsonRpcId, MaybePromise, ParamsParser } from "./wire-types.ts";
 
 /** What every SDK connection offers: its lifetime and `close`. */
@@ -94,9 +94,9 @@ export class AgentApp<T extends ProtocolTypes = ProtocolTypes> extends App<Agent
   onConnect(handler: (connection: AgentConnection<T>) => MaybePromise<void>): this {
     return this.addConnectHandler(handler as (connection: never) => MaybePromise<void>);
   }
-  /** Serves a client over `stream`, or a client app in this process. */
-  connect(target: Stream | ClientApp<T>): AgentConnection<T> {
-    return this.connectTo(target) as unknown as AgentConnection<T>;
+  /** Serves a client over `stream`, or a client app in this process; `deferConnectHandlers` leaves the connect handlers for the caller to start (a server does, once `initialize` was answered). */
+  connect(target: Stream | ClientApp<T>, options?: ConnectOptions): AgentConnection<T> {
+    return this.connectTo(target, options) as unknown as AgentConnection<T>;
   }
   /** Connects, runs `op` with the client's context, closes. */
   connectWith<R>(target: Stream | ClientApp<T>, op: (context: AgentContext<T>) => MaybePromise<R>): Promise<R> {
@@ -117,8 +117,9 @@ export class ClientApp<T extends ProtocolTypes = ProtocolTypes> extends App<Clie
     return ClientContext.create<T>(sender, requestId, (hooks as ClientHooks).routes, hooks);
   }
   override hooks(): ClientHooks {
-    const routes = new SessionRoutes();
+    const routes = new SessionRoutes(this.protocol.version);
     return {
+      ...super.hooks(),
       routes,
       beforeNotification(wire, params) {
         if (wire === "session/update") routes.deliver(params);
@@ -148,8 +149,8 @@ export class ClientApp<T extends ProtocolTypes = ProtocolTypes> extends App<Clie
     return this.addConnectHandler(handler as (connection: never) => MaybePromise<void>);
   }
   /** Connects to an agent over `stream`, or to an agent app in this process. */
-  connect(target: Stream | AgentApp<T>): ClientConnection<T> {
-    return this.connectTo(target) as unknown as ClientConnection<T>;
+  connect(target: Stream | AgentApp<T>, options?: ConnectOptions): ClientConnection<T> {
+    return this.connectTo(target, options) as unknown as ClientConnection<T>;
   }
   /** Connects, runs `op` with the agent's context, closes. */
   connectWith<R>(target: Stream | AgentApp<T>, op: (context: ClientContext<T>) => MaybePromise<R>): Promise<R> {

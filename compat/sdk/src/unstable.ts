@@ -5,16 +5,27 @@
  *
  * @module
  */
-import { agentProtocol } from "../../../src/unstable/generated/agent.ts";
-import { clientProtocol } from "../../../src/unstable/generated/client.ts";
-import type { TableTypes as T } from "../../../src/unstable/generated/handlers.ts";
+import { agentProtocol } from "acp-router/unstable";
+import { clientProtocol } from "acp-router/unstable";
+import type { TableTypes as T } from "acp-router/unstable";
 import type * as base from "./sides.ts";
-import { AgentApp as BaseAgentApp, ClientApp as BaseClientApp } from "./sides.ts";
+import type * as schemaTypes from "acp-router/unstable";
+import type * as bm from "./by-method.ts";
+import { tableApps } from "./table-entry.ts";
 import { AgentContext as BaseAgentContext, ClientContext as BaseClientContext } from "./contexts.ts";
 import type { AppOptions } from "./wire-types.ts";
 
-export type * from "../../../src/unstable/generated/types.ts";
+export type * from "acp-router/unstable";
 export { RequestError } from "./request-error.ts";
+/** Each guard's union type, under the guard's name (a value and a type, as the SDK exports them). */
+export type CreateElicitationRequest = schemaTypes.CreateElicitationRequest;
+export type CreateElicitationResponse = schemaTypes.CreateElicitationResponse;
+export type ElicitationPropertySchema = schemaTypes.ElicitationPropertySchema;
+export type IdleStateUpdate = schemaTypes.IdleStateUpdate;
+export type MultiSelectItems = schemaTypes.MultiSelectItems;
+export type StateUpdate = schemaTypes.StateUpdate;
+
+export { CreateElicitationRequest, CreateElicitationResponse, ElicitationPropertySchema, IdleStateUpdate, MultiSelectItems, StateUpdate } from "./guards.ts";
 export { MCP_MESSAGE_METHOD, MCP_META_CLIENT_CAPABILITIES, MCP_META_CLIENT_INFO, MCP_META_PROTOCOL_VERSION, MCP_PROTOCOL_VERSION, McpBindingErrorCode, McpOverAcpCaller, McpOverAcpProvider, McpProtocolError, McpServerRegistration, isMcpServerAcp, parseMcpOutcome, withMcpRequestMeta } from "./mcp.ts";
 export type {
   HasConnectionContext,
@@ -38,7 +49,7 @@ export { SessionBuilder, ActiveSession, type ActiveSessionMessage } from "./sess
 export type { AcpConnection } from "./sides.ts";
 export type { AnyMessage, AnyNotification, AnyRequest, AnyResponse, ErrorResponse, JsonRpcId, MaybePromise, Result, SendRequestOptions, ParamsParser, AppOptions } from "./wire-types.ts";
 export { unstableMethods as methods } from "./methods-v1.ts";
-export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION } from "./constants-v1-unstable.ts";
+export { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS, PROTOCOL_VERSION, PROXY_METHODS } from "./constants-v1-unstable.ts";
 
 /** The agent's handle on the client, typed by this table (the class, for `instanceof`). */
 export type AgentContext = BaseAgentContext<T>;
@@ -68,23 +79,35 @@ export type AgentNotificationMethod = keyof T["agentNotifications"] & string;
 export type ClientRequestMethod = keyof T["clientMethods"] & string;
 export type ClientNotificationMethod = keyof T["clientNotifications"] & string;
 
-/** An ACP v1 agent built from handlers by method. */
-export class AgentApp extends BaseAgentApp<T> {
-  constructor(options?: AppOptions) {
-    super(agentProtocol, options);
-  }
-}
-/** An ACP v1 client built from handlers by method. */
-export class ClientApp extends BaseClientApp<T> {
-  constructor(options?: AppOptions) {
-    super(clientProtocol, options);
-  }
-}
+/** The SDK's per-method handler, params and response maps, connect handlers, envelope unions and connector types, for this table. */
+export type AgentRequestHandlersByMethod = bm.AgentRequestHandlersByMethod<T>;
+export type AgentNotificationHandlersByMethod = bm.AgentNotificationHandlersByMethod<T>;
+export type ClientRequestHandlersByMethod = bm.ClientRequestHandlersByMethod<T>;
+export type ClientNotificationHandlersByMethod = bm.ClientNotificationHandlersByMethod<T>;
+export type AgentRequestParamsByMethod = bm.AgentRequestParamsByMethod<T>;
+export type AgentRequestResponsesByMethod = bm.AgentRequestResponsesByMethod<T>;
+export type AgentNotificationParamsByMethod = bm.AgentNotificationParamsByMethod<T>;
+export type ClientRequestParamsByMethod = bm.ClientRequestParamsByMethod<T>;
+export type ClientRequestResponsesByMethod = bm.ClientRequestResponsesByMethod<T>;
+export type ClientNotificationParamsByMethod = bm.ClientNotificationParamsByMethod<T>;
+export type AgentConnectHandler = bm.AgentConnectHandler<T>;
+export type ClientConnectHandler = bm.ClientConnectHandler<T>;
+export type AgentRequest = bm.AgentRequestOf<T>;
+export type AgentResponse = bm.AgentResponseOf<T>;
+export type AgentNotification = bm.AgentNotificationOf<T>;
+export type ClientRequest = bm.ClientRequestOf<T>;
+export type ClientResponse = bm.ClientResponseOf<T>;
+export type ClientNotification = bm.ClientNotificationOf<T>;
+export type { AgentConnectOptions, AgentConnectionLifecycle, AgentConnector } from "./by-method.ts";
+
+const apps = tableApps<T>(agentProtocol, clientProtocol);
+/** An ACP v1 agent built from handlers by method (the class, for `extends` and `instanceof`). */
+export const AgentApp = apps.AgentApp;
+export type AgentApp = base.AgentApp<T>;
+/** An ACP v1 client built from handlers by method (the class, for `extends` and `instanceof`). */
+export const ClientApp = apps.ClientApp;
+export type ClientApp = base.ClientApp<T>;
 /** A new agent app. */
-export function agent(options?: AppOptions): AgentApp {
-  return new AgentApp(options);
-}
+export const agent = apps.agent;
 /** A new client app. */
-export function client(options?: AppOptions): ClientApp {
-  return new ClientApp(options);
-}
+export const client = apps.client;
