@@ -35,6 +35,7 @@ const FIGURES = [
   ["proxy", "(15)"],
   ["inspect-saturated", "(16)"],
   ["sdk-drop-in", "(17)"],
+  ["supervision", "(18)"],
 ] as const;
 const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
 

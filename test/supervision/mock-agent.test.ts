@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type ConnectionClosedError, UnresponsiveError, connectClient } from "../../src/index.ts";
 import { AgentExitedError, spawnAgent, type SpawnAgentOptions } from "../../src/transport/stdio.ts";
 import { params, testClient } from "../support/handlers.ts";
-import { allGone } from "../support/process-group.ts";
+import { allGone, groupGone } from "../support/process-group.ts";
 import { tempDir } from "../support/temp.ts";
 import { acpRouter, repoRoot } from "./support.ts";
 
@@ -34,6 +34,8 @@ describe("mock-agent's lifetime directives, against a client on acp-router", () 
     expect(cause.exitCode).toBe(7);
     expect(cause.stderrTail).toContain("[mock-agent] #die: exiting with code 7 mid-turn");
     expect(await agent.exited).toStrictEqual({ code: 7, signal: null });
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("#silent: with a watchdog, the prompt rejects as unresponsive and the agent still answers the next call", async () => {
@@ -43,6 +45,8 @@ describe("mock-agent's lifetime directives, against a client on acp-router", () 
     expect((await conn.agent.newSession(params.newSession())).sessionId).toEqual(expect.any(String) as string);
     conn.close();
     expect(await agent.exited).toStrictEqual({ code: 0, signal: null });
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("#ignore-term, #linger, #grandchild: closing the client ends the agent with SIGKILL after the grace period, and its grandchild", async () => {

@@ -3,11 +3,13 @@
 // grandchild ignores SIGTERM and SIGHUP and holds its stdout); each owner is killed with SIGKILL, so
 // none of its own code runs, and within 3 s nothing of the agent's tree is left, nor the owner's
 // watcher (src/transport/process-watcher.ts). Checked in the process table (/proc).
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startProcess } from "../../src/transport/process.ts";
 import { watcherPid } from "../../src/transport/process-watcher.ts";
 import { allGone, groupMembers, stillRunning } from "../support/process-group.ts";
+import { tempDir } from "../support/temp.ts";
 import { acpRouter, childrenOf, killOutright, lineFrom, pidfile, pidsWritten, startOwner, stub, tsNode } from "./support.ts";
 
 const clientOwner = new URL("./fixtures/client-owner.ts", import.meta.url).pathname;
@@ -39,6 +41,54 @@ describe("an owner killed with SIGKILL", () => {
         const helpers = children.filter((p) => p !== agent);
         tree.push(...helpers);
         expect(helpers.map(commandLine).filter((c) => !c.endsWith("/esbuild"))).toEqual(["/bin/sh"]);
+        await killOutright(owner);
+        expect(await allGone(tree, 3000)).toEqual([]);
+        expect(groupMembers(agent)).toEqual([]);
+      } finally {
+        await killOutright(owner);
+        for (const pid of stillRunning(tree)) process.kill(pid, "SIGKILL");
+      }
+    });
+  }
+});
+
+/** A mock-agent scenario that ignores SIGTERM, lingers after EOF and starts a stubborn grandchild at once. */
+function stubbornScenario(): string {
+  const file = join(tempDir("acp-supervision-mock-"), "scenario.json");
+  writeFileSync(file, JSON.stringify({ process: ["ignore-term", "linger", "grandchild"], turns: ["hello"] }));
+  return file;
+}
+
+/** Resolves with the grandchild's pid once the mock agent reported it on the owner's stderr (it inherits the agent's stderr). */
+async function grandchildReported(owner: ReturnType<typeof startOwner>): Promise<number> {
+  for (let i = 0; i < 1500; i++) {
+    const pid = /started a stubborn grandchild \(pid (\d+)\)/.exec(owner.stderrText())?.[1];
+    if (pid !== undefined) return Number(pid);
+    if (owner.exitCode !== null) throw new Error(`the owner exited (${owner.exitCode}): ${owner.stderrText()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no grandchild reported: ${owner.stderrText()}`);
+}
+
+// `acp-router mock-agent`'s own children: the stubborn grandchild its scenario starts (it stays in
+// the mock agent's group and holds its stdout), owned through conduct and inspect.
+describe("an owner of acp-router mock-agent killed with SIGKILL", () => {
+  for (const tool of ["conduct", "inspect"] as const) {
+    it(`acp-router ${tool}: leaves nothing of mock-agent's tree (the agent, its grandchild) 3 s later`, async () => {
+      const owner = startOwner(acpRouter(tool, "--", ...acpRouter("mock-agent", "--protocol", "1", "--script", stubbornScenario())));
+      let tree: number[] = [];
+      try {
+        const grandchild = await grandchildReported(owner);
+        const children = childrenOf(owner.pid as number);
+        const agents = children.filter((p) => commandLine(p) === process.execPath);
+        expect(agents).toHaveLength(1);
+        const agent = agents[0] as number;
+        // The grandchild is in the mock agent's group (with tsx's esbuild service, if it runs the agent).
+        const group = groupMembers(agent);
+        expect(group).toContain(grandchild);
+        expect(commandLine(grandchild)).toBe("sleep");
+        tree = [...new Set([...group, ...children])];
+        expect(children.filter((p) => p !== agent).map(commandLine).filter((c) => !c.endsWith("/esbuild"))).toEqual(["/bin/sh"]);
         await killOutright(owner);
         expect(await allGone(tree, 3000)).toEqual([]);
         expect(groupMembers(agent)).toEqual([]);

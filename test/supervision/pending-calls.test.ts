@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ConnectionClosedError, connectClient, type SessionNotification } from "../../src/index.ts";
 import { AgentExitedError, AgentOutputClosedError, spawnAgent, type SpawnAgentOptions } from "../../src/transport/stdio.ts";
 import { chunkText, params, testClient } from "../support/handlers.ts";
-import { allGone, stillRunning } from "../support/process-group.ts";
+import { allGone, groupGone, stillRunning } from "../support/process-group.ts";
 import { pidfile, pidsWritten, stub } from "./support.ts";
 
 const idle = { pendingOutbound: 0, inFlightInbound: 0, busyLanes: 0, timers: 0, abortListeners: 0 };
@@ -48,6 +48,8 @@ describe("an agent that ends mid-turn", () => {
     expect({ exitCode: cause.exitCode, signalName: cause.signalName, message: cause.message }).toEqual({ exitCode: null, signalName: "SIGKILL", message: "agent process was killed by SIGKILL; last stderr lines:\nstub stderr line 1" });
     expect(((await other) as ConnectionClosedError).cause).toBe(cause);
     expect(await agent.exited).toStrictEqual({ code: null, signal: "SIGKILL" });
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("is killed by this side (kill()): the calls reject naming SIGTERM", async () => {
@@ -56,6 +58,8 @@ describe("an agent that ends mid-turn", () => {
     const cause = ((await prompt) as ConnectionClosedError).cause as AgentExitedError;
     expect({ exitCode: cause.exitCode, signalName: cause.signalName }).toEqual({ exitCode: null, signalName: "SIGTERM" });
     expect(await exit).toStrictEqual({ code: null, signal: "SIGTERM" });
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("closes its stdout and lives on: the calls reject at once, while it still runs, saying so; it is then ended after the grace period", async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConnectionClosedError, SessionLostError, isReplay, protocol, superviseClient, type SessionNotification, type SupervisedClient, type SupervisionEvent } from "../../src/index.ts";
 import { AgentExitedError, spawnAgent, type AgentProcess } from "../../src/transport/stdio.ts";
 import { chunkText, params, testClient } from "../support/handlers.ts";
-import { allGone } from "../support/process-group.ts";
+import { allGone, groupGone } from "../support/process-group.ts";
 import { tempDir } from "../support/temp.ts";
 import { repoRoot } from "./support.ts";
 
@@ -87,6 +87,7 @@ describe("a supervised client of an SDK-built agent killed mid-session", () => {
     expect(s.updates.every((u) => !u.replay)).toBe(true);
     s.client.close();
     expect(await allGone(s.agents.map((a) => a.child.pid as number))).toEqual([]);
+    expect((await Promise.all(s.agents.map((a) => groupGone(a.child.pid as number)))).flat()).toEqual([]);
   });
 
   it("that advertises session/load: loads both sessions, its replay reaches the handler marked as replay, and the next prompt works", async () => {
@@ -104,6 +105,7 @@ describe("a supervised client of an SDK-built agent killed mid-session", () => {
     expect(s.updates.at(-1)).toEqual({ text: "echo: after", replay: false });
     s.client.close();
     expect(await allGone(s.agents.map((a) => a.child.pid as number))).toEqual([]);
+    expect((await Promise.all(s.agents.map((a) => groupGone(a.child.pid as number)))).flat()).toEqual([]);
   });
 
   it("that advertises neither: reports both sessions lost; a call on one rejects SessionLostError, a new session works", async () => {
@@ -120,5 +122,6 @@ describe("a supervised client of an SDK-built agent killed mid-session", () => {
     expect(await s.client.agent.prompt(params.prompt(sessionId, "fresh"))).toEqual({ stopReason: "end_turn" });
     s.client.close();
     expect(await allGone(s.agents.map((a) => a.child.pid as number))).toEqual([]);
+    expect((await Promise.all(s.agents.map((a) => groupGone(a.child.pid as number)))).flat()).toEqual([]);
   });
 });

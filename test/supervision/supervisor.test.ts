@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConnectionClosedError, RestartLimitError, UnresponsiveError, connectAgent, memoryPair, protocol, superviseClient, type AgentConnection, type AgentHandler, type InitializeRequest, type SupervisionEvent, type WatchdogDecision } from "../../src/index.ts";
 import { spawnAgent, type AgentProcess } from "../../src/transport/stdio.ts";
 import { params, testAgent, testClient } from "../support/handlers.ts";
-import { allGone } from "../support/process-group.ts";
+import { allGone, groupGone } from "../support/process-group.ts";
 import { stub } from "./support.ts";
 
 /** Starts in-process agents: each start makes a new one on a memory pair; `agents` keeps their connections (to end them) and what each was initialized with. */
@@ -142,5 +142,6 @@ describe("a supervised client of a spawned agent that dies on every prompt", () 
     expect((end.error as Error).message).toMatch(/^the agent ended again after 1 restart within 60000 ms; not restarting it \(restart intensity 1, period 60000 ms\): agent process exited with code 3/);
     expect(kinds(events)).toEqual(["exited", "restarting", "restarted", "session lost", "recovered", "exited", "gave-up"]);
     expect(await allGone(spawned.map((a) => a.child.pid as number))).toEqual([]);
+    expect((await Promise.all(spawned.map((a) => groupGone(a.child.pid as number)))).flat()).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ConnectionClosedError, RpcError, UnresponsiveError, connectClient, type UnresponsiveEvent, type WatchdogDecision } from "../../src/index.ts";
 import { spawnAgent } from "../../src/transport/stdio.ts";
 import { params, testClient } from "../support/handlers.ts";
-import { allGone } from "../support/process-group.ts";
+import { allGone, groupGone } from "../support/process-group.ts";
 import { stub } from "./support.ts";
 
 async function promptOn(onPrompt: string, silenceMs: number, decide?: (e: UnresponsiveEvent) => WatchdogDecision) {
@@ -34,6 +34,8 @@ describe("spawnAgent's watchdog", () => {
     expect((next as RpcError).code).toBe(-32601);
     conn.close();
     expect(await agent.exited).toStrictEqual({ code: 0, signal: null });
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("kills the agent's process group when the app says kill: the prompt and the connection name the silence", async () => {
@@ -44,7 +46,8 @@ describe("spawnAgent's watchdog", () => {
     expect(closed.error).toBeInstanceOf(UnresponsiveError);
     await expect(conn.agent.newSession(params.newSession())).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(await agent.exited).toStrictEqual({ code: null, signal: "SIGTERM" });
-    expect(await allGone([agent.child.pid as number])).toEqual([]);
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("lets a slow agent that sends an update every 100 ms finish its turn", async () => {
@@ -53,6 +56,8 @@ describe("spawnAgent's watchdog", () => {
     expect(events).toEqual([]);
     conn.close();
     await agent.exited;
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("lets the agent wait on the client's permission answer longer than silenceMs", async () => {
@@ -65,6 +70,8 @@ describe("spawnAgent's watchdog", () => {
     expect(events).toEqual([]);
     conn.close();
     await agent.exited;
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("judges an agent from its first message on: a slow start is not silence", async () => {
@@ -75,6 +82,8 @@ describe("spawnAgent's watchdog", () => {
     expect(events).toEqual([]);
     conn.close();
     await agent.exited;
+    // The process table: nothing of the agent's group (its pid is the group's id) is left.
+    expect(await groupGone(agent.child.pid as number)).toEqual([]);
   });
 
   it("refuses a watchdog without silenceMs at the call", () => {
