@@ -28,7 +28,8 @@ import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion }
 import { judgeOffers } from "./judge-offers.ts";
 import { judgeInternalCancel } from "./judge-pending.ts";
 import { runScenario, type RunResult } from "./run.ts";
-import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
+import { SCENARIOS, type ScenarioName } from "./scenarios.ts";
+import type { Shared } from "./turn-context.ts";
 
 /** The client-side rows: every entry of the v1 catalogue that binds a client (side `client` or `both`). */
 export const CLIENT_CHECKLIST: Checklist = {

@@ -11,7 +11,8 @@ import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, quoteText, seconds, show } from "../check/kit.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
-import { LIVENESS_MS, survived, update, type TurnContext } from "./scenarios.ts";
+import { LIVENESS_MS, survived, update } from "./scenarios.ts";
+import type { TurnContext } from "./turn-context.ts";
 
 const PERMISSION_OPTIONS = [
   { optionId: "check-allow", name: "Allow", kind: "allow_once" },

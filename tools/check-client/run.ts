@@ -13,7 +13,8 @@ import { startProcess, type ProcessExit } from "../../src/transport/process.ts";
 import { startAgent, type Handshake } from "./agent.ts";
 import { startPeer, type Peer } from "./peer.ts";
 import { cancelTurn, permissionTurn } from "./permission.ts";
-import { handshakeTurn, updatesTurn, type ScenarioName, type Shared, type TurnContext } from "./scenarios.ts";
+import { handshakeTurn, updatesTurn, type ScenarioName } from "./scenarios.ts";
+import type { Shared, TurnContext } from "./turn-context.ts";
 import type { Scorecard } from "../check/score.ts";
 
 const BRIDGE = fileURLToPath(new URL("./bridge.mjs", import.meta.url));

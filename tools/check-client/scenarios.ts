@@ -12,10 +12,10 @@
  * client speaks (agent.ts) and is judged afterwards (judge.ts).
  */
 import { metaLadenUpdate, unknownKind, unknownUpdate, updateSamples } from "../mock-agent/updates.ts";
-import { fail, notRun, pass, type Scorecard } from "../check/score.ts";
+import { fail, notRun, pass } from "../check/score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
-import type { Peer } from "./peer.ts";
+import type { TurnContext } from "./turn-context.ts";
 import { idProbes } from "./ids.ts";
 import { quoteText } from "../check/kit.ts";
 
@@ -31,28 +31,7 @@ export const LARGE_BYTES = 1024 * 1024;
 export type ScenarioName = "handshake" | "updates" | "permission" | "cancel" | "offers" | "version" | "version-down";
 export const SCENARIOS: readonly ScenarioName[] = ["handshake", "updates", "permission", "cancel", "offers", "version"];
 
-/** Facts a later run depends on. */
-export interface Shared {
-  /** The permission run got an answer with an outcome: the cancel run may leave one pending. */
-  permissionAnswered?: boolean;
-}
 
-export interface TurnContext {
-  readonly peer: Peer;
-  readonly card: Scorecard;
-  readonly timeoutMs: number;
-  /** The run's fresh folder (what `{cwd}` stands for): fs probes write there when the session's cwd is unusable. */
-  readonly scratch: string;
-  /** The session's protocol version, once the client's initialize was answered (1 before). */
-  readonly version: 1 | 2;
-  readonly shared: Shared;
-  /** `--strict-ids`: judge ids beyond ±(2^53−1) on ACP-JSONRPC-001 too (ids.ts). */
-  readonly strictIds: boolean;
-  /** SIGINT to the client's process group. */
-  interrupt(): void;
-  /** Why the client is gone ("exited (code 1)", "closed the agent's stdin"), or undefined while it is connected. */
-  gone(): string | undefined;
-}
 
 export const update = (ctx: TurnContext, sessionId: string, u: unknown) => ctx.peer.notify("session/update", { sessionId, update: u });
 const truthyAt = (root: unknown, path: readonly string[]) => path.reduce<unknown>((v, k) => (typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined), root) === true;

@@ -6,7 +6,7 @@
 import { isAbsolute, join } from "node:path";
 import { quoteText, type Run, show, quote } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
-import { EXERCISES, RELATIVE_FILE, type Seen } from "./probes-capabilities.ts";
+import { EXERCISES, RELATIVE_FILE, type Seen } from "./capabilities-exercises.ts";
 import { isObj, paramsOf, requestsOf, updatesOf } from "./depth-kit.ts";
 
 /** Tool calls, plans, paths, terminals and elicitations as the capabilities run showed them. */

@@ -14,20 +14,18 @@
  * known or begins with `_` (n/a otherwise). A row the traffic never touched
  * is n/a with what was missing.
  */
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { AgentLine } from "./driver.ts";
 import { quote, type Run } from "./kit.ts";
 import { fail, na, pass, type Verdict } from "./score.ts";
 import { isObj, type Obj } from "./depth-kit.ts";
 import { traceContextUses } from "./trace-context.ts";
+import { SCHEMA_DEFS } from "./schema-defs.ts";
 
-type Def = { readonly anyOf?: readonly { readonly const?: unknown; readonly properties?: Record<string, { const?: unknown }> }[] };
-let defs: Record<string, Def> | undefined;
 /** The known values of an open enum of the v2 schema: its `const`s, or its variants' `discriminator` consts. */
 function known(name: string, discriminator?: string): ReadonlySet<string> {
-  defs ??= (JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v2/schema.json"), "utf8")) as { $defs: Record<string, Def> }).$defs;
+  const defs = SCHEMA_DEFS[2].stable;
+  if (defs === undefined) throw new Error("check needs @agentclientprotocol/sdk's schema/v2/schema.json to judge v2 open enums");
   const out = new Set<string>();
   for (const v of defs[name]?.anyOf ?? []) {
     const c = discriminator === undefined ? v.const : v.properties?.[discriminator]?.const;

@@ -29,12 +29,14 @@ import type { AgentLine, Driver } from "./driver.ts";
 import { describeError, quoteText, type Run, show, step, quote } from "./kit.ts";
 import { fail, na, pass, type Verdict } from "./score.ts";
 import { configLists, isObj, requestsOf, updatesOf, type Obj } from "./depth-kit.ts";
-import { answerer, capabilitiesRun, CAPS_ROWS, exercise, EXERCISES, newSeen, type Seen } from "./probes-capabilities.ts";
+import { answerer, capabilitiesRun, exercise } from "./probes-capabilities.ts";
+import { CAPS_ROWS, EXERCISES, newSeen, type Seen } from "./capabilities-exercises.ts";
 import { sessionNewDepth } from "./probes-session-depth.ts";
 import { sessionLifecycleDepth } from "./probes-session-lifecycle.ts";
 import { trafficRows } from "./probes-traffic-v1.ts";
 
-export { ALL_CLIENT_CAPABILITIES, EXERCISES } from "./probes-capabilities.ts";
+export { ALL_CLIENT_CAPABILITIES } from "./probes-capabilities.ts";
+export { EXERCISES } from "./capabilities-exercises.ts";
 export { properties } from "./probes-traffic-v1.ts";
 
 /** A probe's rows that never break: MAY statements. */

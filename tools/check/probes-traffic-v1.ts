@@ -4,8 +4,6 @@
  * trace context in `_meta`, and custom root fields (a field an earlier
  * published schema defined is drift, a note).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { AgentLine } from "./driver.ts";
 import { isResponse, quote, type Run, show } from "./kit.ts";
 import { describeErrors, resultShape } from "./schema-shape.ts";
@@ -13,27 +11,21 @@ import { fail, na, pass } from "./score.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
 import { traceContextUses } from "./trace-context.ts";
 import { isObj, type Obj } from "./depth-kit.ts";
+import { SCHEMA_DEFS } from "./schema-defs.ts";
 
-let schemaProps: Map<string, Set<string>> | undefined | null;
 /** The properties of the v1 schema's (stable and unstable) response and notification types, by name; null when the schema is not installed. */
 export function properties(): Map<string, Set<string>> | null {
-  if (schemaProps !== undefined) return schemaProps;
-  try {
-    const require = createRequire(import.meta.url);
-    const out = new Map<string, Set<string>>();
-    for (const file of ["schema.json", "schema.unstable.json"]) {
-      const defs = (JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v1/${file}`), "utf8")) as { $defs: Record<string, { properties?: Obj }> }).$defs;
-      for (const name of ["InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "SessionNotification"]) {
-        const set = out.get(name) ?? new Set<string>();
-        for (const k of Object.keys(defs[name]?.properties ?? {})) set.add(k);
-        out.set(name, set);
-      }
+  const files = [SCHEMA_DEFS[1].stable, SCHEMA_DEFS[1].unstable];
+  if (files.some((defs) => defs === undefined)) return null;
+  const out = new Map<string, Set<string>>();
+  for (const defs of files) {
+    for (const name of ["InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "SessionNotification"]) {
+      const set = out.get(name) ?? new Set<string>();
+      for (const k of Object.keys(defs?.[name]?.properties ?? {})) set.add(k);
+      out.set(name, set);
     }
-    schemaProps = out;
-  } catch {
-    schemaProps = null;
   }
-  return schemaProps;
+  return out;
 }
 
 /** Rows the whole traffic decides: UTF-8, ids, error messages, the version kept, custom root fields. */
