@@ -93,7 +93,6 @@ export class Outbound<Peer> {
     for (const call of this.pending.values()) if (call.sessionId === sessionId) this.sendCancel(call, cause);
   }
 
-
   /**
    * Sends a notification. Never rejects for a closed connection: the
    * notification is dropped with a diagnostic, so `void peer.sessionUpdate(...)`
@@ -197,8 +196,7 @@ export class Outbound<Peer> {
       if (signal.aborted) {
         if (options?.stopWaitingOnCancel) return this.abandon(call, new RequestCancelledError("cancel_request"));
         this.sendCancel(call, "cancel_request");
-      }
-      else {
+      } else {
         call.signal = signal;
         call.onAbort = options?.stopWaitingOnCancel ? () => this.abandon(call, new RequestCancelledError("cancel_request")) : () => this.sendCancel(call, "cancel_request");
         signal.addEventListener("abort", call.onAbort, { once: true });
@@ -206,10 +204,13 @@ export class Outbound<Peer> {
     }
     // Infinity (or anything a timer cannot hold, over 2^31-1 ms) means no timeout.
     if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
-      call.timer = setTimeout(() => {
-        call.timer = undefined;
-        this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
-      }, Math.max(0, timeoutMs));
+      call.timer = setTimeout(
+        () => {
+          call.timer = undefined;
+          this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
+        },
+        Math.max(0, timeoutMs),
+      );
     }
   }
 

@@ -150,8 +150,6 @@ export class Pipeline<Peer> implements CallHost<Peer> {
     this.host.cancelOutbound(sessionId, cause);
   }
 
-
-
   /** Close: every call in flight is over and its signal aborted; lanes dropped. */
   close(): void {
     for (const call of this.inFlight.values()) {

@@ -47,7 +47,6 @@ export function answerPending<P>(out: Outbound<P>, body: Record<string, unknown>
   return true;
 }
 
-
 /**
  * A response-shaped body with both `result` and `error` (JSON-RPC 2.0 §5
  * allows exactly one): rejects the pending call its id names with an

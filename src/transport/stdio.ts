@@ -213,12 +213,15 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     let done = false;
     // A failed stream (a write hitting EPIPE: the agent stopped reading, it is most likely dying)
     // waits for the exit, at most the grace period and termMs, which start at once.
-    const naming = error !== undefined ? undefined : setTimeout(() => {
-      // Exited, its last stderr bytes still draining (drainMs): the exit names the cause.
-      if (done || managed.hasExited) return;
-      done = true;
-      receiver.end(new AgentOutputClosedError(child.pid, stderrTail()));
-    }, EXIT_NAMING_MS);
+    const naming =
+      error !== undefined
+        ? undefined
+        : setTimeout(() => {
+            // Exited, its last stderr bytes still draining (drainMs): the exit names the cause.
+            if (done || managed.hasExited) return;
+            done = true;
+            receiver.end(new AgentOutputClosedError(child.pid, stderrTail()));
+          }, EXIT_NAMING_MS);
     void exited.then((exit) => {
       clearTimeout(naming);
       if (done) return;

@@ -35,7 +35,6 @@ const corpus: Case[] = readFileSync(corpusPath, "utf8")
   .filter((l) => l.trim() !== "")
   .map((l) => JSON.parse(l) as Case);
 
-
 const placeholders: Record<string, () => string> = {
   "@1MIB@": () => "x".repeat(1 << 20),
   "@33MIB@": () => "x".repeat(33 << 20),

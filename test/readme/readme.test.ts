@@ -36,7 +36,22 @@ describe("the README", () => {
     // Lines that carry text: the blank lines prettier puts around markers and lists do not make it longer to read.
     expect(readme.split("\n").filter((line) => line.trim() !== "").length).toBeLessThanOrEqual(210);
     expect(readme).toContain("npm pkg set type=module");
-    for (const page of ["docs/README.md", "docs/guide.md", "docs/api-landing.md", "docs/versions.md", "docs/remote.md", "docs/tools.md", "docs/performance.md", "docs/compatibility.md", "docs/security.md", "docs/conformance.md", "docs/architecture.md", "docs/testing.md", "docs/migrating-from-sdk.md", "docs/editors.md"]) {
+    for (const page of [
+      "docs/README.md",
+      "docs/guide.md",
+      "docs/api-landing.md",
+      "docs/versions.md",
+      "docs/remote.md",
+      "docs/tools.md",
+      "docs/performance.md",
+      "docs/compatibility.md",
+      "docs/security.md",
+      "docs/conformance.md",
+      "docs/architecture.md",
+      "docs/testing.md",
+      "docs/migrating-from-sdk.md",
+      "docs/editors.md",
+    ]) {
       expect(readme, page).toContain(`](${page})`);
     }
   });

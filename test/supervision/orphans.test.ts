@@ -88,7 +88,12 @@ describe("an owner of acp-router mock-agent killed with SIGKILL", () => {
         expect(group).toContain(grandchild);
         expect(commandLine(grandchild)).toBe("sleep");
         tree = [...new Set([...group, ...children])];
-        expect(children.filter((p) => p !== agent).map(commandLine).filter((c) => !c.endsWith("/esbuild"))).toEqual(["/bin/sh"]);
+        expect(
+          children
+            .filter((p) => p !== agent)
+            .map(commandLine)
+            .filter((c) => !c.endsWith("/esbuild")),
+        ).toEqual(["/bin/sh"]);
         await killOutright(owner);
         expect(await allGone(tree, 3000)).toEqual([]);
         expect(groupMembers(agent)).toEqual([]);

@@ -44,7 +44,13 @@ describe("parseSteps", () => {
   });
 
   it("joins consecutive plain lines into one echo and skips blank lines", () => {
-    expect(parseSteps("one\ntwo\n\n#sleep 1\nthree")).toEqual({ steps: [{ op: "echo", text: "one\ntwo" }, { op: "sleep", ms: 1 }, { op: "echo", text: "three" }] });
+    expect(parseSteps("one\ntwo\n\n#sleep 1\nthree")).toEqual({
+      steps: [
+        { op: "echo", text: "one\ntwo" },
+        { op: "sleep", ms: 1 },
+        { op: "echo", text: "three" },
+      ],
+    });
   });
 
   it.each([

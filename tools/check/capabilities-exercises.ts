@@ -19,14 +19,36 @@ export const RELATIVE_FILE = "acp-router-check.txt";
 
 export const EXERCISES = [
   "plan the steps to say hello",
-  "read FILE", "read FILE", "read FILE",
+  "read FILE",
+  "read FILE",
+  "read FILE",
   "#updates plan\n#updates tool\n#read acp-router-check.txt\n#write acp-router-check.txt checked\n#terminal echo checked\n#terminal-kill sleep 5\n#elicit\n#updates all",
   "#permission\n#permission\n#permission",
 ];
 
 /** The rows the capabilities run decides. */
-export const CAPS_ROWS = ["ACP-SESSION-104", "ACP-SESSION-105", "ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
-  "ACP-SESSION-107", "ACP-ELICIT-116", "ACP-ELICIT-117", "ACP-ELICIT-119", "ACP-ELICIT-122", "ACP-ELICIT-123"];
+export const CAPS_ROWS = [
+  "ACP-SESSION-104",
+  "ACP-SESSION-105",
+  "ACP-INIT-003",
+  "ACP-INIT-106",
+  "ACP-TOOL-101",
+  "ACP-TOOL-102",
+  "ACP-PLAN-101",
+  "ACP-PLAN-102",
+  "ACP-PLAN-103",
+  "ACP-PATH-101",
+  "ACP-PATH-102",
+  "ACP-TERM-102",
+  "ACP-TERM-104",
+  "ACP-TERM-105",
+  "ACP-SESSION-107",
+  "ACP-ELICIT-116",
+  "ACP-ELICIT-117",
+  "ACP-ELICIT-119",
+  "ACP-ELICIT-122",
+  "ACP-ELICIT-123",
+];
 
 /** What check's client did and saw in one run, for the judgements at the end. */
 export interface Seen {

@@ -185,32 +185,38 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   });
   // Both directions read as a connection with the default limits reads them (the one reader, no answers).
   const limits = readerLimits();
-  const fromAgent = lineReader({
-    line(text) {
-      const { index } = observe("agent", text);
-      const line = { text, body: parseBody(text), t: now(), index };
-      lines.push(line);
-      const { id, method } = line.body ?? {};
-      if (typeof method === "string" && id !== undefined) {
-        requests.push(line);
-        void Promise.resolve(driver.answerer(method, (line.body?.params ?? {}) as Record<string, unknown>, line)).then((answer) => {
-          if (answer !== undefined) driver.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...answer })}\n`);
-        });
-      }
-      for (const w of waiters) w();
+  const fromAgent = lineReader(
+    {
+      line(text) {
+        const { index } = observe("agent", text);
+        const line = { text, body: parseBody(text), t: now(), index };
+        lines.push(line);
+        const { id, method } = line.body ?? {};
+        if (typeof method === "string" && id !== undefined) {
+          requests.push(line);
+          void Promise.resolve(driver.answerer(method, (line.body?.params ?? {}) as Record<string, unknown>, line)).then((answer) => {
+            if (answer !== undefined) driver.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...answer })}\n`);
+          });
+        }
+        for (const w of waiters) w();
+      },
+      oversized: (n) => monitor.oversized("agent", n, now()),
     },
-    oversized: (n) => monitor.oversized("agent", n, now()),
-  }, limits);
-  const fromClient = lineReader({
-    line(text) {
-      const { index } = observe("client", text);
-      const sent = { text, index };
-      written.push(sent);
-      const id = parseBody(text)?.id;
-      if ((typeof id === "number" || typeof id === "string") && !byId.has(id)) byId.set(id, sent);
+    limits,
+  );
+  const fromClient = lineReader(
+    {
+      line(text) {
+        const { index } = observe("client", text);
+        const sent = { text, index };
+        written.push(sent);
+        const id = parseBody(text)?.id;
+        if ((typeof id === "number" || typeof id === "string") && !byId.has(id)) byId.set(id, sent);
+      },
+      oversized: () => undefined,
     },
-    oversized: () => undefined,
-  }, limits);
+    limits,
+  );
   const utf8 = createUtf8Watch();
   proc.child.stdout?.on("data", (chunk: Uint8Array) => {
     proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
@@ -220,7 +226,18 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, utf8, timeout, quiet, grace, unanswered, requests, sent: methods, written, process: proc, probe: "initialize",
+    monitor,
+    lines,
+    utf8,
+    timeout,
+    quiet,
+    grace,
+    unanswered,
+    requests,
+    sent: methods,
+    written,
+    process: proc,
+    probe: "initialize",
     sentLine: (id) => byId.get(id),
     recordLine: (index) => recorded.get(index),
     answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),

@@ -87,7 +87,6 @@ export interface CheckOptions {
   readonly record?: string | undefined;
 }
 
-
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
   const recorder = options.record !== undefined ? createRecorder(options.record) : undefined;
@@ -164,13 +163,46 @@ function finish(report: CheckReport, extra: Record<string, unknown>, json: boole
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; "strict-ids"?: boolean | undefined; record?: string | undefined; cwd?: string | undefined; timeout?: string | undefined; quiet?: string | undefined; "exit-grace"?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
+  let values: {
+    json?: boolean | undefined;
+    "strict-ids"?: boolean | undefined;
+    record?: string | undefined;
+    cwd?: string | undefined;
+    timeout?: string | undefined;
+    quiet?: string | undefined;
+    "exit-grace"?: string | undefined;
+    auth?: string | undefined;
+    protocol?: string | undefined;
+    client?: boolean | undefined;
+    prompt?: string | undefined;
+    "fresh-dir"?: boolean | undefined;
+    junit?: string | undefined;
+    expect?: string | undefined;
+    only?: string[] | undefined;
+    skip?: string[] | undefined;
+    help?: boolean | undefined;
+  };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
       options: {
-        json: { type: "boolean" }, "strict-ids": { type: "boolean" }, record: { type: "string" }, cwd: { type: "string" }, timeout: { type: "string" }, quiet: { type: "string" }, "exit-grace": { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
-        junit: { type: "string" }, expect: { type: "string" }, only: { type: "string", multiple: true }, skip: { type: "string", multiple: true }, help: { type: "boolean", short: "h" },
+        json: { type: "boolean" },
+        "strict-ids": { type: "boolean" },
+        record: { type: "string" },
+        cwd: { type: "string" },
+        timeout: { type: "string" },
+        quiet: { type: "string" },
+        "exit-grace": { type: "string" },
+        auth: { type: "string" },
+        protocol: { type: "string" },
+        client: { type: "boolean" },
+        prompt: { type: "string" },
+        "fresh-dir": { type: "boolean" },
+        junit: { type: "string" },
+        expect: { type: "string" },
+        only: { type: "string", multiple: true },
+        skip: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
       },
     }).values;
   } catch (error) {
@@ -185,10 +217,18 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
   const quiet = values.quiet === undefined ? undefined : Number(values.quiet);
   const grace = values["exit-grace"] === undefined ? undefined : Number(values["exit-grace"]);
   const protocol = values.protocol === undefined ? undefined : Number(values.protocol);
-  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}`
-    : quiet !== undefined && !(quiet > 0) ? `--quiet must be a positive number of seconds, not ${values.quiet}`
-    : grace !== undefined && !(grace > 0) ? `--exit-grace must be a positive number of seconds, not ${values["exit-grace"]}`
-    : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? `no ${values.client ? "client" : "agent"} command after --` : undefined;
+  const bad =
+    seconds !== undefined && !(seconds > 0)
+      ? `--timeout must be a positive number of seconds, not ${values.timeout}`
+      : quiet !== undefined && !(quiet > 0)
+        ? `--quiet must be a positive number of seconds, not ${values.quiet}`
+        : grace !== undefined && !(grace > 0)
+          ? `--exit-grace must be a positive number of seconds, not ${values["exit-grace"]}`
+          : protocol !== undefined && protocol !== 1 && protocol !== 2
+            ? `--protocol must be 1 or 2, not ${values.protocol}`
+            : command.length === 0
+              ? `no ${values.client ? "client" : "agent"} command after --`
+              : undefined;
   if (bad !== undefined) {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;

@@ -26,7 +26,6 @@ export const ALL_CLIENT_CAPABILITIES = {
   session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
 };
 
-
 /**
  * check's client: permissions allow, reject, then cancel mid-permission (the
  * rest allow); fs reads answer fixed text, writes succeed without writing,
@@ -55,20 +54,27 @@ export function answerer(d: Driver, seen: Seen, advertised: boolean): Driver["an
     }
     if (!advertised) return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client did not advertise the capability for ${method}` } };
     switch (method) {
-      case "fs/read_text_file": return { result: { content: "acp-router check: a line read through the client\nand a second one\n" } };
-      case "fs/write_text_file": return { result: {} };
+      case "fs/read_text_file":
+        return { result: { content: "acp-router check: a line read through the client\nand a second one\n" } };
+      case "fs/write_text_file":
+        return { result: {} };
       case "terminal/create": {
         const terminalId = `check-terminal-${++terminals}`;
         seen.terminals.push(terminalId);
         return { result: { terminalId } };
       }
-      case "terminal/output": return { result: { output: "checked\n", truncated: false, exitStatus: { exitCode: 0, signal: null } } };
-      case "terminal/wait_for_exit": return { result: { exitCode: 0, signal: null } };
-      case "terminal/kill": case "terminal/release": return { result: {} };
+      case "terminal/output":
+        return { result: { output: "checked\n", truncated: false, exitStatus: { exitCode: 0, signal: null } } };
+      case "terminal/wait_for_exit":
+        return { result: { exitCode: 0, signal: null } };
+      case "terminal/kill":
+      case "terminal/release":
+        return { result: {} };
       case "elicitation/create":
         seen.declined.push(line.t);
         return { result: { action: "decline" } };
-      default: return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` } };
+      default:
+        return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` } };
     }
   };
 }
@@ -116,9 +122,14 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
     const version = (first?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     const asked = d.sentLine(d.lastRequestId);
     const answerLine = d.answerTo(d.lastRequestId);
-    card.score("ACP-INIT-003", first === undefined ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
-      : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999 ? pass
-      : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`));
+    card.score(
+      "ACP-INIT-003",
+      first === undefined
+        ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
+        : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999
+          ? pass
+          : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`),
+    );
     if (version !== 1) {
       // A fresh process for protocol 1: the first one is initialized with another version already.
       await d.close();
@@ -126,14 +137,20 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
       d.answerer = answerer(d, seen, true);
       const again = await d.request("initialize", { protocolVersion: 1, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
       if ((again?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion !== 1) {
-        card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, a fresh process asked for protocol 1 answered ${show(again)}`));
+        card.all(
+          CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"),
+          na(`in ${label}, a fresh process asked for protocol 1 answered ${show(again)}`),
+        );
         return undefined;
       }
     }
     const created = await d.request("session/new", { cwd, mcpServers: [] });
     const sid = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof sid !== "string") {
-      card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, session/new was answered ${show(created)}`));
+      card.all(
+        CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"),
+        na(`in ${label}, session/new was answered ${show(created)}`),
+      );
       return undefined;
     }
     const booleans = configLists(d.lines).filter((l) => l.options.some((o) => o.type === "boolean"));
@@ -143,7 +160,10 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
     // Coping is shown by answers; an agent that exits fails. A prompt still unanswered at the timeout is no evidence (late is not never: an
     // agent without credentials may wait minutes on its model), so it leaves the row n/a with the count.
     const answered = seen.results + seen.errors;
-    card.score("ACP-INIT-106", d.death !== undefined ? fail(`in ${label} the agent exited (${deathReason(d)})`) : answered === EXERCISES.length ? pass : na(`in ${label}, ${EXERCISES.length - answered} of ${EXERCISES.length} exercise prompts got no answer within ${seconds(d.timeout)}: not shown either way`));
+    card.score(
+      "ACP-INIT-106",
+      d.death !== undefined ? fail(`in ${label} the agent exited (${deathReason(d)})`) : answered === EXERCISES.length ? pass : na(`in ${label}, ${EXERCISES.length - answered} of ${EXERCISES.length} exercise prompts got no answer within ${seconds(d.timeout)}: not shown either way`),
+    );
     judgeCapabilities(run, seen, cwd);
     return seen;
   } finally {

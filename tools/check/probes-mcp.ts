@@ -35,7 +35,11 @@ rl.on("close", () => process.exit(0));`;
 
 /** Reads the marker: the lines the server wrote (started, then each method it received), or undefined when it never started. */
 function readMarker(file: string): string[] | undefined {
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : undefined;
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : undefined;
 }
 
 /**
@@ -95,7 +99,12 @@ export async function mcpProbe(run: Run, v2 = false): Promise<void> {
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
       if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
+      card.score(
+        ROW,
+        fail(
+          `${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`,
+        ),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -63,7 +63,10 @@ export function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], tw
   // ACP-META-101, the part on the wire: the reserved _meta keys, wherever the agent writes them, hold W3C trace context.
   const traces = lines.flatMap((l) => traceContextUses(l.body).map((u) => ({ ...u, l })));
   const badTrace = traces.find((u) => u.problem !== undefined);
-  card.score("ACP-META-101", traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${quote(run.d, badTrace.l)}`));
+  card.score(
+    "ACP-META-101",
+    traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${quote(run.d, badTrace.l)}`),
+  );
   const props = properties();
   if (props === null) return card.score("ACP-SCHEMA-002", na("the v1 schema (@agentclientprotocol/sdk) is not installed: no list of fields to compare with"));
   const extra: string[] = [];

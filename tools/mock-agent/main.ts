@@ -117,9 +117,7 @@ async function serveRemote(hostPort: string, version: 1 | 2, options: MockOption
     return 2;
   }
   // One handler for every connection: sessions outlive a connection, so a client may reconnect and load them.
-  const remote = version === 1
-    ? createRemoteServer({ protocol: protocolV1, agent: createMockAgentV1(options), connection: connectionOptions })
-    : createRemoteServer({ protocol: protocolV2, agent: createMockAgentV2(options), connection: connectionOptions });
+  const remote = version === 1 ? createRemoteServer({ protocol: protocolV1, agent: createMockAgentV1(options), connection: connectionOptions }) : createRemoteServer({ protocol: protocolV2, agent: createMockAgentV2(options), connection: connectionOptions });
   const server = await listen(remote, { host, port });
   log(`serving at ${server.url} (protocol ${version}, Streamable HTTP and WebSocket)`);
   return new Promise<number>((done) => {

@@ -16,7 +16,6 @@ import { metaLadenUpdate, unknownUpdate, type JsonObject, type SampleVersion } f
 
 export { say } from "./client-steps.ts";
 
-
 /** The session id `#foreign-session` sends to: one no client opened. */
 export const FOREIGN_SESSION_ID = "mock-foreign-session";
 
@@ -151,9 +150,9 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     };
     const timer = Number.isFinite(ms)
       ? setTimeout(() => {
-        signal.removeEventListener("abort", onAbort);
-        done(true);
-      }, ms)
+          signal.removeEventListener("abort", onAbort);
+          done(true);
+        }, ms)
       : undefined;
     signal.addEventListener("abort", onAbort, { once: true });
   });

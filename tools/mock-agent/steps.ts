@@ -81,10 +81,15 @@ const intIn = (text: string, min: number, max: number): number | undefined => {
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
 };
 
-const noArgs = (op: "permission" | "elicit" | "hang" | "unknown-update" | "meta" | "foreign-session" | "silent" | "ignore-term" | "linger" | "grandchild"): Parser => (rest) =>
-  rest === "" ? { op } : `#${op} takes no arguments`;
+const noArgs =
+  (op: "permission" | "elicit" | "hang" | "unknown-update" | "meta" | "foreign-session" | "silent" | "ignore-term" | "linger" | "grandchild"): Parser =>
+  (rest) =>
+    rest === "" ? { op } : `#${op} takes no arguments`;
 
-const terminal = (kill: boolean): Parser => (rest) => (rest === "" ? `#terminal${kill ? "-kill" : ""} needs a command` : { op: "terminal", command: rest, kill });
+const terminal =
+  (kill: boolean): Parser =>
+  (rest) =>
+    rest === "" ? `#terminal${kill ? "-kill" : ""} needs a command` : { op: "terminal", command: rest, kill };
 
 const parsers: Readonly<Record<string, Parser>> = {
   updates(rest) {
@@ -189,6 +194,4 @@ export interface StepContext {
 }
 
 /** How a turn ended: a stop reason, or a JSON-RPC error to answer the prompt with. */
-export type TurnEnd =
-  | { readonly stopReason: "end_turn" | "cancelled" }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+export type TurnEnd = { readonly stopReason: "end_turn" | "cancelled" } | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
