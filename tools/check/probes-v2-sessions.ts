@@ -49,7 +49,7 @@ export async function sessionMethods(run: Run, sid: string, session: Obj): Promi
     const cursor = await d.request("session/list", { cursor: "acp-router-check: not a cursor this agent issued" });
     card.score("ACP-LIST-306", cursor === undefined ? silent(run, "ACP-LIST-306") : cursor.error !== undefined ? pass : fail(`${said()}: a page, not an error, for a cursor the agent never issued`));
     const closed = await d.request("session/close", { sessionId: "acp-router-check-never-existed" });
-    card.score("ACP-SESSION-325", closed === undefined ? silent(run, "ACP-SESSION-325") : closed.result !== undefined || errorCode(closed) === -32002 ? pass : fail(`${said()}: closing a session that never existed is neither a success nor -32002`));
+    card.score("ACP-SESSION-325", closed === undefined ? silent(run, "ACP-SESSION-325") : closed.result !== undefined || errorCode(closed) === ErrorCode.ResourceNotFound ? pass : fail(`${said()}: closing a session that never existed is neither a success nor -32002`));
     // An MCP transport the agent does not advertise: refused -32602 if refused at all (accepting it shows the agent supports it).
     const mcp = isObj(session.mcp) ? session.mcp : {};
     if (mcp.http === true) card.score("ACP-SESSION-319", na("the agent advertises HTTP MCP servers: no unsupported transport to send"));
