@@ -29,7 +29,7 @@ import { acpRouterEntries } from "./compat/sdk/dev/acp-router-entries.mjs";
 const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
 
 /** Folders whose tests start processes or servers. */
-const integrationFolders = ["compat", "examples", "interop", "mcp", "peers", "proxy", "readme", "remote", "tools", "tracing"];
+const integrationFolders = ["compat", "examples", "interop", "mcp", "peers", "proxy", "readme", "remote", "supervision", "tools", "tracing"];
 
 /** Folders that test the package as published. */
 const packageFolders = ["package", "bench"];

@@ -28,7 +28,12 @@ async function agent(connect: (t: v1.Transport) => { close(): void }, init: Uint
   const sink = new Sink(capture);
   const transport = new BenchTransport(sink);
   const conn = connect(transport);
-  const peer = ingestPeer(sink.answers, (bytes) => transport.push(bytes), sink, () => conn.close());
+  const peer = ingestPeer(
+    sink.answers,
+    (bytes) => transport.push(bytes),
+    sink,
+    () => conn.close(),
+  );
   await peer.feed(init, 1);
   peer.takeOutput();
   return peer;

@@ -154,6 +154,8 @@ rmSync(summaryFile, { force: true });
 rec.verify("inspect analysed every message, no violation", summary.messages.client === 1 + SESSIONS + prompts && summary.messages.agent === 1 + SESSIONS + 3 * prompts && summary.violations.length === 0);
 addRoundRatios(rec, CASE, RELAY);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-rec.notes.push(`CPU time of the process between driver and agent, per message it forwards (all threads, median of ${ROUNDS} rounds): relay ${median(cpuPerMessage[RELAY] ?? []).toFixed(2)} µs, inspect ${median(cpuPerMessage[INSPECT] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[INSPECT] ?? []).toFixed(2)} µs, the rest its analysis thread and Node's helper threads), parse floor ${median(cpuPerMessage[PARSE] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[PARSE] ?? []).toFixed(2)} µs)`);
+rec.notes.push(
+  `CPU time of the process between driver and agent, per message it forwards (all threads, median of ${ROUNDS} rounds): relay ${median(cpuPerMessage[RELAY] ?? []).toFixed(2)} µs, inspect ${median(cpuPerMessage[INSPECT] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[INSPECT] ?? []).toFixed(2)} µs, the rest its analysis thread and Node's helper threads), parse floor ${median(cpuPerMessage[PARSE] ?? []).toFixed(2)} µs (its forwarding thread ${median(mainPerMessage[PARSE] ?? []).toFixed(2)} µs)`,
+);
 if (loadBefore !== undefined) rec.notes.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${load()} on ${availableParallelism()} CPUs`);
 emit(rec.result({ figure: "inspect-saturated", title: "An agent behind inspect or a relay, saturated: 256 sessions of small prompts (prompts/s)", unit: "prompts/s", better: "higher", rounds: ROUNDS }));

@@ -41,7 +41,10 @@ const pairs: Record<string, Pair> = { [DIRECT]: await open(agent), [RELAY]: awai
 const burst = (pair: Pair) => Promise.all(Array.from({ length: IN_FLIGHT }, () => pair.prompt()));
 for (const [name, pair] of Object.entries(pairs)) {
   const answers = await burst(pair);
-  rec.verify(name, answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"));
+  rec.verify(
+    name,
+    answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"),
+  );
 }
 const latency: Record<string, number[]> = { [DIRECT]: [], [RELAY]: [], [INSPECT]: [] };
 for (let round = 0; round < ROUNDS; round++) {
@@ -70,7 +73,9 @@ const through = (peer: string) => result.results.find((r) => r.case === CASE && 
 const sameRound = (c: string) => result.results.find((r) => r.case === `ratio to ${c} (same round), ${CASE}` && r.peer === INSPECT)?.value ?? Number.NaN;
 const [toRelay, toDirect] = [sameRound(RELAY), sameRound(DIRECT)];
 const [direct, relayed, inspected] = [median(latency[DIRECT] ?? []), median(latency[RELAY] ?? []), median(latency[INSPECT] ?? [])];
-rec.notes.push(`throughput behind inspect (medians of same-round ratios): ${toRelay.toFixed(3)}× the relay (target ≥ 0.9×: ${toRelay >= 0.9 ? "met" : "NOT met"}), ${toDirect.toFixed(3)}× direct (target ≥ 0.8×: ${toDirect >= 0.8 ? "met" : "NOT met"}); the relay alone: ${(through(RELAY) / through(DIRECT)).toFixed(3)}× direct (ratio of medians)`);
+rec.notes.push(
+  `throughput behind inspect (medians of same-round ratios): ${toRelay.toFixed(3)}× the relay (target ≥ 0.9×: ${toRelay >= 0.9 ? "met" : "NOT met"}), ${toDirect.toFixed(3)}× direct (target ≥ 0.8×: ${toDirect >= 0.8 ? "met" : "NOT met"}); the relay alone: ${(through(RELAY) / through(DIRECT)).toFixed(3)}× direct (ratio of medians)`,
+);
 rec.notes.push(`one round trip, p50: direct ${f(direct)} µs, behind inspect ${f(inspected)} µs, added ${f(inspected - direct)} µs (target ≤ 100 µs: ${inspected - direct <= 100 ? "met" : "NOT met"}); behind the relay ${f(relayed)} µs (+${f(relayed - direct)} µs, the hop alone)`);
 rec.notes.push(`both processes validate everything; inspect forwards each chunk before analysing it (in its analysis thread) and writes its summary to a temporary file, checked to count all ${prompts} prompts, their updates and answers, with no violation and nothing skipped`);
 if (loadBefore !== undefined) rec.notes.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${load()} on ${availableParallelism()} CPUs`);

@@ -49,7 +49,10 @@ const pairs: Record<string, Pair> = { [DIRECT]: await open(agent), [RELAY]: awai
 const burst = (pair: Pair) => Promise.all(Array.from({ length: IN_FLIGHT }, () => pair.prompt()));
 for (const [name, pair] of Object.entries(pairs)) {
   const answers = await burst(pair);
-  rec.verify(name, answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"));
+  rec.verify(
+    name,
+    answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"),
+  );
 }
 const latency: Record<string, number[]> = { [DIRECT]: [], [RELAY]: [], [RELAYS]: [], [CHAIN]: [], [HOSTED]: [] };
 for (let round = 0; round < ROUNDS; round++) {

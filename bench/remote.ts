@@ -50,8 +50,7 @@ interface ClientSpec {
 }
 
 async function oursClient(url: string, mode: Mode, fetch: typeof globalThis.fetch | undefined, spec: ClientSpec): Promise<BenchClient> {
-  const transport: Transport =
-    mode === "ws" ? webSocketClientTransport(url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }) : httpClientTransport(url, { ...(fetch ? { fetch } : {}), sessionStreams: spec.sessionStreams === true });
+  const transport: Transport = mode === "ws" ? webSocketClientTransport(url.replace(/^http/, "ws"), { WebSocket: nodeWebSocket }) : httpClientTransport(url, { ...(fetch ? { fetch } : {}), sessionStreams: spec.sessionStreams === true });
   let updates = 0;
   const conn: ClientConnection = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: () => void updates++ }, transport);
   await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
@@ -254,7 +253,9 @@ else {
   if (peers.includes("sdk")) rec.notes.push("sdk over h2c: not run; the SDK's createNodeHttpHandler fails on node:http2 requests (\"Headers.set: ':method' is an invalid header name\", HTTP 500)");
   ratios(rec);
   if (arg("memory") !== "off") for (const peer of peers) await memory(peer, rec);
-  rec.notes.push(`round trips: ${CONNECTIONS} connections × ${IN_FLIGHT} sessions, one prompt in flight per session, the same agent work (one update per prompt), server and clients in one process; "same client" rows drive both servers with our transport and identical options, "own clients" rows each side's client on the fetch named`);
+  rec.notes.push(
+    `round trips: ${CONNECTIONS} connections × ${IN_FLIGHT} sessions, one prompt in flight per session, the same agent work (one update per prompt), server and clients in one process; "same client" rows drive both servers with our transport and identical options, "own clients" rows each side's client on the fetch named`,
+  );
   rec.notes.push(`targets: round trips ≥ 3× the SDK's; ≤ 10 KB (10,240 B) heap per idle session, flat after the soak`);
   emit(rec.result({ figure: "remote", title: "Remote ACP: round trips/s and server heap (B) per idle connection and session", unit: "rt/s | B", better: "higher", rounds: ROUNDS }));
 }

@@ -35,8 +35,12 @@ const FIGURES = [
   ["proxy", "(15)"],
   ["inspect-saturated", "(16)"],
   ["sdk-drop-in", "(17)"],
+  ["supervision", "(18)"],
 ] as const;
-const only = process.argv.find((a) => a.startsWith("--figures="))?.slice("--figures=".length).split(",");
+const only = process.argv
+  .find((a) => a.startsWith("--figures="))
+  ?.slice("--figures=".length)
+  .split(",");
 
 /** Runs one figure script; resolves with its JSON result or an error text. */
 function runFigure(name: string): Promise<FigureResult | string> {

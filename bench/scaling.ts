@@ -84,7 +84,7 @@ function record(mode: string, peer: string, values: Map<number, number>): void {
 /** Splits `bytes` into pieces of at most PIECE bytes, cut after a newline where possible. */
 function pieces(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     let end = Math.min(bytes.length, start + PIECE);
     if (end < bytes.length) {
       const nl = bytes.lastIndexOf(10, end - 1);
@@ -95,7 +95,6 @@ function pieces(bytes: Uint8Array): Uint8Array[] {
   }
   return out;
 }
-
 
 const rec = new Recorder();
 const peerNames = ["sdk", "ours"].filter(selected);
@@ -138,7 +137,10 @@ if (MODES.includes("roundtrip")) {
   for (const [name, pair] of Object.entries(pairs)) {
     for (const n of COUNTS) {
       const answers = await Promise.all(Array.from({ length: n }, () => pair.prompt()));
-      rec.verify(`${name} round trips ${n}`, answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"));
+      rec.verify(
+        `${name} round trips ${n}`,
+        answers.every((a) => (a as { stopReason?: unknown }).stopReason === "end_turn"),
+      );
     }
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -159,8 +161,8 @@ for (const [key, values] of ratios) {
   rec.add(`ratio ${HIGH}/${LOW}, ${mode}`, peer, median(values));
 }
 rec.notes.push(`ingest: the N lines arrive as ${PIECE}-byte pieces pushed back to back (as from a pipe), then wait for N answers`);
-rec.notes.push(`in-flight counts ${COUNTS.join(", ")}; each timed sample is ${WORK} messages (${WORK}/N bursts in a row); per round and peer the counts' samples are interleaved (≥ ${MIN_SAMPLES} and ≥ ${MIN_TIME_MS} ms each), value = messages (or round trips) per second from the round's median sample, row = median over rounds`);
 rec.notes.push(
-  `ratio ${HIGH}/${LOW} rows (no unit): the median over rounds of each round's ${HIGH}-in-flight value over its ${LOW}-in-flight value; per round: ${[...ratios].map(([key, v]) => `${key.replace("\u0000", " ")} ${v.map((r) => r.toFixed(2)).join(" ")}`).join("; ")}`,
+  `in-flight counts ${COUNTS.join(", ")}; each timed sample is ${WORK} messages (${WORK}/N bursts in a row); per round and peer the counts' samples are interleaved (≥ ${MIN_SAMPLES} and ≥ ${MIN_TIME_MS} ms each), value = messages (or round trips) per second from the round's median sample, row = median over rounds`,
 );
+rec.notes.push(`ratio ${HIGH}/${LOW} rows (no unit): the median over rounds of each round's ${HIGH}-in-flight value over its ${LOW}-in-flight value; per round: ${[...ratios].map(([key, v]) => `${key.replace("\u0000", " ")} ${v.map((r) => r.toFixed(2)).join(" ")}`).join("; ")}`);
 emit(rec.result({ figure: "scaling", title: "Throughput vs in-flight count (msgs/s)", unit: "msgs/s", better: "higher", rounds: ROUNDS }));

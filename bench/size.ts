@@ -78,18 +78,19 @@ rec.add("v2 agent on the whole v2 protocol bundle: minified + gzip", "ours", gzi
 // result validators of the requests it sends; the agent's half of a table references only those
 // (src/protocol.ts). Emitted alone and bundled alone, they are what the half's validators weigh.
 const noResult = (r: MethodRow): MethodRow => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "result")) as unknown as MethodRow;
-const agentRows = methods.flatMap((r) => [
-  ...(r.side !== "client" && typeof r.params === "string" ? [noResult(r)] : []),
-  ...(r.side !== "agent" && typeof r.result === "string" ? [noResult({ ...r, params: r.result })] : []),
-]);
+const agentRows = methods.flatMap((r) => [...(r.side !== "client" && typeof r.params === "string" ? [noResult(r)] : []), ...(r.side !== "agent" && typeof r.result === "string" ? [noResult({ ...r, params: r.result })] : [])]);
 mkdirSync(BUILD_DIR, { recursive: true });
 const agentValidators = `${BUILD_DIR}agent-side-validators.ts`;
 writeFileSync(agentValidators, emitValidators(agentRows, loadSchema(schemaSource).schema, { header: "", runtime: `${ROOT}src/runtime.ts`, ext: ".ts" }));
 const sided = await agentBundle(`export * from ${JSON.stringify(agentValidators)};`);
 rec.add("v1 validators an agent calls, bundled alone: minified", "ours", sided.length);
 rec.add("v1 validators an agent calls, bundled alone: minified + gzip", "ours", gzip(sided));
-rec.notes.push(`v1 validators an agent calls: params of the rows an agent handles and results of the requests it sends (${validatedTypes(agentRows).length} of the table's ${validatedTypes(methods).length}), emitted by the same codegen and bundled alone with their runtime helpers; the agent's half of the table (agentProtocol, which serveStdio(handler) uses) references only these, the whole table's protocol all ${validatedTypes(methods).length}`);
-rec.notes.push("minimal v1 agent: serveStdio from the acp-router entry with initialize, newSession and prompt (on the v1 table's agent half); sdk: the SDK's agent() app with the same three handlers over ndJsonStream on stdin/stdout; esbuild bundle, minify, ESM, platform node (issue 24: ours ≤ 150 KB minified, ≤ 40 KB gzip; issue 28: ours ≤ 110 KB minified)");
+rec.notes.push(
+  `v1 validators an agent calls: params of the rows an agent handles and results of the requests it sends (${validatedTypes(agentRows).length} of the table's ${validatedTypes(methods).length}), emitted by the same codegen and bundled alone with their runtime helpers; the agent's half of the table (agentProtocol, which serveStdio(handler) uses) references only these, the whole table's protocol all ${validatedTypes(methods).length}`,
+);
+rec.notes.push(
+  "minimal v1 agent: serveStdio from the acp-router entry with initialize, newSession and prompt (on the v1 table's agent half); sdk: the SDK's agent() app with the same three handlers over ndJsonStream on stdin/stdout; esbuild bundle, minify, ESM, platform node (issue 24: ours ≤ 150 KB minified, ≤ 40 KB gzip; issue 28: ours ≤ 110 KB minified)",
+);
 rec.notes.push("v2 agent: serveStdio(agentProtocol, handler) from acp-router/stdio and acp-router/v2 (the v2 table's agent half); on the whole v2 protocol: serveStdio(protocol, handler), which bundles both sides' validators");
 rec.notes.push("validators: ours = src/generated/validators.ts (ajv standalone code); sdk = @agentclientprotocol/sdk dist/v1/schema/zod.gen.js (zod schemas; the zod runtime is extra)");
 rec.notes.push("whole package: esbuild bundle of the public entry (ours: src/index.ts; sdk: its main entry with zod), minified");

@@ -61,5 +61,7 @@ for (const c of CASES.map((k) => ALL_CASES[k] as Case)) {
   rec.notes.push(`${c.name}: ${c.prompts} prompts per round`);
 }
 rec.notes.push(`prompts over the agent process's stdin/stdout, ${IN_FLIGHT} in flight (a new prompt line for each answer); value = prompts/s, median of ${ROUNDS} round(s); the targets use the median of the same-round ratios to the floor, peers alternating`);
-rec.notes.push("agents: floor = parse line, switch, trivial sync handler (small case: stringify two updates first), stringify, one write per input chunk; ours = serveStdio(reference handler, small case: two awaited ctx.peer.sessionUpdate), full validation; sdk = agent() app over ndJsonStream (small case: two awaited client.notify)");
+rec.notes.push(
+  "agents: floor = parse line, switch, trivial sync handler (small case: stringify two updates first), stringify, one write per input chunk; ours = serveStdio(reference handler, small case: two awaited ctx.peer.sessionUpdate), full validation; sdk = agent() app over ndJsonStream (small case: two awaited client.notify)",
+);
 emit(rec.result({ figure: "stdio-agent", title: "Agent process over stdio, 256 prompts in flight (prompts/s)", unit: "prompts/s", better: "higher", rounds: ROUNDS }));

@@ -74,7 +74,10 @@ async function oursClient(): Promise<StdioClient> {
   const [file, args] = scriptCommand("update-streamer.ts", [String(UPDATES)]);
   const agent = oursStdio.spawnAgent(file, args, { stderr: "inherit" });
   const counter = new Counter();
-  const conn = ours.connectClient(oursClientHandler(() => counter.hit()), agent.transport);
+  const conn = ours.connectClient(
+    oursClientHandler(() => counter.hit()),
+    agent.transport,
+  );
   await conn.agent.initialize(INIT_PARAMS);
   await conn.agent.newSession(NEW_SESSION_PARAMS);
   return {

@@ -89,7 +89,10 @@ export function proxyMethodsFromSchema(schema: AcpSchema): SchemaMethod[] {
     const wire = defs[name]?.["x-method"];
     if (typeof wire === "string") results.set(wire, name);
   }
-  for (const [union, kind] of [["ProxyRequest", "request"], ["ProxyNotification", "notification"]] as const) {
+  for (const [union, kind] of [
+    ["ProxyRequest", "request"],
+    ["ProxyNotification", "notification"],
+  ] as const) {
     for (const name of refsBelow(defs[union] ?? {})) {
       const def = defs[name];
       const wire = def?.["x-method"];

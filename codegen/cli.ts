@@ -31,10 +31,10 @@ function parseArgs(argv: readonly string[]): Args | string {
     const a = argv[i];
     const next = argv[i + 1];
     if (a === "--check") args.check = true;
-    else if (a === "--table" && next !== undefined) (args.table = next), i++;
-    else if (a === "--out" && next !== undefined) (args.out = next), i++;
-    else if (a === "--runtime" && next !== undefined) (args.runtime = next), i++;
-    else if (a === "--base" && next !== undefined) (args.base = next), i++;
+    else if (a === "--table" && next !== undefined) ((args.table = next), i++);
+    else if (a === "--out" && next !== undefined) ((args.out = next), i++);
+    else if (a === "--runtime" && next !== undefined) ((args.runtime = next), i++);
+    else if (a === "--base" && next !== undefined) ((args.base = next), i++);
     else return `unknown or incomplete argument "${a}"`;
   }
   if (args.table === undefined || args.out === undefined) return "--table and --out are required";

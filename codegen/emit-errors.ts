@@ -35,16 +35,7 @@ export function schemaErrorCodes(schema: AcpSchema): SchemaErrorCode[] {
 
 /** The generated `errors.ts` of a table whose schema is `schema`. */
 export function emitErrors(schema: AcpSchema, p: Printer = DEFAULT_PRINTER): string {
-  const out = [
-    p.header,
-    "",
-    "/**",
-    " * The error codes this table's schema defines (`$defs.ErrorCode`), by name.",
-    " * `ErrorCode` is also a type: one of these codes, or any other integer an",
-    " * agent or extension defines, as the schema types it.",
-    " */",
-    "export const ErrorCode = {",
-  ];
+  const out = [p.header, "", "/**", " * The error codes this table's schema defines (`$defs.ErrorCode`), by name.", " * `ErrorCode` is also a type: one of these codes, or any other integer an", " * agent or extension defines, as the schema types it.", " */", "export const ErrorCode = {"];
   for (const c of schemaErrorCodes(schema)) out.push(`  /** ${c.doc} */`, `  ${c.name}: ${lit(c.code)},`);
   out.push(
     "} as const;",

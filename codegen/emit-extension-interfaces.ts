@@ -100,11 +100,21 @@ export function extensionPeers(added: readonly MethodRow[], retyped: readonly Me
     const again = retyped.filter((r) => r.layer !== "protocol" && r.side === side);
     out.push("");
     out.push(`/** Every request the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Methods extends ${without(`${S}Methods`, again.filter((r) => r.kind === "request").map((r) => r.wire))} {`);
+    out.push(
+      `export interface ${S}Methods extends ${without(
+        `${S}Methods`,
+        again.filter((r) => r.kind === "request").map((r) => r.wire),
+      )} {`,
+    );
     for (const r of mine.filter((r) => r.kind === "request")) out.push(`  ${lit(r.wire)}: { params: ${paramsTypeName(r)}; result: ${resultTypeName(r)} };`);
     out.push("}");
     out.push(`/** Every notification the ${side} handles: the base table's, and this table's. */`);
-    out.push(`export interface ${S}Notifications extends ${without(`${S}Notifications`, again.filter((r) => r.kind === "notification").map((r) => r.wire))} {`);
+    out.push(
+      `export interface ${S}Notifications extends ${without(
+        `${S}Notifications`,
+        again.filter((r) => r.kind === "notification").map((r) => r.wire),
+      )} {`,
+    );
     for (const r of mine.filter((r) => r.kind === "notification")) out.push(`  ${lit(r.wire)}: ${paramsTypeName(r)};`);
     out.push("}");
     out.push(`/** Typed proxy for calling the ${side}: the base table's methods, and this table's. */`);

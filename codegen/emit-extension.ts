@@ -44,7 +44,6 @@ import { localImport, runtimeImport, type Printer, type RuntimeSymbol } from "./
 import { baseImport, changedTypes, stable, tableDelta, type ExtensionBase } from "./extension-delta.ts";
 import { extensionHandlers, extensionPeers } from "./emit-extension-interfaces.ts";
 
-
 /** Every file of an extension's folder, by name. */
 export async function emitExtension(rows: readonly MethodRow[], schema: AcpSchema, base: ExtensionBase, info: ProtocolInfo, p: Printer): Promise<Map<string, string>> {
   const baseSchema = base.schema ?? schema;

@@ -130,13 +130,9 @@ function itemSchemas(sub: SchemaNode): SchemaNode[] {
 
 /** Keeps only nodes reachable from the roots that can reach a lenient location. */
 function prune(graph: Record<string, GraphNode>, roots: readonly string[]): Record<string, GraphNode> {
-  const edges = (n: GraphNode): string[] => [
-    ...(n.refs ?? []),
-    ...Object.values(n.variants ?? {}).flat(),
-    ...Object.values(n.props ?? {}).flatMap((p) => [...(p.value ?? []), ...(p.items ?? [])]),
-  ];
+  const edges = (n: GraphNode): string[] => [...(n.refs ?? []), ...Object.values(n.variants ?? {}).flat(), ...Object.values(n.props ?? {}).flatMap((p) => [...(p.value ?? []), ...(p.items ?? [])])];
   const useful = new Set<string>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [name, n] of Object.entries(graph)) {
       if (useful.has(name)) continue;
@@ -202,12 +198,7 @@ export function emitLeniency(rows: readonly MethodRow[], schema: AcpSchema, p: P
   const agent = new Set(reachable(graph, decodedBy(rows, "agent")));
   const client = new Set(reachable(graph, decodedBy(rows, "client")));
   const names = Object.keys(graph).sort();
-  const group = (name: string, doc: string, keep: (n: string) => boolean) => [
-    `/** ${doc} */`,
-    `const ${name}: LeniencyGraph = {`,
-    ...names.filter(keep).map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(graph[n])},`),
-    "};",
-  ];
+  const group = (name: string, doc: string, keep: (n: string) => boolean) => [`/** ${doc} */`, `const ${name}: LeniencyGraph = {`, ...names.filter(keep).map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(graph[n])},`), "};"];
   return [
     p.header,
     runtimeImport(p, ["LeniencyGraph"]),

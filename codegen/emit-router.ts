@@ -121,7 +121,12 @@ export function lookupLines(rows: readonly MethodRow[], rowType: (side: Handling
 }
 
 export function rowsLines(rows: readonly MethodRow[], only: readonly MethodRow[] = rows): string[] {
-  return SIDES.map((side) => `  ${side}: [${handledBy(only, side).map((r) => rowConst(side, r, rows)).join(", ")}],`);
+  return SIDES.map(
+    (side) =>
+      `  ${side}: [${handledBy(only, side)
+        .map((r) => rowConst(side, r, rows))
+        .join(", ")}],`,
+  );
 }
 
 /** Emits `agent.ts` or `client.ts`: `half`'s side of the table (see the module comment). */

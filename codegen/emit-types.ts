@@ -70,7 +70,10 @@ function withoutTitles(value: unknown): unknown {
 
 function tidy(raw: string, names: ReadonlySet<string>, only?: OwnTypes): string {
   const project = new Project({ useInMemoryFileSystem: true });
-  const sf = project.createSourceFile("types.ts", raw.replace(/\n \*\s*\n \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g, "").replace(/ \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n/g, ""));
+  const sf = project.createSourceFile(
+    "types.ts",
+    raw.replace(/\n \*\s*\n \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g, "").replace(/ \* This interface was referenced by `AcpTypeRoot`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n/g, ""),
+  );
   sf.getInterface("AcpTypeRoot")?.remove();
   inlineNumbered(sf, names);
   if (only !== undefined) keepOwn(sf, only);
@@ -87,7 +90,12 @@ function inlineNumbered(sf: SourceFile, names: ReadonlySet<string>): void {
     const decl = alias ?? iface;
     if (!decl) return;
     const name = decl.getName();
-    const body = alias ? alias.getTypeNodeOrThrow().getText() : `{\n${iface!.getMembers().map((m) => m.getText()).join("\n")}\n}`;
+    const body = alias
+      ? alias.getTypeNodeOrThrow().getText()
+      : `{\n${iface!
+          .getMembers()
+          .map((m) => m.getText())
+          .join("\n")}\n}`;
     const refs = sf.getDescendantsOfKind(SyntaxKind.TypeReference).filter((r) => r.getTypeName().getText() === name);
     for (const ref of refs.reverse()) ref.replaceWithText(`(${body})`);
     decl.remove();
@@ -107,6 +115,11 @@ function keepOwn(sf: SourceFile, only: OwnTypes): void {
     removed.add(decl.getName());
     decl.remove();
   }
-  const used = new Set(sf.getDescendantsOfKind(SyntaxKind.TypeReference).map((r) => r.getTypeName().getText()).filter((n) => removed.has(n)));
+  const used = new Set(
+    sf
+      .getDescendantsOfKind(SyntaxKind.TypeReference)
+      .map((r) => r.getTypeName().getText())
+      .filter((n) => removed.has(n)),
+  );
   sf.insertStatements(0, [`export type * from ${JSON.stringify(only.from)};`, ...(used.size > 0 ? [`import type { ${[...used].sort().join(", ")} } from ${JSON.stringify(only.from)};`] : [])]);
 }

@@ -41,7 +41,7 @@ export function changedTypes(rows: readonly MethodRow[], schema: AcpSchema, base
   if (missing.length > 0) throw new Error(`codegen: the extension's schema is not a superset of its base's: it lacks ${missing.join(", ")}`);
   const changed = new Set(Object.keys(mine).filter((n) => !(n in theirs) || stable(stripDocs(mine[n])) !== stable(stripDocs(theirs[n]))));
   const refs = new Map(Object.entries(mine).map(([n, def]) => [n, referencedDefs(def)]));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [n, to] of refs) if (!changed.has(n) && [...to].some((r) => changed.has(r))) (changed.add(n), (grew = true));
   }

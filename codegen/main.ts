@@ -61,7 +61,9 @@ async function baseFolderOf(base: TableModule | undefined, out: string): Promise
 async function runOne(tablePath: string, out: string, check: boolean): Promise<number> {
   const table = (await import(pathToFileURL(tablePath).href)) as TableModule;
   const baseFolder = await baseFolderOf(table.base, out);
-  const runtime = relative(out, join(repoRoot, "src", "runtime.ts")).split(sep).join("/");
+  const runtime = relative(out, join(repoRoot, "src", "runtime.ts"))
+    .split(sep)
+    .join("/");
   const tableName = relative(repoRoot, tablePath).split(sep).join("/");
   return runCodegen({
     table,

@@ -47,10 +47,7 @@ export async function runCodegen(o: RunOptions): Promise<number> {
   }
   const { schema, sha256 } = loadSchema(schemaSource);
   if (sha256 !== schemaSource.sha256) {
-    o.log(
-      `codegen: the schema ${schemaSource.package}/${schemaSource.file} has SHA-256 ${sha256}, but the table pins ${schemaSource.sha256}.\n` +
-        `Bumping the schema is deliberate: review the change, then update schemaSource in the table.`,
-    );
+    o.log(`codegen: the schema ${schemaSource.package}/${schemaSource.file} has SHA-256 ${sha256}, but the table pins ${schemaSource.sha256}.\n` + `Bumping the schema is deliberate: review the change, then update schemaSource in the table.`);
     return 2;
   }
   const { base } = o.table;

@@ -5,11 +5,7 @@
  */
 import type { PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest } from "../src/index.ts";
 
-export type PermissionPolicy =
-  | "allow"
-  | "reject"
-  | "cancel"
-  | ((request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionOutcome | Promise<RequestPermissionOutcome>);
+export type PermissionPolicy = "allow" | "reject" | "cancel" | ((request: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionOutcome | Promise<RequestPermissionOutcome>);
 
 const PREFERENCE: Record<"allow" | "reject", readonly PermissionOptionKind[]> = {
   allow: ["allow_once", "allow_always"],

@@ -5,17 +5,7 @@
  * boundary.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  RpcError,
-  type CreateTerminalRequest,
-  type CreateTerminalResponse,
-  type KillTerminalRequest,
-  type ReleaseTerminalRequest,
-  type TerminalExitStatus,
-  type TerminalOutputRequest,
-  type TerminalOutputResponse,
-  type WaitForTerminalExitRequest,
-} from "../src/index.ts";
+import { RpcError, type CreateTerminalRequest, type CreateTerminalResponse, type KillTerminalRequest, type ReleaseTerminalRequest, type TerminalExitStatus, type TerminalOutputRequest, type TerminalOutputResponse, type WaitForTerminalExitRequest } from "../src/index.ts";
 
 /** Output kept when the agent sets no `outputByteLimit`: 1 MiB, so a chatty command cannot exhaust memory. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;

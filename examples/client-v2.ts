@@ -53,8 +53,7 @@ function show(transcript: Transcript, params: UpdateSessionNotification): void {
   else if (update.sessionUpdate === "plan_update") {
     const plan = (update as { plan?: { entries?: unknown } }).plan;
     if (Array.isArray(plan?.entries)) transcript.note(`  plan: ${planText(plan.entries as PlanEntry[])}`);
-  }
-  else if (update.sessionUpdate === "state_update") {
+  } else if (update.sessionUpdate === "state_update") {
     if (update.state === "idle") transcript.stop((typeof update.stopReason === "string" ? update.stopReason : "unknown") as never);
   } else transcript.note(`  (${update.sessionUpdate})`);
 }

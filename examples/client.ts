@@ -183,8 +183,7 @@ export async function runClient(options: RunClientOptions = {}): Promise<RunClie
         const report = await runTourV2(negotiated.connection, v2Client, sessionId, cwd, transcript);
         stopReasons.push(...report.stopReasons);
         tour = { ran: report.ran, skipped: report.skipped };
-      }
-      else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript, options.cancelAfterMs));
+      } else for (const text of options.prompts ?? []) stopReasons.push(await promptV2(negotiated.connection, v2Client, sessionId, text, transcript, options.cancelAfterMs));
       return { stopReasons, protocol: 2, ...(tour ? { tour } : {}), agentExit: await shutdown() };
     }
     const init = negotiated.initialized;

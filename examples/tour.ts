@@ -87,9 +87,7 @@ export async function runTour(session: ClientSession, features: AgentFeatures = 
       : { title: "Resuming the session", skip: "the agent does not advertise session/resume" },
     forkStep(session, features),
     modelStep(features.models),
-    sessions?.close
-      ? { title: "Closing the session (session/close)", run: () => session.close().then(() => transcript.note("  closed")) }
-      : { title: "Closing the session", skip: "the agent does not advertise session/close" },
+    sessions?.close ? { title: "Closing the session (session/close)", run: () => session.close().then(() => transcript.note("  closed")) } : { title: "Closing the session", skip: "the agent does not advertise session/close" },
   ];
 
   for (const [i, step] of steps.entries()) {

@@ -51,7 +51,14 @@ const catalogues: readonly { readonly file: string; readonly schema: string }[] 
 
 const KEYWORD = /\b(MUST|SHOULD|REQUIRED|SHALL|MAY|RECOMMENDED|OPTIONAL)\b/;
 /** Markdown as plain words: emphasis and code marks kept as the words they mark, links as their text. */
-const plain = (s: string) => s.replace(/\\([[\]()*_`\\])/g, "$1").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|__/g, "").replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+const plain = (s: string) =>
+  s
+    .replace(/\\([[\]()*_`\\])/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\*\*|__/g, "")
+    .replace(/<[^>]+>/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 /** Sentences of a plain text, with where each starts and ends. */
 function sentences(text: string): { text: string; start: number; end: number }[] {
   const out: { text: string; start: number; end: number }[] = [];
@@ -102,7 +109,10 @@ function schemaQuote(file: string, pointer: string, statement: string): string |
     schemas.set(file, schema);
   }
   let node: unknown = schema;
-  for (const key of pointer.replace(/^\//, "").split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+  for (const key of pointer
+    .replace(/^\//, "")
+    .split("/")
+    .map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"))) {
     if (node === null || typeof node !== "object") return undefined;
     node = (node as Record<string, unknown>)[key];
   }

@@ -82,13 +82,7 @@ export function assertSide(signature: string, protocol: Protocol, side: "agent" 
  * `Path`: present, and never possibly `false`, `null` or absent. A wide type
  * (`boolean`, an optional member) is not certain: only the answer can tell.
  */
-export type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer Rest]
-  ? C extends { readonly [P in K]: infer V }
-    ? Certain<V, Rest>
-    : false
-  : [Extract<C, false | null | undefined>] extends [never]
-    ? true
-    : false;
+export type Certain<C, Path> = Path extends readonly [infer K extends string, ...infer Rest] ? (C extends { readonly [P in K]: infer V } ? Certain<V, Rest> : false) : [Extract<C, false | null | undefined>] extends [never] ? true : false;
 
 /**
  * The handler methods that capabilities of type `C` require, given a table's

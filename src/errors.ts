@@ -191,6 +191,29 @@ export class RequestTimeoutError extends RequestCancelledError {
   }
 }
 
+/**
+ * Rejects an outbound call the watchdog gave up on: the peer sent nothing
+ * for `silenceMs` while it was in flight (`ConnectionOptions.watchdog`, or
+ * `spawnAgent`'s `watchdog`); `$/cancel_request` was sent. A `-32800` like a
+ * timeout, `cause` `"unresponsive"`; `silentMs` is how long the peer had
+ * been silent when the watchdog looked.
+ */
+export class UnresponsiveError extends RequestCancelledError {
+  /** The wire method of the call given up on. */
+  readonly method: string;
+  /** The watchdog's `silenceMs`. */
+  readonly silenceMs: number;
+  /** How long the peer had sent nothing, in ms, when the call was given up on. */
+  readonly silentMs: number;
+  constructor(method: string, silenceMs: number, silentMs: number, peer: "agent" | "client" = "agent") {
+    super("unresponsive", `Request "${method}" got no message from the ${peer} for ${Math.round(silentMs)} ms (watchdog silenceMs ${silenceMs}); the ${peer} is unresponsive`, { silenceMs, silentMs: Math.round(silentMs) });
+    this.name = "UnresponsiveError";
+    this.method = method;
+    this.silenceMs = silenceMs;
+    this.silentMs = silentMs;
+  }
+}
+
 /** Rejects every pending outbound call when the connection closes. */
 export class ConnectionClosedError extends Error {
   /** Why the connection closed (stream end, peer exit, explicit close, error). */

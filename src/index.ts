@@ -29,7 +29,11 @@ export type { LeniencyGraph, LeniencyNode, LeniencyProp } from "./validation/len
 export type { Validator, ValidatorError } from "./validation/validator.ts";
 export { ConnectionClosedError, RpcError, type ErrorObject } from "./errors.ts";
 export { ErrorCode, type ErrorCodeValue } from "./generated/errors.ts";
-export { RequestCancelledError, RequestTimeoutError } from "./errors.ts";
+export { RequestCancelledError, RequestTimeoutError, UnresponsiveError } from "./errors.ts";
+export type { UnresponsiveEvent, UnresponsiveRequest, WatchdogDecision, WatchdogOptions } from "./connection/watchdog-options.ts";
+export { superviseClient, type AgentStart, type SupervisedClient, type SupervisorEnd, type SupervisorOptions } from "./supervision/supervisor.ts";
+export { isReplay, RestartLimitError, SessionLostError, type SessionOutcome, type SupervisionEvent } from "./supervision/events.ts";
+export type { RestartPolicy } from "./supervision/restart-policy.ts";
 export { CancelReason, type CancelCause } from "./connection/cancel-cause.ts";
 export type { RequestOptions } from "./peer-caller.ts";
 export type { Leniency, FieldError } from "./validation/check.ts";

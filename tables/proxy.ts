@@ -56,10 +56,7 @@ export const proxyMethods: readonly MethodRow[] = [
  * answered only if the proxy chooses to (it opens nothing here), then
  * {@link proxyMethods}.
  */
-export const methods: readonly MethodRow[] = [
-  ...unstable.map((row): MethodRow => (row.lifecycle === "initialize" ? { ...withoutLifecycle(row), optional: true } : row)),
-  ...proxyMethods,
-];
+export const methods: readonly MethodRow[] = [...unstable.map((row): MethodRow => (row.lifecycle === "initialize" ? { ...withoutLifecycle(row), optional: true } : row)), ...proxyMethods];
 
 function withoutLifecycle(row: MethodRow): MethodRow {
   const { lifecycle: _lifecycle, ...rest } = row;

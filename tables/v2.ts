@@ -34,7 +34,19 @@ const turnEnd = { notification: "session/update", match: { "update.sessionUpdate
 /** Every ACP v2 method, one row each: the agent's, then the client's, then the protocol rows both sides handle. */
 export const methods: readonly MethodRow[] = [
   // ── handled by the agent ──────────────────────────────────────────────
-  { wire: "initialize", side: "agent", kind: "request", callback: "initialize", params: "InitializeRequest", result: "InitializeResponse", layer: "app", lifecycle: "initialize", capabilityFields: { params: "capabilities", result: "capabilities" }, repeatable: "until_first_request", unbatched: true },
+  {
+    wire: "initialize",
+    side: "agent",
+    kind: "request",
+    callback: "initialize",
+    params: "InitializeRequest",
+    result: "InitializeResponse",
+    layer: "app",
+    lifecycle: "initialize",
+    capabilityFields: { params: "capabilities", result: "capabilities" },
+    repeatable: "until_first_request",
+    unbatched: true,
+  },
   { wire: "auth/login", side: "agent", kind: "request", callback: "login", params: "LoginAuthRequest", result: "LoginAuthResponse", optional: true, layer: "app", lifecycle: "authenticate", unbatched: true },
   { wire: "auth/logout", side: "agent", kind: "request", callback: "logout", params: "LogoutAuthRequest", result: "LogoutAuthResponse", optional: true, layer: "app", lifecycle: "logout" },
   { wire: "session/new", side: "agent", kind: "request", callback: "newSession", params: "NewSessionRequest", result: "NewSessionResponse", capability: ["session"], layer: "app", auth: true, lifecycle: "opens_session", unbatched: true },
@@ -45,8 +57,30 @@ export const methods: readonly MethodRow[] = [
   { wire: "session/set_config_option", side: "agent", kind: "request", callback: "setSessionConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse", capability: ["session"], layer: "app", auth: true },
   { wire: "session/prompt", side: "agent", kind: "request", callback: "prompt", params: "PromptRequest", result: "PromptResponse", capability: ["session"], layer: "app", auth: true, turnEnd, unbatched: true },
   { wire: "session/cancel", side: "agent", kind: "notification", params: "CancelSessionNotification", layer: "session_control" },
-  { wire: "tool_call/cancel", side: "agent", kind: "request", callback: "cancelToolCall", params: "CancelToolCallRequest", result: "CancelToolCallResponse", capability: ["session"], layer: "app", auth: true, objectCapability: { update: "tool_call_update", id: "toolCallId", path: ["capabilities", "cancel"] } },
-  { wire: "terminal/cancel", side: "agent", kind: "request", callback: "cancelTerminal", params: "CancelTerminalRequest", result: "CancelTerminalResponse", capability: ["session"], layer: "app", auth: true, objectCapability: { update: "terminal_update", id: "terminalId", path: ["capabilities", "cancel"] } },
+  {
+    wire: "tool_call/cancel",
+    side: "agent",
+    kind: "request",
+    callback: "cancelToolCall",
+    params: "CancelToolCallRequest",
+    result: "CancelToolCallResponse",
+    capability: ["session"],
+    layer: "app",
+    auth: true,
+    objectCapability: { update: "tool_call_update", id: "toolCallId", path: ["capabilities", "cancel"] },
+  },
+  {
+    wire: "terminal/cancel",
+    side: "agent",
+    kind: "request",
+    callback: "cancelTerminal",
+    params: "CancelTerminalRequest",
+    result: "CancelTerminalResponse",
+    capability: ["session"],
+    layer: "app",
+    auth: true,
+    objectCapability: { update: "terminal_update", id: "terminalId", path: ["capabilities", "cancel"] },
+  },
 
   // ── handled by the client ─────────────────────────────────────────────
   { wire: "session/request_permission", side: "client", kind: "request", callback: "requestPermission", params: "RequestPermissionRequest", result: "RequestPermissionResponse", layer: "app", onCancel: { outcome: { outcome: "cancelled" } } },

@@ -22,9 +22,7 @@ export async function bundle(name: string, what: "ours" | "ours-stdio" | "sdk", 
   const file = `${BUILD_DIR}${name}.mjs`;
   const entry = what === "ours" ? "src/index.ts" : "src/transport/stdio.ts";
   const result = await build({
-    ...(what === "sdk"
-      ? { stdin: { contents: 'export * from "@agentclientprotocol/sdk";', resolveDir: ROOT, loader: "js" as const } }
-      : { entryPoints: [`${ROOT}${entry}`] }),
+    ...(what === "sdk" ? { stdin: { contents: 'export * from "@agentclientprotocol/sdk";', resolveDir: ROOT, loader: "js" as const } } : { entryPoints: [`${ROOT}${entry}`] }),
     bundle: true,
     format: "esm",
     platform: "node",

@@ -121,4 +121,3 @@ export function checkOutput(c: Case, output: string, count: number): boolean {
   }
   return seen.size === count;
 }
-

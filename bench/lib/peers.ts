@@ -71,7 +71,12 @@ export async function oursAgent(options: { capture?: boolean; prompt?: PromptHan
   const sink = new Sink(options.capture ?? false);
   const transport = new BenchTransport(sink);
   const conn = connectAgent(oursAgentHandler(options.prompt), transport, options.connection ?? {});
-  const peer = ingestPeer(sink.answers, (bytes) => transport.push(bytes), sink, () => conn.close());
+  const peer = ingestPeer(
+    sink.answers,
+    (bytes) => transport.push(bytes),
+    sink,
+    () => conn.close(),
+  );
   await peer.feed(encoder.encode(INITIALIZE_LINE), 1);
   peer.takeOutput();
   return peer;
@@ -102,7 +107,11 @@ export async function oursClient(options: { capture?: boolean; connection?: Conn
   const sink = new Sink(options.capture ?? false);
   const handled = new Counter();
   const transport = new BenchTransport(sink);
-  const conn = connectClient(oursClientHandler(() => handled.hit()), transport, options.connection ?? {});
+  const conn = connectClient(
+    oursClientHandler(() => handled.hit()),
+    transport,
+    options.connection ?? {},
+  );
   const push = (bytes: Uint8Array) => transport.push(bytes);
   await answerLast(sink, push, conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} }), INIT_RESULT);
   await answerLast(sink, push, conn.agent.newSession(NEW_SESSION_PARAMS), NEW_SESSION_RESULT);

@@ -71,7 +71,6 @@ export async function sdkServer(mode: Mode): Promise<{ url: string; close(): Pro
   };
 }
 
-
 /**
  * The floor of a Streamable HTTP server on `node:http`: what any server pays
  * for the HTTP exchanges alone. POST `initialize` answered 200 with a

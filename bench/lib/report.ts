@@ -58,7 +58,10 @@ function check(target: string, value: number, goal: (v: number) => boolean, meas
 /** The issue's targets. */
 export function targets(figs: FigureResult[]): TargetCheck[] {
   const out: TargetCheck[] = [];
-  for (const [label, c, goal] of [["prompt", "session/prompt", 0.6], ["update", "session/update", 0.85]] as const) {
+  for (const [label, c, goal] of [
+    ["prompt", "session/prompt", 0.6],
+    ["update", "session/update", 0.85],
+  ] as const) {
     // The median of same-round ratios to the floor when the figure has it; else the ratio of the medians.
     const of = (peer: string) => {
       const paired = find(figs, "ingest", `ratio to floor (same round), ${c}`, peer);
@@ -131,7 +134,10 @@ export function targets(figs: FigureResult[]): TargetCheck[] {
   const idle = find(figs, "remote", "heap per idle session (", "ours");
   out.push(check("remote server heap per idle session (10,000 sessions): ≤ 10 KB", idle, (v) => v <= 10_240, `ours ${Math.round(idle)} B (sdk ${Math.round(find(figs, "remote", "heap per idle session (", "sdk"))} B)`));
   // Issue 28: the minimal v1 agent's esbuild bundle (figure 7; the agent half only), the SDK's beside it.
-  for (const [what, limit] of [["minified", 110_000], ["minified + gzip", 40_000]] as const) {
+  for (const [what, limit] of [
+    ["minified", 110_000],
+    ["minified + gzip", 40_000],
+  ] as const) {
     const bytes = find(figs, "size", `minimal v1 agent bundle: ${what}`, "ours");
     const sdk = find(figs, "size", `minimal v1 agent bundle: ${what}`, "sdk");
     out.push(check(`minimal v1 agent bundle, ${what}: ≤ ${limit / 1000} KB`, bytes, (v) => v <= limit, `ours ${formatValue(bytes)} B (sdk ${formatValue(sdk)} B)`));
@@ -150,13 +156,18 @@ export function summary(checks: TargetCheck[]): string {
 /** The machine line: OS, CPU model, cores, load, Node. */
 export function machine(): string[] {
   const cpu = cpus();
-  const load = loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   return [`os: ${type()} ${release()} (${process.platform}/${process.arch})`, `cpu: ${cpu[0]?.model ?? "unknown"} × ${cpu.length} cores; load average ${load}`, `node: ${process.version}`];
 }
 
-/** The markers around the part of `docs/performance.md` a full run writes. */
-export const PAGE_START = "<!-- written by npm run bench: start -->";
-export const PAGE_END = "<!-- written by npm run bench: end -->";
+/**
+ * The markers around the part of `docs/performance.md` a full run writes. The part is kept as the
+ * run writes it (`prettier-ignore`), so a run leaves `npm run format:check` clean.
+ */
+export const PAGE_START = "<!-- written by npm run bench: start -->\n<!-- prettier-ignore-start -->";
+export const PAGE_END = "<!-- prettier-ignore-end -->\n<!-- written by npm run bench: end -->";
 
 /** What a full run puts on the figures page: when, where, the targets and every figure's table. */
 export function performanceBlock(run: { date: string; wallSeconds: number; loadAtStart: string; machine: string[]; versions: string; checks: TargetCheck[]; figures: FigureResult[] }): string {
@@ -175,7 +186,10 @@ export function performanceBlock(run: { date: string; wallSeconds: number; loadA
     "Every figure of the run (medians; ratios are ours to each other peer):",
     "",
     "```text",
-    ...run.figures.map((f) => table(f)).join("\n\n").split("\n"),
+    ...run.figures
+      .map((f) => table(f))
+      .join("\n\n")
+      .split("\n"),
     "```",
     "",
     PAGE_END,

@@ -128,7 +128,7 @@ class Wire {
 /** A whole chunked body (ends before the last `0\r\n\r\n`). */
 function decodeWhole(text: string): string {
   let out = "";
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const eol = text.indexOf("\r\n", at);
     const size = Number.parseInt(text.slice(at, eol), 16);
     out += text.slice(eol + 2, eol + 2 + size);
@@ -149,8 +149,7 @@ export async function sseLoad(url: string, options: { connections: number; sessi
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     return new Wire(socket);
   };
-  const post = (headers: string, body: string) =>
-    `POST ${target.pathname} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${headers}content-length: ${body.length}\r\n\r\n${body}`;
+  const post = (headers: string, body: string) => `POST ${target.pathname} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${headers}content-length: ${body.length}\r\n\r\n${body}`;
 
   /** Parses SSE text of one stream; `data:` lines are whole JSON texts. */
   const events = () => {

@@ -31,12 +31,7 @@ export function unhandledRows(protocol: Protocol, side: "agent" | "client", hand
 }
 
 /** Reports one `missing_handler` diagnostic per row of {@link unhandledRows}. */
-export function reportUnhandled(
-  host: { readonly protocol: Protocol; report(kind: "missing_handler", message: string, data?: unknown): void },
-  handler: object,
-  side: "agent" | "client",
-  capabilities: unknown,
-): void {
+export function reportUnhandled(host: { readonly protocol: Protocol; report(kind: "missing_handler", message: string, data?: unknown): void }, handler: object, side: "agent" | "client", capabilities: unknown): void {
   for (const row of unhandledRows(host.protocol, side, handler, capabilities)) {
     host.report("missing_handler", `${row.capability} is advertised but the ${side} handler has no ${row.callback}: "${row.wire}" will answer -32601`, row);
   }

@@ -11,9 +11,11 @@
  * - `session_cancel`: `session/cancel` for the call's session;
  * - `session_close`: `session/close` for the call's session (its running work is cancelled first);
  * - `connection_closed`: the connection closed (either side, or the stream ended);
- * - `timeout`: an outbound call's `timeoutMs` (or `requestTimeoutMs`) elapsed.
+ * - `timeout`: an outbound call's `timeoutMs` (or `requestTimeoutMs`) elapsed;
+ * - `unresponsive`: the watchdog gave up on an outbound call: the peer sent
+ *   nothing for `silenceMs` while it was in flight (`ConnectionOptions.watchdog`).
  */
-export type CancelCause = "cancel_request" | "session_cancel" | "session_close" | "connection_closed" | "timeout";
+export type CancelCause = "cancel_request" | "session_cancel" | "session_close" | "connection_closed" | "timeout" | "unresponsive";
 
 const messages: Readonly<Record<CancelCause, string>> = {
   cancel_request: "The request was cancelled ($/cancel_request)",
@@ -21,6 +23,7 @@ const messages: Readonly<Record<CancelCause, string>> = {
   session_close: "The session was closed (session/close)",
   connection_closed: "The connection closed",
   timeout: "The request timed out",
+  unresponsive: "The peer sent nothing for the watchdog's silenceMs",
 };
 
 /**
@@ -48,4 +51,5 @@ export const cancelReasons: Readonly<Record<CancelCause, CancelReason>> = {
   session_close: new CancelReason("session_close"),
   connection_closed: new CancelReason("connection_closed"),
   timeout: new CancelReason("timeout"),
+  unresponsive: new CancelReason("unresponsive"),
 };

@@ -94,6 +94,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
   let ended: { error: Error | undefined } | undefined;
 
   const inbound = core.inbound;
+  const watchdog = core.watchdog;
   const oversized = (length: number) => inbound.rejectOversized(length, limits.maxMessageBytes);
   const handle = (item: number | Parsed) => {
     if (typeof item === "number") return oversized(item);
@@ -129,6 +130,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
     {
       message(value, _line, kind) {
         if (core.isClosed) return;
+        watchdog?.heard();
         if (yielding) queue.push(new Parsed(value, kind));
         else {
           inbound.processValue(value, kind);
@@ -137,6 +139,7 @@ function open<P>(router: Protocol, side: Side, handler: object, transport: Trans
       },
       oversized(length) {
         if (core.isClosed) return;
+        watchdog?.heard();
         if (yielding) queue.push(length);
         else oversized(length);
       },

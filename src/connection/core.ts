@@ -4,8 +4,9 @@
  * - state: `ConnectionState` (`state.ts`), the negotiated facts and their
  *   one writer; read here and by handlers through `StateView`;
  * - gate: `gate` (`gate.ts`), one pure function for every direction;
- * - pipeline: `Inbound` (`pipeline.ts`) for what arrives, `Outbound`
- *   (`outbound.ts`) for what we send;
+ * - pipeline: `Inbound` (`pipeline.ts`, its steps in `receive.ts` to
+ *   `answer.ts`) for what arrives, `Outbound` (`outbound.ts`) for what we
+ *   send, `responses.ts` for the answers to what we sent;
  * - context: `InboundCall` (`call.ts`), what a handler sees.
  *
  * `ConnectionCore` ties them to a transport and is what `connect.ts` (the
@@ -32,7 +33,10 @@ import type { ConnectionOptions, Diagnostic } from "./options.ts";
 import { Outbound, type OutboundHost } from "./outbound.ts";
 import type { ExtensionSender } from "./call.ts";
 import { Inbound, describeError, type InboundHost } from "./pipeline.ts";
+import { answerPending, rejectInvalidResponse } from "./responses.ts";
 import { ConnectionState, type StateView } from "./state.ts";
+import { checkWatchdog, Watchdog } from "./watchdog.ts";
+import type { UnresponsiveError } from "../errors.ts";
 
 /** One side of a connection: the agent or the client. */
 export type Side = "agent" | "client";
@@ -69,6 +73,8 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
 
   /** What `Connection.request` / `notify` and a handler's `ctx.request` / `ctx.notify` send through. */
   readonly extensionSender: ExtensionSender;
+  /** The watchdog (`options.watchdog`, else the transport's); undefined: none. */
+  readonly watchdog: Watchdog | undefined;
 
   /** `makeSender` builds the extension sender from this core (it sends through `outbound` when called), before the pipeline that hands it to handlers. */
   constructor(protocol: Protocol, side: Side, handler: object, transport: Transport, makePeer: (caller: PeerCaller) => Peer, options: ConnectionOptions, makeSender: (core: ConnectionCore<Peer>) => ExtensionSender) {
@@ -77,6 +83,8 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     this.peerSide = side === "agent" ? "client" : "agent";
     this.transport = transport;
     this.messageLevel = typeof transport.writeMessage === "function";
+    const watchdog = checkWatchdog(side === "client" ? "connectClient(handler, transport, options?)" : "connectAgent(handler, transport, options?)", options.watchdog ?? transport.watchdog);
+    this.watchdog = watchdog === undefined ? undefined : new Watchdog(this.watchdogHost(), watchdog);
     // Per-object gates are learnt by the client from the updates it receives (rows the agent handles).
     this.writer = new ConnectionState(side === "client" ? protocol.rows.agent.filter((r) => r.objectCapability !== undefined) : []);
     this.extensionSender = makeSender(this);
@@ -89,6 +97,25 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
+  }
+
+  /** What the watchdog reaches of this connection. */
+  private watchdogHost(): ConstructorParameters<typeof Watchdog>[0] {
+    return {
+      peerSide: this.peerSide,
+      pendingCalls: () => this.outbound.pending.values(),
+      peerWaiting: () => this.inbound.counts().inFlight > 0,
+      giveUp: (call, error) => this.outbound.giveUp(call, error),
+      kill: (error: UnresponsiveError) => {
+        this.close(error.message, error);
+        try {
+          this.transport.kill?.();
+        } catch {
+          // The peer is gone already; the connection is closed either way.
+        }
+      },
+      report: (message, data) => this.report("watchdog", message, data),
+    };
   }
 
   /** The negotiated state, read-only. */
@@ -115,11 +142,11 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
   }
 
   answerPending(body: Record<string, unknown>): void {
-    this.outbound.answerPending(body);
+    answerPending(this.outbound, body);
   }
 
   rejectInvalidResponse(body: Record<string, unknown>): boolean {
-    return this.outbound.rejectInvalidResponse(body);
+    return rejectInvalidResponse(this.outbound, body);
   }
 
   cancelOutbound(sessionId: string, cause: "session_cancel" | "session_close"): void {
@@ -138,6 +165,7 @@ export class ConnectionCore<Peer> implements InboundHost<Peer>, OutboundHost {
     if (error === undefined) this.inbound.answerCancelledAtEnd();
     const info: CloseInfo = { reason, error };
     this.info = info;
+    this.watchdog?.close();
     const closedError = new ConnectionClosedError(reason, error ? { cause: error } : undefined);
     for (const call of this.outbound.pending.drain()) call.reject(closedError);
     this.outbound.clearAbandoned();

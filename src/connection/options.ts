@@ -2,6 +2,7 @@
 import type { ExtensionHandler } from "../extensions/define.ts";
 import type { Tracing } from "../tracing/hook.ts";
 import type { Leniency } from "../validation/check.ts";
+import type { WatchdogOptions } from "./watchdog-options.ts";
 
 /** Something the connection noticed but did not answer on the wire. Never written to stdout. */
 export interface Diagnostic {
@@ -21,7 +22,9 @@ export interface Diagnostic {
     | "backpressure"
     | "closed"
     /** A capability was advertised at `initialize` but the handler lacks one of the methods it gates. */
-    | "missing_handler";
+    | "missing_handler"
+    /** The watchdog found the peer silent with calls in flight, and what was decided (`data`: the event and `decision`). */
+    | "watchdog";
   readonly message: string;
   readonly data?: unknown;
   /** `handler_error` only: the value the handler threw or rejected with, stack included (`data` is its one-line description). */
@@ -114,6 +117,15 @@ export interface ConnectionOptions {
    * (src/tracing/hook.ts).
    */
   readonly tracing?: Tracing;
+  /**
+   * Gives up on calls the peer leaves in silence: while a request of ours is
+   * in flight, the peer must send some message at least every `silenceMs`;
+   * `onUnresponsive` is told and chooses to wait, reject the silent calls
+   * (the default), kill the peer or restart it (src/connection/watchdog.ts,
+   * docs/supervision.md). Default: the transport's `watchdog` (`spawnAgent`
+   * sets it from its own option), else none: calls wait as long as the peer takes.
+   */
+  readonly watchdog?: WatchdogOptions;
   /** Receives every diagnostic. Default: ignore them. */
   readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

@@ -1,24 +1,24 @@
 /**
  * The outbound side of a connection: requests and notifications we send,
- * the peer capability gate, per-call cancellation and timeouts, and the
- * answers (validated with the result marker chosen at send time).
+ * the peer capability gate, per-call cancellation and timeouts. The answers
+ * to our requests are settled by `responses.ts` (validated with the result
+ * marker chosen at send time).
  */
-import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../errors.ts";
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError } from "../errors.ts";
 import type { CancelCause } from "./cancel-cause.ts";
-import { isRequestId } from "../jsonrpc/classify.ts";
 import { encodeNotification, encodeRequest, encodeWithPrefix, notificationPrefix } from "../jsonrpc/messages.ts";
 import type { RequestOptions } from "../peer-caller.ts";
 import type { Protocol } from "../protocol.ts";
 import { isExtensionWire, type Row } from "../row.ts";
 import { withTraceContext, type OutboundTrace, type Tracing } from "../tracing/hook.ts";
 import type { Transport } from "../transport/transport.ts";
-import { check } from "../validation/check.ts";
 import { reportUnhandled } from "./advertised.ts";
 import { gate } from "./gate.ts";
 import type { Inbound } from "./pipeline.ts";
 import { DEFAULT_MAX_PENDING, type ConnectionOptions, type Diagnostic } from "./options.ts";
 import { PendingMap, type PendingCall } from "./pending.ts";
 import type { ConnectionState } from "./state.ts";
+import type { Watchdog } from "./watchdog.ts";
 import { sessionIdOf } from "../jsonrpc/session-id.ts";
 
 /** What the outbound side needs from its connection (it imports no module that imports it back). */
@@ -32,20 +32,24 @@ export interface OutboundHost {
   /** Why the connection closed; undefined while open. */
   readonly closeInfo: { readonly reason: string } | undefined;
   report(kind: Diagnostic["kind"], message: string, data?: unknown): void;
+  /** The connection's watchdog (watchdog.ts), told of each request sent; undefined: none, and nothing is timed. */
+  readonly watchdog: Watchdog | undefined;
 }
 
 export class Outbound<Peer> {
   readonly pending = new PendingMap();
-  /** Ids we stopped waiting for (timeout, stopWaitingOnCancel): their late answers are dropped quietly. */
-  private readonly abandoned = new Set<number>();
+  /** Ids we stopped waiting for (timeout, stopWaitingOnCancel): their late answers are dropped quietly (responses.ts). */
+  readonly abandoned = new Set<number>();
   /** Each row's notification line prefix, computed on first send (per connection: no module-level cache). */
   private readonly prefixes = new Map<object, string>();
-  private readonly core: OutboundHost;
-  private readonly state: ConnectionState;
-  private readonly inbound: Inbound<Peer>;
+  // The connection's parts; responses.ts reads them too when it settles a call.
+  readonly core: OutboundHost;
+  readonly state: ConnectionState;
+  readonly inbound: Inbound<Peer>;
   private readonly maxPending: number;
   private readonly requestTimeoutMs: number | undefined;
-  private readonly leniency: NonNullable<ConnectionOptions["leniency"]>;
+  /** How a result that does not match its schema is handled (responses.ts). */
+  readonly leniency: NonNullable<ConnectionOptions["leniency"]>;
   /** The agent handles a row with `turnEnd`: sending a notification then checks whether it ends a turn; others skip that. */
   private readonly hasTurnEnd: boolean;
   /** The `tracing` hook; undefined: nothing is added to what is sent. */
@@ -88,7 +92,6 @@ export class Outbound<Peer> {
   cancelSession(sessionId: string, cause: "session_cancel" | "session_close"): void {
     for (const call of this.pending.values()) if (call.sessionId === sessionId) this.sendCancel(call, cause);
   }
-
 
   /**
    * Sends a notification. Never rejects for a closed connection: the
@@ -165,9 +168,11 @@ export class Outbound<Peer> {
         onAbort: undefined,
         cancelSent: false,
         cancelCause: undefined,
+        sentAt: 0,
       };
       this.pending.add(call);
       this.core.send(line);
+      this.core.watchdog?.sent(call);
       const timeoutMs = options?.timeoutMs ?? (row?.onCancel === undefined ? this.requestTimeoutMs : undefined);
       if (options !== undefined || timeoutMs !== undefined) this.watch(call, options, timeoutMs);
     });
@@ -191,8 +196,7 @@ export class Outbound<Peer> {
       if (signal.aborted) {
         if (options?.stopWaitingOnCancel) return this.abandon(call, new RequestCancelledError("cancel_request"));
         this.sendCancel(call, "cancel_request");
-      }
-      else {
+      } else {
         call.signal = signal;
         call.onAbort = options?.stopWaitingOnCancel ? () => this.abandon(call, new RequestCancelledError("cancel_request")) : () => this.sendCancel(call, "cancel_request");
         signal.addEventListener("abort", call.onAbort, { once: true });
@@ -200,11 +204,19 @@ export class Outbound<Peer> {
     }
     // Infinity (or anything a timer cannot hold, over 2^31-1 ms) means no timeout.
     if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
-      call.timer = setTimeout(() => {
-        call.timer = undefined;
-        this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
-      }, Math.max(0, timeoutMs));
+      call.timer = setTimeout(
+        () => {
+          call.timer = undefined;
+          this.abandon(call, new RequestTimeoutError(call.wire, timeoutMs));
+        },
+        Math.max(0, timeoutMs),
+      );
     }
+  }
+
+  /** The watchdog gave up on `call`: as a timeout, `$/cancel_request`, then the rejection with `error`. */
+  giveUp(call: PendingCall, error: RequestCancelledError): void {
+    this.abandon(call, error);
   }
 
   /** Sends `$/cancel_request`, stops waiting and rejects the call with `error`. */
@@ -228,41 +240,6 @@ export class Outbound<Peer> {
     this.core.send(encodeNotification("$/cancel_request", { requestId: call.id }));
   }
 
-  /** Settles the pending call a response answers; unknown ids are dropped with a diagnostic. */
-  answerPending(body: Record<string, unknown>): boolean {
-    const call = this.pending.take(body.id);
-    if (!call) {
-      if (typeof body.id === "number" && this.abandoned.delete(body.id)) return false;
-      this.core.report("unknown_response", `response for unknown request id ${JSON.stringify(body.id)} dropped`);
-      return false;
-    }
-    this.inbound.responseSettled();
-    const error = body.error;
-    if (error !== undefined) {
-      const e = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-      const rpc = e !== null && typeof e === "object" && Number.isInteger(e.code) && typeof e.message === "string" ? peerError(call, e.code as number, e.message, e.data) : RpcError.internal("Malformed error response from peer", { error });
-      this.settle(call, false, rpc);
-      return true;
-    }
-    const result = body.result;
-    const row = call.row;
-    if (row?.result !== undefined) {
-      // Results keep unknown enum values (a newer peer's stopReason) in repair mode: forward compatibility.
-      const outcome = check(row.result, result, row.resultType as string, this.core.protocol.leniency, this.leniency, "keep");
-      if (outcome !== undefined) {
-        if (!outcome.ok) {
-          this.core.report("invalid_result", `invalid result for "${call.wire}"`, { errors: outcome.errors });
-          this.settle(call, false, RpcError.invalidResult(call.wire, this.core.peerSide, outcome.errors));
-          return true;
-        }
-        this.core.report("repaired", `repaired the result of "${call.wire}"`, { repairs: outcome.repairs });
-      }
-    }
-    if (this.core.side === "client" && row?.lifecycle !== undefined) this.state.answered(row, result, call.sessionId, "client");
-    this.settle(call, true, result);
-    return true;
-  }
-
   /** The one gate, outbound: the rejection to return without sending, or undefined to send. */
   private refuse(row: Row<never, never>, wire: string, params: unknown): Promise<never> | undefined {
     const refusal = gate(this.core.protocol, this.state, row, this.core.peerSide, params);
@@ -275,32 +252,6 @@ export class Outbound<Peer> {
     if (prefix === undefined) this.prefixes.set(row, (prefix = notificationPrefix(wire)));
     return prefix;
   }
-
-  /**
-   * A response-shaped body with both `result` and `error` (JSON-RPC 2.0 §5
-   * allows exactly one): rejects the pending call its id names with an
-   * error saying so, rather than leaving it waiting. Returns false when the
-   * id names no call (the caller reports it as an unknown response).
-   */
-  rejectInvalidResponse(body: Record<string, unknown>): boolean {
-    if (!isRequestId(body.id) || !Object.prototype.hasOwnProperty.call(body, "result") || body.error === undefined) return false;
-    const call = this.pending.take(body.id);
-    if (!call) return typeof body.id === "number" && this.abandoned.delete(body.id);
-    this.inbound.responseSettled();
-    const message = `Invalid response to "${call.wire}" from the ${this.core.peerSide}: it has both "result" and "error" (JSON-RPC 2.0 §5 allows exactly one)`;
-    this.core.report("invalid_result", message, { id: call.id });
-    this.settle(call, false, RpcError.internal(message, { result: body.result, error: body.error }));
-    return true;
-  }
-
-  /**
-   * Settles after that session's earlier notifications were handled, except
-   * those the call may be awaited by (the rule is in `lanes.ts`).
-   */
-  private settle(call: PendingCall, ok: boolean, value: unknown): void {
-    // No session, or no busy lane: nothing of the session is waiting, settle now (the pipeline says which).
-    this.inbound.settleInLane(call.sessionId, call.sentDuring, ok ? () => call.resolve(value) : () => call.reject(value));
-  }
 }
 
 /**
@@ -309,12 +260,6 @@ export class Outbound<Peer> {
  * allocation per notification; awaiting it costs the caller one microtask).
  */
 const SENT: Promise<void> = Promise.resolve();
-
-/** The peer's error answer; a `-32800` to a call we cancelled names our cause ({@link RequestCancelledError}). */
-function peerError(call: PendingCall, code: number, message: string, data: unknown): RpcError {
-  if (code === ErrorCode.RequestCancelled && call.cancelCause !== undefined) return new RequestCancelledError(call.cancelCause, message, data);
-  return new RpcError(code, message, data);
-}
 
 /** The longest delay `setTimeout` honours (2^31-1 ms, about 24.8 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;

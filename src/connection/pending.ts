@@ -22,6 +22,8 @@ export interface PendingCall {
   cancelSent: boolean;
   /** Why we sent `$/cancel_request` (set with `cancelSent`): names the cause when the peer then answers `-32800`. */
   cancelCause: CancelCause | undefined;
+  /** When it was sent (`performance.now()`), set only by a watchdog (watchdog.ts); 0 otherwise. */
+  sentAt: number;
 }
 
 /** Slots the ring starts with; it doubles while more than half of them are taken, up to {@link MAX_RING}. */

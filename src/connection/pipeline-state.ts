@@ -40,6 +40,8 @@ export interface InboundHost<Peer> {
   rejectInvalidResponse(body: Body): boolean;
   /** Inbound `session/cancel`: `$/cancel_request` for the agent's own outstanding requests of that session. */
   cancelOutbound(sessionId: string, cause: "session_cancel" | "session_close"): void;
+  /** The connection's watchdog, told when a request of the peer's that ran asynchronously was answered. */
+  readonly watchdog: { answered(): void } | undefined;
 }
 
 /**
@@ -147,8 +149,6 @@ export class Pipeline<Peer> implements CallHost<Peer> {
     }
     this.host.cancelOutbound(sessionId, cause);
   }
-
-
 
   /** Close: every call in flight is over and its signal aborted; lanes dropped. */
   close(): void {

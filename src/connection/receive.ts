@@ -67,8 +67,7 @@ function processMessage<P>(inbound: Pipeline<P>, value: unknown, batch: BatchSin
   if (kind === "request" || kind === "notification") {
     const row = inbound.host.protocol.inboundRow(inbound.host.side, kind, body.method as string) as AnyRow | undefined;
     processCall(inbound, body, kind, row, batch);
-  }
-  else if (kind === "response") inbound.host.answerPending(body);
+  } else if (kind === "response") inbound.host.answerPending(body);
   else if (kind === "unidentified_request" || !responseShaped) {
     batch?.expect();
     if (kind === "unknown") report(inbound, "unknown_message", "message is neither a request, a notification nor a response");

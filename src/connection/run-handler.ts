@@ -80,9 +80,16 @@ export function run<P>(inbound: Pipeline<P>, call: InboundCall<P>, params: unkno
   if (result === THREW) return;
   if (isThenable(result)) {
     inbound.inFlight.set(call.requestId as RequestId, call);
+    // The peer waited on this answer: a watchdog counts its silence again from now.
     result.then(
-      (value) => succeed(inbound, call, value),
-      (error: unknown) => fail(inbound, call, error),
+      (value) => {
+        succeed(inbound, call, value);
+        inbound.host.watchdog?.answered();
+      },
+      (error: unknown) => {
+        fail(inbound, call, error);
+        inbound.host.watchdog?.answered();
+      },
     );
   } else succeed(inbound, call, result);
 }

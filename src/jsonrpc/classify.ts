@@ -37,5 +37,5 @@ export function isResponseShaped(body: unknown): boolean {
  * `request`; every other kind is answered (if at all) with `id: null`.
  */
 export function rejectionId(kind: MessageKind, body: unknown): RequestId | null {
-  return kind === "request" ? ((body as { id: RequestId }).id) : null;
+  return kind === "request" ? (body as { id: RequestId }).id : null;
 }

@@ -67,9 +67,7 @@ export function encodeResult(id: RequestId, result: unknown): string {
   return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${result === undefined ? "null" : JSON.stringify(result)}}\n`;
 }
 export function encodeRequest(id: number, method: string, params: unknown): string {
-  return params === undefined
-    ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}\n`
-    : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
+  return params === undefined ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}\n` : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
 }
 /** The text of a notification line before its params: `{"jsonrpc":"2.0","method":"…","params":` (see {@link encodeWithPrefix}). */
 export function notificationPrefix(method: string): string {
@@ -80,7 +78,5 @@ export function encodeWithPrefix(prefix: string, params: unknown): string {
   return `${prefix}${JSON.stringify(params)}}\n`;
 }
 export function encodeNotification(method: string, params: unknown): string {
-  return params === undefined
-    ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`
-    : `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
+  return params === undefined ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n` : `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}\n`;
 }

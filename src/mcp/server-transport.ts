@@ -35,12 +35,16 @@ interface Exchange {
 
 /** The transport the MCP server is connected to, plus the exchanges feeding it. */
 export class ServerExchanges implements Transport {
+  /** Set by the MCP server when it connects: receives each inner request (and `notifications/cancelled`) this transport delivers. */
   onmessage?: Transport["onmessage"];
+  /** Set by the MCP server when it connects: called once when this transport closes. */
   onclose?: Transport["onclose"];
+  /** Set by the MCP server when it connects: called with the error when handing it a message throws. */
   onerror?: Transport["onerror"];
   private readonly active = new Map<string, Exchange>();
   private isClosed = false;
 
+  /** Called by the MCP server when it connects; there is nothing to open (exchanges are handed in by {@link ServerExchanges.exchange}). */
   async start(): Promise<void> {}
 
   /** Number of inner requests in flight. */

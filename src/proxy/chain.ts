@@ -251,7 +251,14 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
   readHop(peer, options.transport, limits, relay, (m) => message(PEER, m), close);
   components.forEach((c, index) => {
     const link = links[index] as Link;
-    readHop(link, c.transport, limits, relay, (m) => message(index, m), () => {});
+    readHop(
+      link,
+      c.transport,
+      limits,
+      relay,
+      (m) => message(index, m),
+      () => {},
+    );
     void c.exited.then((exit) => {
       diagnostic(`${link.name} ${c.hosted ? "closed" : `exited${exit.code !== null ? ` with code ${exit.code}` : ` on ${exit.signal}`}`}`);
       // Whoever waits on it learns so now; what it waits on elsewhere is answered to no one.
@@ -272,4 +279,3 @@ export function runChain(options: ChainOptions, rows: ChainRows, components: rea
 
 /** An error answer's line. */
 const errorLine = (id: Id | null, error: ErrorObject): string => JSON.stringify({ jsonrpc: "2.0", id, error });
-

@@ -32,4 +32,3 @@ const opened = <T>(answer: T, pass: PassThrough): T => {
   pass.opened();
   return answer;
 };
-

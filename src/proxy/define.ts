@@ -128,13 +128,17 @@ function predecessorCall(row: Row<never, never>, hook: AnyHook | undefined, toAg
     const forward = (p: unknown) => {
       // session/cancel reaches the successor as the notification it is; $/cancel_request stays on this hop.
       if (turn && !cancelSent) {
-        ctx.signal.addEventListener("abort", () => {
-          const cause = (ctx.signal.reason as { cause?: unknown } | undefined)?.cause;
-          if (cause === "session_cancel" && ctx.sessionId !== undefined && !cancelSent) {
-            cancelSent = true;
-            void toAgent.notify(proxyRows.sessionCancel, { sessionId: ctx.sessionId }).catch(() => {});
-          }
-        }, { once: true });
+        ctx.signal.addEventListener(
+          "abort",
+          () => {
+            const cause = (ctx.signal.reason as { cause?: unknown } | undefined)?.cause;
+            if (cause === "session_cancel" && ctx.sessionId !== undefined && !cancelSent) {
+              cancelSent = true;
+              void toAgent.notify(proxyRows.sessionCancel, { sessionId: ctx.sessionId }).catch(() => {});
+            }
+          },
+          { once: true },
+        );
       }
       return toAgent.request(wire, p, { signal: hopSignal(ctx.signal) });
     };

@@ -72,15 +72,18 @@ function faultsNamed(hooks: ProxyHooks, name: string, diagnostic: (message: stri
     if (set === undefined) return undefined;
     const out: Record<string, AnyHook | undefined> = {};
     for (const [method, hook] of Object.entries(set as Record<string, AnyHook | undefined>)) {
-      out[method] = hook === undefined ? undefined : async (params, ctx) => {
-        try {
-          return await hook(params, ctx);
-        } catch (error) {
-          if (error instanceof RpcError) throw error;
-          diagnostic(`${name}: its ${method} hook failed: ${error instanceof Error ? error.message : String(error)}`);
-          throw RpcError.internal(`Internal error in proxy ${name}`, { proxy: name });
-        }
-      };
+      out[method] =
+        hook === undefined
+          ? undefined
+          : async (params, ctx) => {
+              try {
+                return await hook(params, ctx);
+              } catch (error) {
+                if (error instanceof RpcError) throw error;
+                diagnostic(`${name}: its ${method} hook failed: ${error instanceof Error ? error.message : String(error)}`);
+                throw RpcError.internal(`Internal error in proxy ${name}`, { proxy: name });
+              }
+            };
     }
     return out;
   };

@@ -190,10 +190,7 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
     }
     connectionId = id;
     deliver(text);
-    openEventStream(host, { [HEADER_CONNECTION_ID]: id }).then(
-      ({ read }) => read.then(() => fail(new Error("the server closed the event stream")), fail),
-      fail,
-    );
+    openEventStream(host, { [HEADER_CONNECTION_ID]: id }).then(({ read }) => read.then(() => fail(new Error("the server closed the event stream")), fail), fail);
   };
 
   /** Sends one message in its session's lane (its body read for the session and whether it is a request). */
@@ -229,7 +226,10 @@ export function httpClientTransport(url: string, options: HttpClientOptions = {}
       // What was written still goes out, then the connection is ended on the server (best effort).
       // DELETE first: a server that saw the streams end first could end the connection, and answer the DELETE 404.
       schedule(undefined, async () => {
-        if (connectionId !== undefined && !ended) await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId }).then((r) => r.arrayBuffer()).catch(() => {});
+        if (connectionId !== undefined && !ended)
+          await request("DELETE", { [HEADER_CONNECTION_ID]: connectionId })
+            .then((r) => r.arrayBuffer())
+            .catch(() => {});
         abortStreams();
         if (options.cookies === undefined) jar.clear();
         end();

@@ -6,13 +6,22 @@
  * period → SIGTERM to the group → SIGKILL to the group. `exited` settles on
  * `'exit'` (not `'close'`: a grandchild may hold the pipes open forever),
  * after a bounded wait for the last output bytes. When the leader exits,
- * what is left of its group is ended too. When the owner dies (exit, or a
- * SIGINT / SIGTERM / SIGHUP nobody else handles), every live group is ended
- * synchronously: nothing outlives its owner. On Windows there are no process
- * groups: the child alone is signalled.
+ * what is left of its group is ended too. Nothing outlives its owner:
+ * - the owner's watcher (process-watcher.ts), one `sh` per owner, ends every
+ *   live group when the owner dies by any cause, SIGKILL included: SIGTERM,
+ *   then SIGKILL after the group's `termMs`;
+ * - when the owner exits or gets a SIGINT / SIGTERM / SIGHUP nobody else
+ *   handles, every live group gets SIGTERM at once, and the watcher sends
+ *   the SIGKILL (without a watcher, this process waits for them itself,
+ *   {@link OWNER_EXIT_WAIT_MS}, and sends it).
+ * Not covered: a descendant that leaves the group on purpose (`setsid`, a
+ * double-forking daemon, Node's `detached: true`); docs/supervision.md says
+ * what holds those. On Windows there are no process groups and no watcher:
+ * the child alone is signalled, on the owner's exit and handled signals only.
  */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { constants } from "node:os";
+import { forgetGroup, watcherRunning, watchGroup } from "./process-watcher.ts";
 
 /** Options of {@link startProcess}. */
 export interface ProcessOptions {
@@ -36,12 +45,18 @@ export interface ProcessOptions {
    * seen to take 35 s to start.
    */
   readonly startMs?: number | undefined;
-  /** How long after SIGTERM before SIGKILL. Default 2000 ms, for the same reason. */
+  /**
+   * How long after SIGTERM before SIGKILL, on every path: a close, the
+   * leader's exit with the rest of its group alive, and the owner's death
+   * (the watcher waits this long). Default {@link DEFAULT_TERM_MS}.
+   */
   readonly termMs?: number | undefined;
   /**
    * After `'exit'`, how long to wait for the last stdout/stderr bytes before
-   * the pipes are dropped. Default 500 ms: the kernel has the bytes already;
-   * only a grandchild holding the pipe keeps them open longer.
+   * the pipes are dropped. Default 100 ms: the kernel has the bytes already
+   * and they are read at the event loop's next turn; only a grandchild
+   * holding the pipe keeps them open longer, and pending calls wait this
+   * long before they are rejected naming the exit.
    */
   readonly drainMs?: number | undefined;
 }
@@ -81,7 +96,14 @@ export interface ManagedProcess {
 
 /** The default grace period after stdin closes, in ms (the `graceMs` option of `spawnAgent`). */
 export const DEFAULT_GRACE_MS = 2000;
-/** How long an owner's exit waits after SIGTERM before SIGKILL, in ms: 300, short enough not to delay the owner noticeably. */
+/**
+ * After SIGTERM, how long a group has before SIGKILL, in ms: 1000. A process
+ * that handles SIGTERM ends within milliseconds; one second leaves room to
+ * flush on a loaded machine and keeps a whole tree's end within 2 s of its
+ * owner's death.
+ */
+export const DEFAULT_TERM_MS = 1000;
+/** Without a watcher (Windows, no `/bin/sh`), how long an owner's exit waits after SIGTERM before its own SIGKILL, in ms: 300, short enough not to delay the owner noticeably. */
 export const OWNER_EXIT_WAIT_MS = 300;
 
 const GROUPS = process.platform !== "win32";
@@ -89,8 +111,8 @@ const GROUPS = process.platform !== "win32";
 /** Starts `command args` in its own process group. */
 export function startProcess(command: string, args: readonly string[], options: ProcessOptions = {}): ManagedProcess {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const termMs = options.termMs ?? 2000;
-  const drainMs = options.drainMs ?? 500;
+  const termMs = options.termMs ?? DEFAULT_TERM_MS;
+  const drainMs = options.drainMs ?? 100;
   const startMs = options.startMs ?? 60_000;
   const child = spawn(command, args, { stdio: options.stdio ?? "pipe", cwd: options.cwd, env: options.env, detached: GROUPS });
   const pgid = child.pid;
@@ -123,15 +145,17 @@ export function startProcess(command: string, args: readonly string[], options: 
       // The leader's SIGKILL is moot now, whichever branch follows: a live timer would hold the owner for termMs.
       clearTimeout(termTimer);
       // What the leader left behind in its group is ended too.
+      let forgotten: Promise<void> | undefined;
       if (GROUPS && pgid !== undefined && groupAlive(pgid)) {
         signalGroup(pgid, "SIGTERM");
         setTimeout(() => {
           if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
-          unregister(handle);
+          void unregister(handle);
         }, termMs).unref();
-      } else unregister(handle);
+      } else forgotten = unregister(handle);
       const exit: ProcessExit = ended !== undefined && lingering ? { code, signal: sig, lingered: true, note: `did not exit within ${seconds(graceMs)} of stdin closing; ${ended}` } : { code, signal: sig };
-      void drained(child, drainMs).then(() => resolve(exit));
+      // Settles once the last output was read and, when this was the owner's last group, its watcher was reaped.
+      void Promise.all([drained(child, drainMs), forgotten]).then(() => resolve(exit));
     });
   });
 
@@ -147,10 +171,11 @@ export function startProcess(command: string, args: readonly string[], options: 
     }
     return exited;
   };
-  const handle: ManagedProcess & { readonly pgid: number | undefined } = {
+  const handle: ManagedProcess & Registered = {
     child,
     exited,
     pgid,
+    termMs,
     get hasExited() {
       return exitedNow;
     },
@@ -259,12 +284,25 @@ function killGroupsSync(list: readonly { readonly pgid: number | undefined }[]):
   for (const p of pgids) signalGroup(p, "SIGKILL");
 }
 
+/** What the owner's guard keeps of each live group. */
+interface Registered {
+  readonly pgid: number | undefined;
+  readonly termMs: number;
+}
+
 // The owner's guard: live groups, and the process listeners installed while there are any.
-const live = new Set<{ readonly pgid: number | undefined; killSync(): void }>();
+const live = new Set<Registered>();
 const OWNER_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/**
+ * The owner is exiting: SIGTERM to every live group now. The watcher holds
+ * them all and sends SIGKILL after each one's `termMs`, once this process is
+ * gone; without one, this process waits for them and sends it itself.
+ */
 const onOwnerExit = () => {
-  killGroupsSync([...live]);
+  if (GROUPS && watcherRunning()) {
+    for (const entry of live) if (entry.pgid !== undefined) signalGroup(entry.pgid, "SIGTERM");
+  } else killGroupsSync([...live]);
   live.clear();
 };
 /**
@@ -280,17 +318,21 @@ const onOwnerSignal = (sig: NodeJS.Signals) => {
   process.kill(process.pid, sig);
 };
 
-function register(entry: { readonly pgid: number | undefined; killSync(): void }): void {
+function register(entry: Registered): void {
   if (live.size === 0) {
     process.on("exit", onOwnerExit);
     for (const s of OWNER_SIGNALS) process.on(s, onOwnerSignal);
   }
   live.add(entry);
+  if (GROUPS && entry.pgid !== undefined) watchGroup(entry.pgid, entry.termMs);
 }
 
-function unregister(entry: { readonly pgid: number | undefined; killSync(): void }): void {
-  if (!live.delete(entry) || live.size > 0) return;
-  uninstall();
+/** Forgets a group that ended; resolves once the watcher let it go (reaped, when it was the last). */
+function unregister(entry: Registered): Promise<void> | undefined {
+  if (!live.delete(entry)) return undefined;
+  const forgotten = GROUPS && entry.pgid !== undefined ? forgetGroup(entry.pgid) : undefined;
+  if (live.size === 0) uninstall();
+  return forgotten;
 }
 
 function uninstall(): void {

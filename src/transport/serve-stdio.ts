@@ -46,7 +46,13 @@ export function bindServeStdio<T extends ProtocolTypes>(protocol: Protocol<T>, e
   assertSide(signature, protocol as Protocol, "agent");
   return (handler, options = {}) => {
     if (isProtocol(handler)) {
-      throw argumentError(signature, "handler", "an object implementing the agent's methods (AgentHandler)", handler, `This serveStdio is bound to the ${protocol.name} table and takes no protocol: call serveStdio(handler), or serveProtocolStdio(protocol, handler) from "acp-router/stdio" for another table.`);
+      throw argumentError(
+        signature,
+        "handler",
+        "an object implementing the agent's methods (AgentHandler)",
+        handler,
+        `This serveStdio is bound to the ${protocol.name} table and takes no protocol: call serveStdio(handler), or serveProtocolStdio(protocol, handler) from "acp-router/stdio" for another table.`,
+      );
     }
     checkHandler(signature, "handler", "agent", handler);
     checkOptions(signature, "options", options);

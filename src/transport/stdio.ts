@@ -12,12 +12,17 @@ import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { argumentError, checkOptions } from "../arguments.ts";
 import { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
-import { DEFAULT_GRACE_MS, startProcess, type ProcessExit } from "./process.ts";
+import { DEFAULT_GRACE_MS, DEFAULT_TERM_MS, startProcess, type ProcessExit } from "./process.ts";
+import { AgentExitedError, AgentOutputClosedError, createTail } from "./process-exit.ts";
 import type { Transport, TransportReceiver } from "./transport.ts";
 import type { Tracing } from "../tracing/hook.ts";
+import { checkWatchdog } from "../connection/watchdog.ts";
+import type { WatchdogOptions } from "../connection/watchdog-options.ts";
 
 export { nodeStreamTransport, type NodeStreamOptions } from "./node.ts";
-export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
+export { DEFAULT_GRACE_MS, DEFAULT_TERM_MS, exitStatus, type ProcessExit } from "./process.ts";
+export { AgentExitedError, AgentOutputClosedError } from "./process-exit.ts";
+export type { UnresponsiveEvent, UnresponsiveRequest, WatchdogDecision, WatchdogOptions } from "../connection/watchdog-options.ts";
 /**
  * `serveProtocolStdio(protocol, handler, options?)`: pass the table's
  * `protocol` (`import { protocol } from "acp-router/v2"`). Each table's entry
@@ -26,56 +31,15 @@ export { DEFAULT_GRACE_MS, exitStatus, type ProcessExit } from "./process.ts";
  */
 export { serveProtocolStdio } from "./serve-stdio.ts";
 
-/** The agent process ended; pending calls reject with a `ConnectionClosedError` whose cause is this. */
-export class AgentExitedError extends Error {
-  readonly exitCode: number | null;
-  readonly signalName: NodeJS.Signals | null;
-  /** The last lines the agent wrote to stderr (`forward` and `capture` modes), for the error message. */
-  readonly stderrTail: string;
-  /** Set when the agent lingered after its stdin closed and was ended: "did not exit within 2 s of stdin closing; terminated". */
-  readonly note: string | undefined;
-  constructor(exitCode: number | null, signalName: NodeJS.Signals | null, stderrTail: string, options?: { cause?: unknown; note?: string | undefined }) {
-    const how = options?.note ?? (exitCode !== null ? `exited with code ${exitCode}` : `was killed by ${signalName ?? "a signal"}`);
-    super(`agent process ${how}${stderrTail ? `; last stderr lines:\n${stderrTail}` : ""}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "AgentExitedError";
-    this.exitCode = exitCode;
-    this.signalName = signalName;
-    this.stderrTail = stderrTail;
-    this.note = options?.note;
-  }
-}
-
-/** Longest stderr line kept in the tail (characters); longer lines are cut. */
-const STDERR_LINE_CHARS = 2048;
-
-function clip(line: string): string {
-  return line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) : line;
-}
+const SPAWN_AGENT = "spawnAgent(command, args?, options?)";
 
 /**
- * Keeps the last `keep` lines of a text stream, bounded in lines and in
- * characters: an agent drawing a progress bar on stderr forever (no newline)
- * must not grow the client.
+ * After the agent's stdout ended, how long to wait for its exit so the
+ * error names the exit code or signal, in ms: 200. An agent that exits
+ * closes stdout and exits within a millisecond or two; one still running
+ * by then closed stdout and lingers, and is reported as such at once.
  */
-function createTail(keep: number): { add(text: string): void; text(): string } {
-  const lines: string[] = [];
-  let partial = "";
-  return {
-    add(text) {
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        lines.push(clip(partial + text.slice(start, Math.min(nl, start + STDERR_LINE_CHARS))));
-        partial = "";
-        if (lines.length > keep) lines.shift();
-        start = nl + 1;
-      }
-      if (start < text.length) partial = clip(partial + text.slice(Math.max(start, text.length - STDERR_LINE_CHARS)));
-    },
-    text: () => [...lines, ...(partial ? [partial] : [])].slice(-keep).join("\n"),
-  };
-}
-
-const SPAWN_AGENT = "spawnAgent(command, args?, options?)";
+const EXIT_NAMING_MS = 200;
 
 /** Options of {@link spawnAgent}; stream options apply to the agent's stdin/stdout. */
 export interface SpawnAgentOptions extends NodeStreamOptions {
@@ -111,8 +75,23 @@ export interface SpawnAgentOptions extends NodeStreamOptions {
   readonly graceMs?: number;
   /** The earlier name of `graceMs`; `graceMs` wins when both are given. */
   readonly killAfterMs?: number;
-  /** After SIGTERM, how long before SIGKILL to the group. Default 2000 ms. */
+  /**
+   * After SIGTERM, how long before SIGKILL to the group: when the connection
+   * closed and the grace period ran out, when `kill()` or the watchdog ended
+   * the agent, and when this process dies by any cause (the owner's watcher,
+   * src/transport/process-watcher.ts, waits this long). Default 1000 ms
+   * ({@link DEFAULT_TERM_MS}): the whole tree ends within 2 s of its owner.
+   */
   readonly termMs?: number;
+  /**
+   * Gives up on calls the agent leaves in silence: while a request is in
+   * flight the agent must send some message every `silenceMs`, else
+   * `onUnresponsive` is told and chooses (default: reject the silent calls;
+   * `"kill"` ends the agent's group). The default of the connection's own
+   * `watchdog` option (src/connection/watchdog.ts, docs/supervision.md).
+   * Default: none.
+   */
+  readonly watchdog?: WatchdogOptions;
   /**
    * Serve a JSON-RPC message that follows junk on its line (a terminal escape,
    * a shell greeting: agents often run behind shells and profiles), with a
@@ -136,6 +115,12 @@ export interface AgentProcess {
   readonly exited: Promise<ProcessExit>;
   /** The last lines of the agent's stderr (`forward` and `capture` modes), else "". */
   stderrTail(): string;
+  /**
+   * Ends the agent now: SIGTERM to its process group, SIGKILL after
+   * `termMs`; resolves with `exited`. The connection over `transport` then
+   * ends, its pending calls rejected naming the signal. Idempotent.
+   */
+  kill(): Promise<ProcessExit>;
 }
 
 /** The agent's environment with the caller's trace context: the `env` option's own variables win over it, inherited ones do not (see {@link SpawnAgentOptions.tracing}). */
@@ -157,6 +142,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   if (typeof command !== "string" || command === "") throw argumentError(SPAWN_AGENT, "command", "a non-empty string (the program to run)", command, 'e.g. spawnAgent("npx", ["my-agent", "--acp"]).');
   if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw argumentError(SPAWN_AGENT, "args", "an array of strings", args, 'e.g. spawnAgent("my-agent", ["--acp"]).');
   checkOptions(SPAWN_AGENT, "options", options);
+  const watchdog = checkWatchdog(SPAWN_AGENT, options.watchdog);
   const mode = options.stderr ?? "forward";
   const piped = mode === "forward" || mode === "capture";
   const managed = startProcess(command, args, {
@@ -184,6 +170,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   const inner = nodeStreamTransport(child.stdout as NonNullable<ChildProcess["stdout"]>, child.stdin as NonNullable<ChildProcess["stdin"]>, options);
   const transport: Transport = {
     recoverPrefixedLines: options.recoverPrefixedLines ?? true,
+    ...(watchdog === undefined ? {} : { watchdog }),
     start(receiver: TransportReceiver) {
       let ended = false;
       inner.start({
@@ -194,13 +181,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
         end: (error) => {
           if (ended) return;
           ended = true;
-          // Wait for the exit status so the error can name it (a write error such as
-          // EPIPE from a dying agent becomes the cause, not the message).
-          void exited.then((exit) => {
-            // Our own termination after a stream failure: the failure is the reason.
-            if (exit.lingered && error) receiver.end(error);
-            else receiver.end(exit.error ?? new AgentExitedError(exit.code, exit.signal, stderrTail(), { ...(error ? { cause: error } : {}), note: exit.note }));
-          });
+          endWith(receiver, error);
           // An agent that closed stdout but lives on, or whose stream failed (it stopped
           // reading, say), gets EOF, the grace period, then SIGTERM and SIGKILL to its group.
           // After a stream failure the grace starts at once: no first output is awaited (startMs).
@@ -219,6 +200,37 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       inner.close();
       void managed.close();
     },
+    kill: () => void managed.terminate(),
   };
-  return { transport, child, exited, stderrTail };
+  /**
+   * Ends the connection as soon as its stdout ended: with the exit status when
+   * the agent exits within {@link EXIT_NAMING_MS} (it usually exits as its
+   * stdout closes), else at once with {@link AgentOutputClosedError}, so no
+   * call waits out the grace period of an agent that closed stdout and lingers.
+   * After a stream failure it waits for the exit (bounded by graceMs + termMs).
+   */
+  const endWith = (receiver: TransportReceiver, error: Error | undefined) => {
+    let done = false;
+    // A failed stream (a write hitting EPIPE: the agent stopped reading, it is most likely dying)
+    // waits for the exit, at most the grace period and termMs, which start at once.
+    const naming =
+      error !== undefined
+        ? undefined
+        : setTimeout(() => {
+            // Exited, its last stderr bytes still draining (drainMs): the exit names the cause.
+            if (done || managed.hasExited) return;
+            done = true;
+            receiver.end(new AgentOutputClosedError(child.pid, stderrTail()));
+          }, EXIT_NAMING_MS);
+    void exited.then((exit) => {
+      clearTimeout(naming);
+      if (done) return;
+      done = true;
+      // Our own termination after a stream failure: the failure is the reason.
+      // (A write error such as EPIPE from a dying agent becomes the cause, not the message.)
+      if (exit.lingered && error) receiver.end(error);
+      else receiver.end(exit.error ?? new AgentExitedError(exit.code, exit.signal, stderrTail(), { ...(error ? { cause: error } : {}), note: exit.note }));
+    });
+  };
+  return { transport, child, exited, stderrTail, kill: () => managed.terminate() };
 }

@@ -9,6 +9,7 @@
  * (`writeMessage`) rather than text to split into lines again.
  */
 import type { MessageKind } from "../jsonrpc/classify.ts";
+import type { WatchdogOptions } from "../connection/watchdog-options.ts";
 
 /** What a transport calls as bytes (or framed, parsed messages) arrive. */
 export interface TransportReceiver {
@@ -82,6 +83,15 @@ export interface Transport {
   resume?(): void;
   /** The peer's output may carry junk before messages (a spawned process behind a shell); the default of `ConnectionOptions.recoverPrefixedLines`. */
   readonly recoverPrefixedLines?: boolean;
+  /** The default of `ConnectionOptions.watchdog` for a connection over this transport (`spawnAgent`'s `watchdog` option sets it). */
+  readonly watchdog?: WatchdogOptions;
+  /**
+   * Ends the peer now, not politely: a spawned agent's process group gets
+   * SIGTERM, then SIGKILL after its `termMs`. Optional; the watchdog's
+   * `"kill"` calls it after closing the connection. A transport without it
+   * is only closed.
+   */
+  kill?(): void;
 }
 
 /** Largest chunk the coalescer builds: 64 KiB, a pipe's usual buffer, and small enough to stay out of V8's large-object space. */

@@ -11,11 +11,7 @@ export interface WebStreamOptions {
 }
 
 /** A transport over Web streams: reads NDJSON bytes (or text) from `readable`, writes UTF-8 NDJSON to `writable`. */
-export function webStreamTransport(
-  readable: ReadableStream<Uint8Array | string>,
-  writable: WritableStream<Uint8Array>,
-  options: WebStreamOptions = {},
-): Transport {
+export function webStreamTransport(readable: ReadableStream<Uint8Array | string>, writable: WritableStream<Uint8Array>, options: WebStreamOptions = {}): Transport {
   const limit = options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES;
   const encoder = new TextEncoder();
   const writer = writable.getWriter();

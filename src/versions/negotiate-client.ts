@@ -64,8 +64,7 @@ export interface NegotiateClientOptions extends ConnectionOptions {
 
 /** The negotiated connection: its version, the typed proxy of that version's agent, and `initialize`'s answer. */
 export type Negotiated<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> =
-  | { readonly version: 1; readonly connection: ClientConnection<T1>; readonly agent: T1["agentPeer"]; readonly initialized: InitializeAnswerOf<T1> }
-  | { readonly version: 2; readonly connection: ClientConnection<T2>; readonly agent: T2["agentPeer"]; readonly initialized: InitializeAnswerOf<T2> };
+  { readonly version: 1; readonly connection: ClientConnection<T1>; readonly agent: T1["agentPeer"]; readonly initialized: InitializeAnswerOf<T1> } | { readonly version: 2; readonly connection: ClientConnection<T2>; readonly agent: T2["agentPeer"]; readonly initialized: InitializeAnswerOf<T2> };
 
 /** What negotiation needs of a connection: the agent's `initialize`, and `close`. */
 interface Opened {
@@ -94,11 +93,7 @@ const NEGOTIATE_CLIENT = "negotiateClient(transport, { v1?: { protocol, handler,
  * or options that is not one, and for a version whose protocol's `version` is
  * not its key.
  */
-export function negotiateClient<T1 extends ProtocolTypes = never, T2 extends ProtocolTypes = never>(
-  transport: Transport,
-  versions: ClientVersions<T1, T2>,
-  options: NegotiateClientOptions = {},
-): Promise<Negotiated<T1, T2>> {
+export function negotiateClient<T1 extends ProtocolTypes = never, T2 extends ProtocolTypes = never>(transport: Transport, versions: ClientVersions<T1, T2>, options: NegotiateClientOptions = {}): Promise<Negotiated<T1, T2>> {
   checkTransport(NEGOTIATE_CLIENT, "transport", transport);
   if (typeof versions !== "object" || versions === null || Array.isArray(versions)) throw argumentError(NEGOTIATE_CLIENT, "versions", "an object with v1 and/or v2", versions, 'e.g. { v2: { protocol, handler, initialize } } with `protocol` from "acp-router/v2".');
   checkOptions(NEGOTIATE_CLIENT, "options", options);
@@ -109,7 +104,8 @@ export function negotiateClient<T1 extends ProtocolTypes = never, T2 extends Pro
     checkRoute(NEGOTIATE_CLIENT, `versions.v${version}`, version, entry);
     const { protocol, handler, initialize } = entry as ClientVersion<ProtocolTypes>;
     checkHandler(NEGOTIATE_CLIENT, `versions.v${version}.handler`, "client", handler);
-    if (typeof initialize !== "object" || initialize === null || Array.isArray(initialize)) throw argumentError(NEGOTIATE_CLIENT, `versions.v${version}.initialize`, "the initialize params of that version", initialize, `e.g. { protocolVersion: ${version}, ${version === 1 ? "clientCapabilities: {}" : "info, capabilities: {}"} }.`);
+    if (typeof initialize !== "object" || initialize === null || Array.isArray(initialize))
+      throw argumentError(NEGOTIATE_CLIENT, `versions.v${version}.initialize`, "the initialize params of that version", initialize, `e.g. { protocolVersion: ${version}, ${version === 1 ? "clientCapabilities: {}" : "info, capabilities: {}"} }.`);
     return (t) => {
       const connection = createClientConnection(protocol, handler, t, options);
       return { connection, initialize: (o) => (connection.agent as { initialize(p: unknown, o?: RequestOptions): Promise<unknown> }).initialize(initialize, o) };

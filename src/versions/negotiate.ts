@@ -12,10 +12,7 @@ import { unusableAnswer } from "../jsonrpc/unusable.ts";
 export type RoutedVersion = 1 | 2;
 
 /** The outcome for one message read before routing. */
-export type Negotiation =
-  | { readonly tag: "ignore" }
-  | { readonly tag: "reject"; readonly id: string | number | null; readonly error: ErrorObject }
-  | { readonly tag: "route"; readonly version: RoutedVersion; readonly initialize: Record<string, unknown> };
+export type Negotiation = { readonly tag: "ignore" } | { readonly tag: "reject"; readonly id: string | number | null; readonly error: ErrorObject } | { readonly tag: "route"; readonly version: RoutedVersion; readonly initialize: Record<string, unknown> };
 
 /** `{ name: "unknown", version: "unknown" }`: the `info` of a newer client whose own `info` is missing or malformed (as the SDK). */
 export const UNKNOWN_IMPLEMENTATION = { name: "unknown", version: "unknown" } as const;

@@ -47,9 +47,7 @@ export interface AgentRoutes<T1 extends ProtocolTypes = ProtocolTypes, T2 extend
 }
 
 /** The routed connection and its version. */
-export type Routed<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> =
-  | { readonly version: 1; readonly connection: AgentConnection<T1> }
-  | { readonly version: 2; readonly connection: AgentConnection<T2> };
+export type Routed<T1 extends ProtocolTypes = ProtocolTypes, T2 extends ProtocolTypes = ProtocolTypes> = { readonly version: 1; readonly connection: AgentConnection<T1> } | { readonly version: 2; readonly connection: AgentConnection<T2> };
 
 /**
  * Options of {@link routeAgent}: the connection's own options, used before

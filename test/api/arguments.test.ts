@@ -82,7 +82,11 @@ describe("serveStdio: one name, one signature", () => {
   });
 
   it("every table entry's serveStdio takes (handler, options?) and says so when given a protocol", () => {
-    for (const [entry, name] of [[v1, '"acp-router"'], [v2, '"acp-router/v2"'], [unstable, '"acp-router/unstable"']] as const) {
+    for (const [entry, name] of [
+      [v1, '"acp-router"'],
+      [v2, '"acp-router/v2"'],
+      [unstable, '"acp-router/unstable"'],
+    ] as const) {
       const error = thrown(() => entry.serveStdio(entry.protocol as never));
       expect(error.message).toContain(`serveStdio(handler, options?) of ${name}: handler must be an object implementing the agent's methods (AgentHandler); got the ${entry.protocol.name} protocol`);
       expect(error.message).toContain("takes no protocol");
@@ -120,13 +124,17 @@ describe("routeAgent / negotiateClient", () => {
   it("a v1 protocol under v2 (a v1 protocol with a v2 handler) is refused at the call; the transport is never read", () => {
     const transport = untouched();
     const error = thrown(() => routeAgent(transport, { v2: { protocol: v1.protocol, handler: v2Agent } } as never));
-    expect(error.message).toMatch(/^routeAgent\(transport, \{ v1\?: \{ protocol, handler \}, v2\?: \{ protocol, handler \} \}, options\?\): routes\.v2\.protocol must be a protocol of version 2; got the v1 protocol \(version 1\)\. Pass the `protocol` value from "acp-router\/v2" \(or "acp-router\/v2\/unstable"\), or put this one under v1\.$/);
+    expect(error.message).toMatch(
+      /^routeAgent\(transport, \{ v1\?: \{ protocol, handler \}, v2\?: \{ protocol, handler \} \}, options\?\): routes\.v2\.protocol must be a protocol of version 2; got the v1 protocol \(version 1\)\. Pass the `protocol` value from "acp-router\/v2" \(or "acp-router\/v2\/unstable"\), or put this one under v1\.$/,
+    );
     expect(transport.touched()).toBe(false);
   });
 
   it("a connect factory, a non-protocol, no route at all", () => {
     const transport = untouched();
-    expect(thrown(() => routeAgent(transport, { v1: ((t: Transport) => v1.connectAgent(testAgent().handler, t)) as never })).message).toMatch(/routes\.v1 must be \{ protocol, handler \}; got a function \(v1\)\. Pass the version's `protocol` value from "acp-router" .*\(a connect function is no longer taken/);
+    expect(thrown(() => routeAgent(transport, { v1: ((t: Transport) => v1.connectAgent(testAgent().handler, t)) as never })).message).toMatch(
+      /routes\.v1 must be \{ protocol, handler \}; got a function \(v1\)\. Pass the version's `protocol` value from "acp-router" .*\(a connect function is no longer taken/,
+    );
     expect(thrown(() => routeAgent(transport, { v1: { protocol: { version: 1 }, handler: testAgent().handler } } as never)).message).toMatch(/routes\.v1\.protocol must be a protocol; got an object with keys version\./);
     expect(thrown(() => routeAgent(transport, {})).message).toMatch(/routes must be an object with v1, v2 or both; got an object with no keys\./);
     expect(thrown(() => routeAgent(transport, { v1: { protocol: v1.protocol, handler: undefined as never } })).message).toMatch(/routes\.v1\.handler must be .*AgentHandler.*; got undefined\./);
@@ -136,9 +144,15 @@ describe("routeAgent / negotiateClient", () => {
 
   it("negotiateClient throws (does not reject) for a v2 protocol under v1, a missing initialize, a non-transport", () => {
     const transport = untouched();
-    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v2.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } } as never)).message).toMatch(/^negotiateClient\(.*\): versions\.v1\.protocol must be a protocol of version 1; got the v2 protocol \(version 2\)\./);
-    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: undefined as never } })).message).toMatch(/versions\.v1\.initialize must be the initialize params of that version; got undefined\. e\.g\. \{ protocolVersion: 1, clientCapabilities: \{\} \}\./);
-    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } }, { reconnect: transport as never })).message).toMatch(/options\.reconnect must be a function returning a new Transport .*; got an object with keys start, write, close, touched\./);
+    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v2.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } } as never)).message).toMatch(
+      /^negotiateClient\(.*\): versions\.v1\.protocol must be a protocol of version 1; got the v2 protocol \(version 2\)\./,
+    );
+    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: undefined as never } })).message).toMatch(
+      /versions\.v1\.initialize must be the initialize params of that version; got undefined\. e\.g\. \{ protocolVersion: 1, clientCapabilities: \{\} \}\./,
+    );
+    expect(thrown(() => negotiateClient(transport, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } }, { reconnect: transport as never })).message).toMatch(
+      /options\.reconnect must be a function returning a new Transport .*; got an object with keys start, write, close, touched\./,
+    );
     expect(thrown(() => negotiateClient(undefined as never, { v1: { protocol: v1.protocol, handler: testClient().handler, initialize: { protocolVersion: 1, clientCapabilities: {} } } })).message).toMatch(/^negotiateClient\(.*\): transport must be a Transport/);
     expect(transport.touched()).toBe(false);
   });

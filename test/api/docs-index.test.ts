@@ -31,7 +31,25 @@ describe("the API reference", () => {
   it("opens on the landing page and documents every user-facing entry of package.json, not the runtime entry", () => {
     expect(config.readme).toBe("docs/api-landing.md");
     expect(existsSync(join(root, "docs/api-landing.md"))).toBe(true);
-    expect(config.entryPoints).toEqual(["src/index.ts", "src/transport/stdio.ts", "src/versions/index.ts", "src/v2/index.ts", "src/v2/unstable/index.ts", "src/unstable/index.ts", "src/proxy/index.ts", "src/remote/index.ts", "src/remote/node.ts", "src/remote/node-ws.ts", "src/mcp/index.ts", "src/tracing/otel.ts", "src/tracing/propagate.ts", "src/messages.ts", "method-table.ts", "tables/v1-unstable.ts", "tables/v2.ts"]);
+    expect(config.entryPoints).toEqual([
+      "src/index.ts",
+      "src/transport/stdio.ts",
+      "src/versions/index.ts",
+      "src/v2/index.ts",
+      "src/v2/unstable/index.ts",
+      "src/unstable/index.ts",
+      "src/proxy/index.ts",
+      "src/remote/index.ts",
+      "src/remote/node.ts",
+      "src/remote/node-ws.ts",
+      "src/mcp/index.ts",
+      "src/tracing/otel.ts",
+      "src/tracing/propagate.ts",
+      "src/messages.ts",
+      "method-table.ts",
+      "tables/v1-unstable.ts",
+      "tables/v2.ts",
+    ]);
     expect(config.excludeInternal).toBe(true);
     expect(config.treatWarningsAsErrors).toBe(true);
   });

@@ -29,7 +29,10 @@ function perTable(name: string, files: readonly string[]): boolean {
 describe("one name, one meaning across the package's entries", () => {
   it("every name exported by two entries is one declaration or one concept per table", () => {
     expect(sources.length).toBeGreaterThan(10);
-    const program = ts.createProgram(sources.map(([, file]) => `${root}${file}`), { allowImportingTsExtensions: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true });
+    const program = ts.createProgram(
+      sources.map(([, file]) => `${root}${file}`),
+      { allowImportingTsExtensions: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true },
+    );
     const checker = program.getTypeChecker();
     const declared = new Map<string, Map<string, string[]>>();
     for (const [entry, file] of sources) {
@@ -44,7 +47,14 @@ describe("one name, one meaning across the package's entries", () => {
         declared.set(exported.name, byFile);
       }
     }
-    const clashes = [...declared].filter(([name, byFile]) => byFile.size > 1 && !perTable(name, [...byFile.keys()].map((k) => k.split("#")[0] as string)));
+    const clashes = [...declared].filter(
+      ([name, byFile]) =>
+        byFile.size > 1 &&
+        !perTable(
+          name,
+          [...byFile.keys()].map((k) => k.split("#")[0] as string),
+        ),
+    );
     expect(clashes.map(([name, byFile]) => `${name}: ${[...byFile].map(([at, entries]) => `${at} in ${entries.join(", ")}`).join(" | ")}`)).toEqual([]);
     // The names this rule was written for.
     expect(declared.get("serveStdio")?.size).toBe(4);

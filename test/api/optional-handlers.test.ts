@@ -67,14 +67,7 @@ describe("a capability advertised without its handler method", () => {
     const withRead: ClientHandler = { ...client, readTextFile: () => ({ content: "" }) };
     const pair = connectPair(minimalAgent(), withRead);
     await pair.client.agent.initialize(params.initialize({ fs: { readTextFile: true, writeTextFile: true }, terminal: true }));
-    expect(missing(pair.diagnostics.client).map((d) => (d.data as { callback: string }).callback)).toEqual([
-      "writeTextFile",
-      "createTerminal",
-      "terminalOutput",
-      "releaseTerminal",
-      "waitForTerminalExit",
-      "killTerminal",
-    ]);
+    expect(missing(pair.diagnostics.client).map((d) => (d.data as { callback: string }).callback)).toEqual(["writeTextFile", "createTerminal", "terminalOutput", "releaseTerminal", "waitForTerminalExit", "killTerminal"]);
     expect(missing(pair.diagnostics.client)[0]?.message).toBe('clientCapabilities.fs.writeTextFile is advertised but the client handler has no writeTextFile: "fs/write_text_file" will answer -32601');
     expect(missing(pair.diagnostics.agent)).toEqual([]);
     pair.client.close();

@@ -121,10 +121,7 @@ describe("a table with a registered extension row", () => {
       lines.forEach((line, i) => monitor.observe(i % 2 === 0 ? "client" : "agent", line, i));
       return monitor.violations.map((v) => `${v.rule} ${v.by}: ${v.message}`);
     };
-    expect(judge(createMonitor(await loadTables(out)))).toEqual([
-      "schema client: _example.com/echo params do not match v1 EchoParams: /text: must be string",
-      "schema agent: _example.com/echo result do not match v1 EchoResult: /echoed: must be string",
-    ]);
+    expect(judge(createMonitor(await loadTables(out)))).toEqual(["schema client: _example.com/echo params do not match v1 EchoParams: /text: must be string", "schema agent: _example.com/echo result do not match v1 EchoResult: /echoed: must be string"]);
     expect(judge(createMonitor())).toEqual([]);
   });
 
@@ -132,15 +129,17 @@ describe("a table with a registered extension row", () => {
     const summary = join(out, "summary.json");
     // An agent answering initialize, and `_example.com/echo` with a number where the table says a string.
     const agent = `process.stdin.setEncoding("utf8");let b="";process.stdin.on("data",(c)=>{b+=c;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);const result=m.method==="initialize"?{protocolVersion:1,agentCapabilities:{},authMethods:[]}:{echoed:7};process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result})+"\\n");}});`;
-    const ran = await converse(inspectCommand(["--table", out, "--summary", summary], [process.execPath, "-e", agent]), [
-      { line: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', awaitAnswer: 0 },
-      { line: '{"jsonrpc":"2.0","id":1,"method":"_example.com/echo","params":{"text":"hi"}}', awaitAnswer: 1 },
-    ], 40_000);
+    const ran = await converse(
+      inspectCommand(["--table", out, "--summary", summary], [process.execPath, "-e", agent]),
+      [
+        { line: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', awaitAnswer: 0 },
+        { line: '{"jsonrpc":"2.0","id":1,"method":"_example.com/echo","params":{"text":"hi"}}', awaitAnswer: 1 },
+      ],
+      40_000,
+    );
     expect(ran.code).toBe(0);
     const judged = JSON.parse(await readFile(summary, "utf8")) as Summary;
-    expect(judged.violations.map((v) => `${v.rule} ${v.by} ${v.count}: ${v.example}`)).toEqual([
-      "schema agent 1: _example.com/echo result do not match v1 EchoResult: /echoed: must be string",
-    ]);
+    expect(judged.violations.map((v) => `${v.rule} ${v.by} ${v.count}: ${v.example}`)).toEqual(["schema agent 1: _example.com/echo result do not match v1 EchoResult: /echoed: must be string"]);
 
     const missing = await run(process.execPath, ["--import", "tsx", "test/tools/fixtures/run-inspect.ts", "--table", "test/codegen", "--", process.execPath, "-e", ""]);
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
@@ -152,18 +151,11 @@ describe("a table with a registered extension row", () => {
   it("compiles under the repo's compiler options, typed as the handler expects", async () => {
     await writeFile(
       join(out, "usage.ts"),
-      [
-        'import type { AgentHandler } from "./handlers.ts";',
-        'export const echo: AgentHandler["echo"] = (params) => ({ echoed: params.text });',
-        "// @ts-expect-error text is a string, not a number",
-        'export const wrong: AgentHandler["echo"] = (params) => ({ echoed: params.text * 2 });',
-        "",
-      ].join("\n"),
+      ['import type { AgentHandler } from "./handlers.ts";', 'export const echo: AgentHandler["echo"] = (params) => ({ echoed: params.text });', "// @ts-expect-error text is a string, not a number", 'export const wrong: AgentHandler["echo"] = (params) => ({ echoed: params.text * 2 });', ""].join(
+        "\n",
+      ),
     );
-    await writeFile(
-      join(out, "tsconfig.json"),
-      JSON.stringify({ extends: "../../../tsconfig.json", include: [], files: [...GENERATED, "usage.ts"] }, null, 2),
-    );
+    await writeFile(join(out, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", include: [], files: [...GENERATED, "usage.ts"] }, null, 2));
     const tsc = await run("npx", ["tsc", "--noEmit", "--pretty", "false", "-p", relative(repoRoot, join(out, "tsconfig.json"))]);
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.code).toBe(0);

@@ -9,9 +9,7 @@ import { methods, type MethodRow } from "../../method-table.ts";
 import { realSchema } from "./support.ts";
 
 /** A tiny table: the real rows for these wires, in table order. */
-const tiny: readonly MethodRow[] = methods.filter((r) =>
-  ["initialize", "session/set_mode", "session/prompt", "session/cancel", "session/update", "fs/read_text_file", "$/cancel_request"].includes(r.wire),
-);
+const tiny: readonly MethodRow[] = methods.filter((r) => ["initialize", "session/set_mode", "session/prompt", "session/cancel", "session/update", "fs/read_text_file", "$/cancel_request"].includes(r.wire));
 
 const lines = (text: string) => text.split("\n");
 
@@ -27,26 +25,10 @@ describe("emitRouter", () => {
   const router = emitRouter(tiny);
 
   it("emits one switch case per row a side handles, for each kind, in table order", () => {
-    expect(switchOf(router, "agentRequestRow")).toEqual([
-      '    case "initialize": return A_initialize;',
-      '    case "session/set_mode": return A_session_set_mode;',
-      '    case "session/prompt": return A_session_prompt;',
-      "    default: return undefined;",
-    ]);
-    expect(switchOf(router, "agentNotificationRow")).toEqual([
-      '    case "session/cancel": return A_session_cancel;',
-      '    case "$/cancel_request": return A___cancel_request;',
-      "    default: return undefined;",
-    ]);
-    expect(switchOf(router, "clientRequestRow")).toEqual([
-      '    case "fs/read_text_file": return C_fs_read_text_file;',
-      "    default: return undefined;",
-    ]);
-    expect(switchOf(router, "clientNotificationRow")).toEqual([
-      '    case "session/update": return C_session_update;',
-      '    case "$/cancel_request": return C___cancel_request;',
-      "    default: return undefined;",
-    ]);
+    expect(switchOf(router, "agentRequestRow")).toEqual(['    case "initialize": return A_initialize;', '    case "session/set_mode": return A_session_set_mode;', '    case "session/prompt": return A_session_prompt;', "    default: return undefined;"]);
+    expect(switchOf(router, "agentNotificationRow")).toEqual(['    case "session/cancel": return A_session_cancel;', '    case "$/cancel_request": return A___cancel_request;', "    default: return undefined;"]);
+    expect(switchOf(router, "clientRequestRow")).toEqual(['    case "fs/read_text_file": return C_fs_read_text_file;', "    default: return undefined;"]);
+    expect(switchOf(router, "clientNotificationRow")).toEqual(['    case "session/update": return C_session_update;', '    case "$/cancel_request": return C___cancel_request;', "    default: return undefined;"]);
   });
 
   it("makes each whole-table row the handling half's row with the result validator the other half decodes", () => {
@@ -95,9 +77,7 @@ describe("emitHalf", () => {
   });
 
   it("makes each own row its route with its params validator and handler call; the result is decoded by the other side", () => {
-    expect(lines(agent)).toContain(
-      "export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => h.prompt(p as PromptRequest, c) };",
-    );
+    expect(lines(agent)).toContain("export const A_session_prompt: Row<AgentHandler, AgentContext> = { ...R.A_session_prompt, params: V.validatePromptRequest, result: notDecodedHere, invoke: (h, p, c) => h.prompt(p as PromptRequest, c) };");
   });
 
   it("makes the peer's rows routing data with the result validator of the requests this side sends", () => {

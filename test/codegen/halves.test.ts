@@ -95,7 +95,9 @@ ${create}(${entry}, {} as never, memoryPair()[0]);`);
   it("a half serves connections of its own side only", () => {
     const [a, b] = memoryPair();
     expect(() => createClientConnection(table.agentProtocol as Protocol, {}, a)).toThrow(TypeError);
-    expect(() => createAgentConnection(table.clientProtocol as Protocol, {}, b)).toThrow(/^createAgentConnection\(protocol, handler, transport, options\?\): protocol must be the .* table's whole protocol or its agentProtocol; got the .* table's clientProtocol \(its client half\)\. That half decodes only what the client receives/);
+    expect(() => createAgentConnection(table.clientProtocol as Protocol, {}, b)).toThrow(
+      /^createAgentConnection\(protocol, handler, transport, options\?\): protocol must be the .* table's whole protocol or its agentProtocol; got the .* table's clientProtocol \(its client half\)\. That half decodes only what the client receives/,
+    );
   });
 });
 

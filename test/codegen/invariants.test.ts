@@ -61,26 +61,40 @@ describe("the method table checker", () => {
     });
 
     it("allows the same callback name on the two different sides", () => {
-      expect(() => checkTable(withRow("session/request_permission", (r) => ({ ...r, callback: "prompt" })), schema)).not.toThrow();
+      expect(() =>
+        checkTable(
+          withRow("session/request_permission", (r) => ({ ...r, callback: "prompt" })),
+          schema,
+        ),
+      ).not.toThrow();
     });
   });
 
   describe("invariant 2: a notification has no result, a request has one", () => {
     it("rejects a notification with a result", () => {
-      const problems = expectProblem(withRow("session/update", (r) => ({ ...r, result: "PromptResponse" })), 'row "session/update" (client): field "result": a notification has no result');
+      const problems = expectProblem(
+        withRow("session/update", (r) => ({ ...r, result: "PromptResponse" })),
+        'row "session/update" (client): field "result": a notification has no result',
+      );
       expect(problems).toHaveLength(1);
     });
 
     it("rejects a request without a result", () => {
       const { result: _dropped, ...rest } = methods.find((r) => r.wire === "fs/read_text_file") as MethodRow;
-      expectProblem(withRow("fs/read_text_file", () => rest), 'row "fs/read_text_file" (client): field "result": a request needs a result type');
+      expectProblem(
+        withRow("fs/read_text_file", () => rest),
+        'row "fs/read_text_file" (client): field "result": a request needs a result type',
+      );
     });
   });
 
   describe("invariant 3: only app rows have callbacks", () => {
     it("rejects an app row without a callback", () => {
       const { callback: _dropped, ...rest } = methods.find((r) => r.wire === "session/prompt") as MethodRow;
-      const problems = expectProblem(withRow("session/prompt", () => rest), 'row "session/prompt" (agent): field "callback": an "app" row needs a callback');
+      const problems = expectProblem(
+        withRow("session/prompt", () => rest),
+        'row "session/prompt" (agent): field "callback": an "app" row needs a callback',
+      );
       expect(problems).toHaveLength(1);
     });
 
@@ -103,10 +117,7 @@ describe("the method table checker", () => {
 
   describe("invariant 4: wire prefixes", () => {
     it('rejects a "_" wire on a row not registered as an extension', () => {
-      expectProblem(
-        plus({ ...extensionLike, wire: "_example.com/probe" }),
-        'row "_example.com/probe" (agent): field "wire": "_"-prefixed wires are only allowed on registered extension rows (extension: true)',
-      );
+      expectProblem(plus({ ...extensionLike, wire: "_example.com/probe" }), 'row "_example.com/probe" (agent): field "wire": "_"-prefixed wires are only allowed on registered extension rows (extension: true)');
     });
 
     it('rejects a "$/" wire on a row that is not a protocol row', () => {
@@ -153,39 +164,65 @@ describe("the method table checker", () => {
 
     it("requires exactly one initialize row", () => {
       expectProblem(
-        withRow("initialize", (r) => { const { lifecycle: _, ...rest } = r; return rest; }),
+        withRow("initialize", (r) => {
+          const { lifecycle: _, ...rest } = r;
+          return rest;
+        }),
         'table: field "lifecycle": exactly one row must be "initialize" (found 0)',
       );
     });
 
     it("rejects auth on a row the client handles", () => {
-      expectProblem(withRow("fs/read_text_file", (r) => ({ ...r, auth: true })), 'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication');
+      expectProblem(
+        withRow("fs/read_text_file", (r) => ({ ...r, auth: true })),
+        'row "fs/read_text_file" (client): field "auth": only agent rows can require authentication',
+      );
     });
 
     it("allows optional on a notification with a callback", () => {
-      expect(() => checkTable(withRow("session/update", (r) => ({ ...r, optional: true })), schema)).not.toThrow();
+      expect(() =>
+        checkTable(
+          withRow("session/update", (r) => ({ ...r, optional: true })),
+          schema,
+        ),
+      ).not.toThrow();
     });
 
     it("rejects optional on a row without a callback", () => {
-      expectProblem(withRow("session/cancel", (r) => ({ ...r, optional: true })), 'row "session/cancel" (agent): field "optional": only rows with a callback can be optional');
+      expectProblem(
+        withRow("session/cancel", (r) => ({ ...r, optional: true })),
+        'row "session/cancel" (agent): field "optional": only rows with a callback can be optional',
+      );
     });
 
     it("rejects optional on a row its capability already makes optional", () => {
-      expectProblem(withRow("session/load", (r) => ({ ...r, optional: true })), 'row "session/load" (agent): field "optional": a row gated by a capability is optional already');
+      expectProblem(
+        withRow("session/load", (r) => ({ ...r, optional: true })),
+        'row "session/load" (agent): field "optional": a row gated by a capability is optional already',
+      );
     });
 
     it("rejects an optional initialize row", () => {
-      expectProblem(withRow("initialize", (r) => ({ ...r, optional: true })), 'row "initialize" (agent): field "optional": the initialize row cannot be optional: every agent answers it');
+      expectProblem(
+        withRow("initialize", (r) => ({ ...r, optional: true })),
+        'row "initialize" (agent): field "optional": the initialize row cannot be optional: every agent answers it',
+      );
     });
   });
 
   describe("invariant 6: cross-check with the schema", () => {
     it("rejects a params name that is not in $defs", () => {
-      expectProblem(withRow("session/prompt", (r) => ({ ...r, params: "PromptRequets" })), 'row "session/prompt" (agent): field "params": "PromptRequets" is not a $defs name in the schema');
+      expectProblem(
+        withRow("session/prompt", (r) => ({ ...r, params: "PromptRequets" })),
+        'row "session/prompt" (agent): field "params": "PromptRequets" is not a $defs name in the schema',
+      );
     });
 
     it("rejects a result name that is not in $defs", () => {
-      expectProblem(withRow("session/prompt", (r) => ({ ...r, result: "PromptReply" })), 'row "session/prompt" (agent): field "result": "PromptReply" is not a $defs name in the schema');
+      expectProblem(
+        withRow("session/prompt", (r) => ({ ...r, result: "PromptReply" })),
+        'row "session/prompt" (agent): field "result": "PromptReply" is not a $defs name in the schema',
+      );
     });
 
     it("rejects a params name that exists in $defs but is not the schema's x-method type for the row", () => {
@@ -205,10 +242,7 @@ describe("the method table checker", () => {
     });
 
     it("rejects a table that lacks a method the schema defines", () => {
-      const problems = expectProblem(
-        without("session/set_mode"),
-        'row "session/set_mode" (agent): missing: the schema defines this request (SetSessionModeRequest) but the table has no row for it',
-      );
+      const problems = expectProblem(without("session/set_mode"), 'row "session/set_mode" (agent): missing: the schema defines this request (SetSessionModeRequest) but the table has no row for it');
       expect(problems).toHaveLength(1);
     });
 
@@ -250,24 +284,15 @@ describe("the method table checker", () => {
     });
 
     it("rejects an unknown side instead of generating a method no side handles", () => {
-      only(
-        plus({ ...inline({ type: "object" }), side: "agnet" } as unknown as MethodRow),
-        'row "_acme/summarize" (agnet): field "side": unknown value "agnet" — did you mean "agent"? (one of "agent", "client", "both")',
-      );
+      only(plus({ ...inline({ type: "object" }), side: "agnet" } as unknown as MethodRow), 'row "_acme/summarize" (agnet): field "side": unknown value "agnet" — did you mean "agent"? (one of "agent", "client", "both")');
     });
 
     it("rejects an unknown kind instead of generating a router that does not compile", () => {
-      only(
-        plus({ ...inline({ type: "object" }), kind: "reqest" } as unknown as MethodRow),
-        'row "_acme/summarize" (agent): field "kind": unknown value "reqest" — did you mean "request"? (one of "request", "notification")',
-      );
+      only(plus({ ...inline({ type: "object" }), kind: "reqest" } as unknown as MethodRow), 'row "_acme/summarize" (agent): field "kind": unknown value "reqest" — did you mean "request"? (one of "request", "notification")');
     });
 
     it("rejects an unknown layer", () => {
-      only(
-        plus({ ...inline({ type: "object" }), layer: "ap" } as unknown as MethodRow),
-        'row "_acme/summarize" (agent): field "layer": unknown value "ap" — did you mean "app"? (one of "app", "protocol", "session_control")',
-      );
+      only(plus({ ...inline({ type: "object" }), layer: "ap" } as unknown as MethodRow), 'row "_acme/summarize" (agent): field "layer": unknown value "ap" — did you mean "app"? (one of "app", "protocol", "session_control")');
     });
 
     it("rejects an unknown lifecycle value", () => {
@@ -278,14 +303,8 @@ describe("the method table checker", () => {
     });
 
     it("rejects an unknown keyword in an inline schema, however deep, instead of loosening the schema", () => {
-      only(
-        plus(inline({ type: "object", properties: { text: { type: "string" } }, requird: ["text"] })),
-        'row "_acme/summarize" (agent): field "params": unknown JSON Schema keyword "requird" — did you mean "required"?',
-      );
-      only(
-        plus(inline({ type: "object", properties: { items: { type: "array", items: { type: "string", maxLenght: 3 } } } })),
-        'row "_acme/summarize" (agent): field "params": at /properties/items/items: unknown JSON Schema keyword "maxLenght" — did you mean "maxLength"?',
-      );
+      only(plus(inline({ type: "object", properties: { text: { type: "string" } }, requird: ["text"] })), 'row "_acme/summarize" (agent): field "params": unknown JSON Schema keyword "requird" — did you mean "required"?');
+      only(plus(inline({ type: "object", properties: { items: { type: "array", items: { type: "string", maxLenght: 3 } } } })), 'row "_acme/summarize" (agent): field "params": at /properties/items/items: unknown JSON Schema keyword "maxLenght" — did you mean "maxLength"?');
     });
 
     it("codegen refuses such a table before writing anything", async () => {

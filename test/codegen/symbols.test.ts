@@ -18,7 +18,12 @@ function exportedNames(): Set<string> {
   const names = new Set<string>();
   for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)) {
     for (const part of (m[1] as string).split(",")) {
-      const name = part.trim().replace(/^type /, "").split(" as ").pop()?.trim();
+      const name = part
+        .trim()
+        .replace(/^type /, "")
+        .split(" as ")
+        .pop()
+        ?.trim();
       if (name) names.add(name);
     }
   }

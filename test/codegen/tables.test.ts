@@ -17,8 +17,7 @@ const problems = (rows: readonly MethodRow[], schema = unstable): readonly strin
     return (error as { problems: readonly string[] }).problems;
   }
 };
-const replace = (rows: readonly MethodRow[], side: string, wire: string, change: Partial<MethodRow> | ((r: MethodRow) => MethodRow)): MethodRow[] =>
-  rows.map((r) => (r.side === side && r.wire === wire ? (typeof change === "function" ? change(r) : { ...r, ...change }) : r));
+const replace = (rows: readonly MethodRow[], side: string, wire: string, change: Partial<MethodRow> | ((r: MethodRow) => MethodRow)): MethodRow[] => rows.map((r) => (r.side === side && r.wire === wire ? (typeof change === "function" ? change(r) : { ...r, ...change }) : r));
 
 // `npm run codegen -- --check` over the committed folders is not repeated here: `.ci/run` runs it
 // before the tests, and it prints one "12 files up to date" line per table (v1 stable, v1 unstable, v2, v2 unstable, proxy).
@@ -45,48 +44,32 @@ describe("the counterpart column", () => {
       const { counterpart: _dropped, ...rest } = r;
       return rest;
     });
-    expect(problems(rows)).toEqual([
-      'row "mcp/message" (agent): field "counterpart": the other side\'s row must name "notification" as its counterpart',
-      'row "mcp/message" (client): field "counterpart": the other side handles "mcp/message" as another kind; mark both rows with counterpart',
-    ]);
+    expect(problems(rows)).toEqual(['row "mcp/message" (agent): field "counterpart": the other side\'s row must name "notification" as its counterpart', 'row "mcp/message" (client): field "counterpart": the other side handles "mcp/message" as another kind; mark both rows with counterpart']);
   });
 
   it("must name the other row's kind", () => {
-    expect(problems(replace(unstableRows, "agent", "mcp/message", { counterpart: "notification" }))).toContain(
-      'row "mcp/message" (agent): field "counterpart": the counterpart must be the other kind than "notification"',
-    );
+    expect(problems(replace(unstableRows, "agent", "mcp/message", { counterpart: "notification" }))).toContain('row "mcp/message" (agent): field "counterpart": the counterpart must be the other kind than "notification"');
   });
 });
 
 describe("the callerCapability column", () => {
   it("is a path into the calling side's capabilities", () => {
-    expect(problems(replace(unstableRows, "client", "mcp/message", { callerCapability: ["fs", "readTextFile"] }))).toEqual([
-      'row "mcp/message" (client): field "callerCapability": "fs" is not a property of AgentCapabilities',
-    ]);
+    expect(problems(replace(unstableRows, "client", "mcp/message", { callerCapability: ["fs", "readTextFile"] }))).toEqual(['row "mcp/message" (client): field "callerCapability": "fs" is not a property of AgentCapabilities']);
   });
 });
 
 describe("the v2 columns", () => {
   it("put turnEnd only on agent requests, without onCancel", () => {
-    expect(problems(replace(v2Rows, "agent", "session/prompt", { onCancel: { stopReason: "cancelled" } }), v2)).toEqual([
-      'row "session/prompt" (agent): field "turnEnd": a turn that ends by notification answers at once, so it has no onCancel result',
-    ]);
+    expect(problems(replace(v2Rows, "agent", "session/prompt", { onCancel: { stopReason: "cancelled" } }), v2)).toEqual(['row "session/prompt" (agent): field "turnEnd": a turn that ends by notification answers at once, so it has no onCancel result']);
   });
 
   it("check objectCapability's update tag and id against the schema", () => {
     const rows = replace(v2Rows, "agent", "tool_call/cancel", { objectCapability: { update: "tool_call", id: "callId", path: ["capabilities", "cancel"] } });
-    expect(problems(rows, v2)).toEqual([
-      'row "tool_call/cancel" (agent): field "objectCapability": "callId" is not a property of CancelToolCallRequest',
-      'row "tool_call/cancel" (agent): field "objectCapability": "tool_call" is not a sessionUpdate tag in the schema',
-    ]);
+    expect(problems(rows, v2)).toEqual(['row "tool_call/cancel" (agent): field "objectCapability": "callId" is not a property of CancelToolCallRequest', 'row "tool_call/cancel" (agent): field "objectCapability": "tool_call" is not a sessionUpdate tag in the schema']);
   });
 
   it("check that capabilityFields name properties of the initialize types, on the initialize row only", () => {
-    expect(problems(replace(v2Rows, "agent", "initialize", { capabilityFields: { params: "clientCapabilities", result: "capabilities" } }), v2)).toEqual([
-      'row "initialize" (agent): field "capabilityFields": "clientCapabilities" is not a property of InitializeRequest',
-    ]);
-    expect(problems(replace(v2Rows, "agent", "session/new", { repeatable: "until_first_request" }), v2)).toEqual([
-      'row "session/new" (agent): field "repeatable": only the "initialize" row has this column',
-    ]);
+    expect(problems(replace(v2Rows, "agent", "initialize", { capabilityFields: { params: "clientCapabilities", result: "capabilities" } }), v2)).toEqual(['row "initialize" (agent): field "capabilityFields": "clientCapabilities" is not a property of InitializeRequest']);
+    expect(problems(replace(v2Rows, "agent", "session/new", { repeatable: "until_first_request" }), v2)).toEqual(['row "session/new" (agent): field "repeatable": only the "initialize" row has this column']);
   });
 });

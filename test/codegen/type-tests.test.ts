@@ -49,8 +49,16 @@ describe("the type tests (generated code, public API)", () => {
       });
     }
     await Promise.all(writes);
-    original = tscOn(dir, "tsconfig.original.json", files.map((f) => relative(dir, join(typesDir, f))));
-    mutants = tscOn(dir, "tsconfig.mutants.json", directives.map((d) => d.copy));
+    original = tscOn(
+      dir,
+      "tsconfig.original.json",
+      files.map((f) => relative(dir, join(typesDir, f))),
+    );
+    mutants = tscOn(
+      dir,
+      "tsconfig.mutants.json",
+      directives.map((d) => d.copy),
+    );
     await Promise.all([original, mutants]);
   }, 180_000); // two whole-project tsc runs; slow on a shared machine
 

@@ -62,7 +62,11 @@ describe.each(tables)("the emitted validators of $name", ({ table, validators })
   const names = Object.keys(exports);
 
   it("export one validator per validated type", () => {
-    expect(Object.keys(validators).filter((k) => k.startsWith("validate")).sort()).toEqual([...names].sort());
+    expect(
+      Object.keys(validators)
+        .filter((k) => k.startsWith("validate"))
+        .sort(),
+    ).toEqual([...names].sort());
   });
 
   it.each(names)("%s agrees with ajv on valid, broken and non-object values", (name) => {

@@ -77,7 +77,7 @@ describe("an agent receiving session/cancel", () => {
     laneBusy.resolve();
   });
 
-  it("[ACP-CANCEL-001] answers the pending prompt {stopReason:\"cancelled\"} when its handler gives up on the abort", async () => {
+  it('[ACP-CANCEL-001] answers the pending prompt {stopReason:"cancelled"} when its handler gives up on the abort', async () => {
     const d = rawAgent(testAgent({ prompt: (_p, ctx) => rejectOnAbort(ctx.signal) }).handler);
     await d.initialize();
     d.send(request(1, "session/prompt", params.prompt("s")));
@@ -159,7 +159,7 @@ describe("an agent receiving session/cancel", () => {
     ["a plain Error", () => new Error("model stream aborted")],
     ["a string", () => "aborted"],
     ["RpcError -32800", () => RpcError.requestCancelled()],
-  ])("[ACP-CANCEL-102] answers {stopReason:\"cancelled\"}, not an error, when the cancelled prompt throws %s", async (_name, reason) => {
+  ])('[ACP-CANCEL-102] answers {stopReason:"cancelled"}, not an error, when the cancelled prompt throws %s', async (_name, reason) => {
     const d = rawAgent(testAgent({ prompt: (_p, ctx) => rejectOnAbort(ctx.signal, reason) }).handler);
     await d.initialize();
     d.send(request("turn", "session/prompt", params.prompt("s")));

@@ -38,7 +38,7 @@ describe("the test-name scanner", () => {
       'it.skip("skipped", () => {});',
       'it.each([["a", (x) => f(x)], ["b)", 2]])("each %s", () => {});',
       'describe("not a test", () => {}); bit("no"); obj.it("no"); const it2 = "no";',
-      'it(name, () => {});',
+      "it(name, () => {});",
     ].join("\n");
     expect(scanTestNames(source)).toEqual([
       { name: `[${id}] plain`, fails: false, skipped: false },
@@ -120,7 +120,12 @@ describe("the tests bound to the catalogue", () => {
   it("name only ids that exist in the catalogue, in test names and anywhere else in a test file", () => {
     const unknown = bindings.flatMap((b) => b.ids.filter((id) => !byId.has(id)).map((id) => `${b.file}: ${id}`));
     expect(unknown).toEqual([]);
-    const elsewhere = testFiles().flatMap((file) => [...readFileSync(join(repoRoot, file), "utf8").matchAll(BRACKETED_ID)].map((m) => m[1] as string).filter((id) => !byId.has(id)).map((id) => `${file}: ${id}`));
+    const elsewhere = testFiles().flatMap((file) =>
+      [...readFileSync(join(repoRoot, file), "utf8").matchAll(BRACKETED_ID)]
+        .map((m) => m[1] as string)
+        .filter((id) => !byId.has(id))
+        .map((id) => `${file}: ${id}`),
+    );
     expect(elsewhere).toEqual([]);
   });
 

@@ -62,9 +62,7 @@ describe("_meta", () => {
 describe("unknown fields", () => {
   it("[ACP-EXT-101] accepts unknown fields at the root of params and results and inside capabilities, and keeps them", async () => {
     const seen: unknown[] = [];
-    const agent = testAgent(
-      { initialize: (p) => (seen.push(p), { protocolVersion: 1, agentCapabilities: { loadSession: false, futureCapability: { level: 2 } }, futureRoot: "x" } as never) },
-    );
+    const agent = testAgent({ initialize: (p) => (seen.push(p), { protocolVersion: 1, agentCapabilities: { loadSession: false, futureCapability: { level: 2 } }, futureRoot: "x" } as never) });
     const d = rawAgent(agent.handler, { connection: { leniency: "strict" } });
     d.send(request(1, "initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, futureFs: 1 }, futureCap: {} }, futureField: [1, 2] }));
     expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { protocolVersion: 1, agentCapabilities: { loadSession: false, futureCapability: { level: 2 } }, futureRoot: "x" } });

@@ -15,7 +15,7 @@ describe("the JSON-RPC 2.0 envelope", () => {
     ["missing", undefined],
     ['"1.0"', "1.0"],
     ["the number 2", 2],
-  ])('[ACP-JSONRPC-101] answers a request whose jsonrpc is %s with -32600, keeping its id', async (_name, version) => {
+  ])("[ACP-JSONRPC-101] answers a request whose jsonrpc is %s with -32600, keeping its id", async (_name, version) => {
     const agent = testAgent();
     const d = rawAgent(agent.handler);
     await d.initialize();

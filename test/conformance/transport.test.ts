@@ -18,7 +18,10 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function linesOf(bytes: Uint8Array): unknown[] {
   const text = strictUtf8.decode(bytes);
   expect(text.endsWith("\n")).toBe(true);
-  return text.slice(0, -1).split("\n").map((line) => JSON.parse(line) as unknown);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 describe("UTF-8 on the wire", () => {
@@ -110,14 +113,7 @@ describe("the client's side of the agent's stdin", () => {
 
     expect(stdin.endsWith("\n")).toBe(true);
     const lines = stdin.slice(0, -1).split("\n");
-    expect(lines.map((l) => (JSON.parse(l) as { method?: string; result?: unknown }).method ?? "answer")).toEqual([
-      "initialize",
-      "session/new",
-      "session/prompt",
-      "answer",
-      "_note",
-      "session/cancel",
-    ]);
+    expect(lines.map((l) => (JSON.parse(l) as { method?: string; result?: unknown }).method ?? "answer")).toEqual(["initialize", "session/new", "session/prompt", "answer", "_note", "session/cancel"]);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
   });
 });
@@ -191,7 +187,16 @@ describe("a custom transport", () => {
     const [a, c] = stringPair();
     const lines: unknown[] = [];
     connectAgent(testAgent().handler, a);
-    c.start({ data: (text) => lines.push(...String(text).trim().split("\n").map((l) => JSON.parse(l) as unknown)), end: () => undefined });
+    c.start({
+      data: (text) =>
+        lines.push(
+          ...String(text)
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as unknown),
+        ),
+      end: () => undefined,
+    });
     c.write("not json\n");
     c.write(`${JSON.stringify(notification("_quiet", {}))}\n`);
     c.write(`${JSON.stringify(request(3, "session/new", params.newSession()))}\n`);

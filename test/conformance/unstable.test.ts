@@ -77,12 +77,7 @@ describe("the unstable methods' capability gates", () => {
 describe("session/archive", () => {
   it("[ACP-SESSION-403] cancels the session's running prompt as session/close does: its signal aborts and it is answered cancelled", async () => {
     let turn!: AgentContext;
-    const d = await initialized(
-      agent(
-        { sessionCapabilities: { archive: {} } },
-        { prompt: (_p, ctx) => new Promise((resolve) => ((turn = ctx), ctx.signal.addEventListener("abort", () => resolve({ stopReason: "end_turn" })))) },
-      ),
-    );
+    const d = await initialized(agent({ sessionCapabilities: { archive: {} } }, { prompt: (_p, ctx) => new Promise((resolve) => ((turn = ctx), ctx.signal.addEventListener("abort", () => resolve({ stopReason: "end_turn" })))) }));
     d.send(request(1, "session/prompt", { sessionId: "s1", prompt: [{ type: "text", text: "hi" }] }));
     await d.sync();
     d.send(request(2, "session/archive", { sessionId: "s1" }));

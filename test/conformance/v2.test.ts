@@ -46,7 +46,11 @@ describe("v2 transports", () => {
     await pipe.feed(bytes.slice(0, cut));
     await pipe.feed(bytes.slice(cut));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = new TextDecoder("utf-8", { fatal: true }).decode(pipe.output()).trim().split("\n").map((l) => JSON.parse(l) as { id: number; result: unknown });
+    const lines = new TextDecoder("utf-8", { fatal: true })
+      .decode(pipe.output())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result: unknown });
     expect(lines.find((l) => l.id === 2)?.result).toEqual({ text: "héllo ✓" });
   });
 

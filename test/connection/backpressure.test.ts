@@ -23,8 +23,7 @@ function manualTransport() {
   return { transport, flow, feed: (text: string) => receiver?.data(text) };
 }
 
-const update = (sessionId: string, i: number) =>
-  JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i}` } } } });
+const update = (sessionId: string, i: number) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${i}` } } } });
 
 describe("maxQueuedNotifications", () => {
   it("pauses reading once more notifications wait than the bound, resumes at half, and delivers every one in order", async () => {

@@ -113,7 +113,7 @@ describe('batches: "accept" reproduces the JSON-RPC 2.0 §7 batch examples', () 
     expect(await d.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { value: 19 } });
   });
 
-  it("rejects the same rpc call batch as a whole under the default batches: \"reject\", running nothing", async () => {
+  it('rejects the same rpc call batch as a whole under the default batches: "reject", running nothing', async () => {
     const agent = testAgent(arithmetic);
     const d = rawAgent(agent.handler);
     await d.initialize();

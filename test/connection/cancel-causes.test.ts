@@ -42,7 +42,7 @@ function outcome(promise: Promise<unknown>): Promise<{ ok: boolean; value?: unkn
 const closeCapable = { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { close: {} } } } as const;
 
 describe("the cause of a cancellation", () => {
-  it('is "cancel_request" for the peer\'s $/cancel_request, and the caller\'s rejection says so', async () => {
+  it("is \"cancel_request\" for the peer's $/cancel_request, and the caller's rejection says so", async () => {
     const reasons: unknown[] = [];
     const agent = testAgent({ extMethod: (_m, _p, ctx) => recordAbort(reasons)(ctx) });
     const pair = await initializedPair(agent.handler, testClient().handler);

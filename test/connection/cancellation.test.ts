@@ -41,7 +41,7 @@ describe("inbound $/cancel_request", () => {
     expect(d.conn.stats().inFlightInbound).toBe(0);
   });
 
-  it("answers a cancelled session/prompt with {stopReason:\"cancelled\"}, never -32800", async () => {
+  it('answers a cancelled session/prompt with {stopReason:"cancelled"}, never -32800', async () => {
     const agent = testAgent({ prompt: (_p, ctx) => untilAborted(ctx.signal) });
     const d = rawAgent(agent.handler);
     await d.initialize();
@@ -103,46 +103,43 @@ describe("inbound $/cancel_request", () => {
 
   it("answers every request exactly once whatever the timing of handlers and cancels", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ ticks: fc.nat(3), cancelAfter: fc.option(fc.nat(4), { nil: undefined }), honours: fc.boolean() }), { minLength: 1, maxLength: 6 }),
-        async (plans) => {
-          const agent = testAgent({
-            extMethod: async (m, _p, ctx) => {
-              const plan = plans[Number(m.slice(1))] as (typeof plans)[number];
-              for (let i = 0; i < plan.ticks; i++) {
-                await turn();
-                if (plan.honours && ctx.signal.aborted) throw ctx.signal.reason;
-              }
-              return { done: true };
-            },
+      fc.asyncProperty(fc.array(fc.record({ ticks: fc.nat(3), cancelAfter: fc.option(fc.nat(4), { nil: undefined }), honours: fc.boolean() }), { minLength: 1, maxLength: 6 }), async (plans) => {
+        const agent = testAgent({
+          extMethod: async (m, _p, ctx) => {
+            const plan = plans[Number(m.slice(1))] as (typeof plans)[number];
+            for (let i = 0; i < plan.ticks; i++) {
+              await turn();
+              if (plan.honours && ctx.signal.aborted) throw ctx.signal.reason;
+            }
+            return { done: true };
+          },
+        });
+        const d = rawAgent(agent.handler);
+        await d.initialize();
+        plans.forEach((_, i) => d.send(request(i, `_${i}`)));
+        for (let tick = 0; tick <= 4; tick++) {
+          plans.forEach((p, i) => {
+            if (p.cancelAfter === tick) d.send(cancelRequest(i));
           });
-          const d = rawAgent(agent.handler);
-          await d.initialize();
-          plans.forEach((_, i) => d.send(request(i, `_${i}`)));
-          for (let tick = 0; tick <= 4; tick++) {
-            plans.forEach((p, i) => {
-              if (p.cancelAfter === tick) d.send(cancelRequest(i));
-            });
-            await turn();
-          }
-          const answers: WireLine[] = [];
-          while (answers.length < plans.length) answers.push(await d.next());
-          expect(await d.sync()).toEqual([]);
-          expect(answers.map((a) => a.id).sort()).toEqual(plans.map((_, i) => i));
-          for (const a of answers) {
-            if (a.error) expect(a.error.code).toBe(-32800);
-            else expect(a.result).toEqual({ done: true });
-          }
-          d.end();
-        },
-      ),
+          await turn();
+        }
+        const answers: WireLine[] = [];
+        while (answers.length < plans.length) answers.push(await d.next());
+        expect(await d.sync()).toEqual([]);
+        expect(answers.map((a) => a.id).sort()).toEqual(plans.map((_, i) => i));
+        for (const a of answers) {
+          if (a.error) expect(a.error.code).toBe(-32800);
+          else expect(a.result).toEqual({ done: true });
+        }
+        d.end();
+      }),
       { numRuns: 40 },
     );
   });
 });
 
 describe("session/cancel sent by the client", () => {
-  it("answers a prompt whose handler rejects on abort with {stopReason:\"cancelled\"}", async () => {
+  it('answers a prompt whose handler rejects on abort with {stopReason:"cancelled"}', async () => {
     const agent = testAgent({ prompt: (_p, ctx) => untilAborted(ctx.signal) });
     const { client } = await initializedPair(agent.handler, testClient().handler);
     const { sessionId } = await client.agent.newSession(params.newSession());
@@ -172,7 +169,7 @@ describe("session/cancel sent by the client", () => {
   // src/connection/core.ts fail() only applies the row's onCancel result when the error is *not* an
   // RpcError. PITFALLS 7 promises "never -32800" for a cancelled prompt. Suggested fix: also answer
   // onCancel when the call was cancelled and the error is an RpcError with code -32800.
-  it("answers {stopReason:\"cancelled\"} when the cancelled prompt handler throws RpcError -32800", async () => {
+  it('answers {stopReason:"cancelled"} when the cancelled prompt handler throws RpcError -32800', async () => {
     const agent = testAgent({ prompt: (_p, ctx) => untilAborted(ctx.signal).catch(() => Promise.reject(new RpcError(-32800, "Request cancelled"))) });
     const d = rawAgent(agent.handler);
     await d.initialize();

@@ -93,7 +93,16 @@ const table: readonly WireRow[] = [
   { name: "null", line: "null", answer: err(null, -32600), calls: [], diagnostic: "unknown_message" },
   // ── batches (default "reject"): one -32600, id null, nothing runs ──
   { name: "the empty batch []", line: "[]", answer: err(null, -32600), calls: [], diagnostic: "batch" },
-  { name: "a batch of valid requests", line: j([{ jsonrpc: "2.0", id: 1, method: "_echo" }, { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } }]), answer: err(null, -32600), calls: [], diagnostic: "batch" },
+  {
+    name: "a batch of valid requests",
+    line: j([
+      { jsonrpc: "2.0", id: 1, method: "_echo" },
+      { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } },
+    ]),
+    answer: err(null, -32600),
+    calls: [],
+    diagnostic: "batch",
+  },
   { name: "the batch [1]", line: "[1]", answer: err(null, -32600), calls: [], diagnostic: "batch" },
   // ── parse errors: -32700, id null ──
   { name: "truncated JSON", line: '{"jsonrpc":"2.0","id":1,', answer: err(null, -32700), calls: [], diagnostic: "parse_error" },

@@ -75,7 +75,11 @@ describe("a client's session/update handler calling the agent through the outer 
     conns.client = pair.client;
     try {
       const { sessionId } = await pair.client.agent.newSession(params.newSession());
-      const seen = await within(pair.client.agent.prompt(params.prompt(sessionId)).then(() => [...log]), "prompt", 2000);
+      const seen = await within(
+        pair.client.agent.prompt(params.prompt(sessionId)).then(() => [...log]),
+        "prompt",
+        2000,
+      );
       await until(() => log.length === 7, "every update handled");
       expect(log).toEqual(["start u1", "mode answered", "end u1", "start u2", "end u2", "start mode changed", "end mode changed"]);
       // The prompt's answer still waits for both of its updates.

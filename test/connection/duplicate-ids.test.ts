@@ -64,7 +64,7 @@ describe("a request whose id is still in flight", () => {
     expect(d.conn.stats().inFlightInbound).toBe(0);
   });
 
-  it("matches by id and type: a string \"7\" is another id than the number 7", async () => {
+  it('matches by id and type: a string "7" is another id than the number 7', async () => {
     const { agent, release } = holdingAgent();
     const d = rawAgent(agent.handler);
     await d.initialize();

@@ -28,16 +28,17 @@ function frame(bytes: Uint8Array, cuts: readonly number[], maxMessageBytes?: num
 
 /** Any text without line breaks that is not blank: multi-byte and astral characters included. */
 const content = fc.string({ unit: "binary", minLength: 1, maxLength: 12 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== "");
-const jsonish = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)).filter((s) => s.trim() !== "");
+const jsonish = fc
+  .jsonValue({ maxDepth: 2 })
+  .map((v) => JSON.stringify(v))
+  .filter((s) => s.trim() !== "");
 const ending = fc.constantFrom("\n", "\r\n");
 const blank = fc.constantFrom("", " ", "\t", "  \t ");
 /** A stream: content and blank lines, each with an ending; the last one's ending may be missing. */
-const stream = fc
-  .tuple(fc.array(fc.oneof(fc.record({ text: fc.oneof(content, jsonish), blank: fc.constant(false) }), fc.record({ text: blank, blank: fc.constant(true) })), { maxLength: 12 }), fc.array(ending, { minLength: 12, maxLength: 12 }), fc.boolean())
-  .map(([items, endings, lastEnded]) => {
-    const text = items.map((it, i) => it.text + (i < items.length - 1 || lastEnded ? (endings[i] as string) : "")).join("");
-    return { text, lines: items.filter((it) => !it.blank).map((it) => it.text) };
-  });
+const stream = fc.tuple(fc.array(fc.oneof(fc.record({ text: fc.oneof(content, jsonish), blank: fc.constant(false) }), fc.record({ text: blank, blank: fc.constant(true) })), { maxLength: 12 }), fc.array(ending, { minLength: 12, maxLength: 12 }), fc.boolean()).map(([items, endings, lastEnded]) => {
+  const text = items.map((it, i) => it.text + (i < items.length - 1 || lastEnded ? (endings[i] as string) : "")).join("");
+  return { text, lines: items.filter((it) => !it.blank).map((it) => it.text) };
+});
 const withCuts = stream.chain((s) => {
   const bytes = encoder.encode(s.text);
   return fc.record({ s: fc.constant(s), bytes: fc.constant(bytes), cuts: fc.array(fc.nat(bytes.length), { maxLength: 10 }) });
@@ -82,7 +83,10 @@ describe("createFramer", () => {
 
   it("marks a line shallow only when it is at most 2 × bracketLimit + 1 long or has at most bracketLimit opening brackets, for any split", () => {
     const limit = 3;
-    const bracketed = fc.array(fc.constantFrom("{", "[", "}", "]", "a", '"', " ", "é"), { minLength: 1, maxLength: 12 }).map((cs) => cs.join("")).filter((s) => s.trim() !== "");
+    const bracketed = fc
+      .array(fc.constantFrom("{", "[", "}", "]", "a", '"', " ", "é"), { minLength: 1, maxLength: 12 })
+      .map((cs) => cs.join(""))
+      .filter((s) => s.trim() !== "");
     fc.assert(
       fc.property(
         fc.array(bracketed, { minLength: 1, maxLength: 8 }).chain((lines) => {

@@ -47,9 +47,12 @@ function wire(): { transport: Transport; lines: Json[]; send(m: Json): void } {
 
 /** A handler with every method (answers `{}`), and `initialize` answering with nothing advertised. */
 function handlerFor(version: number): object {
-  return new Proxy({}, {
-    get: (_, key) => (key === "then" ? undefined : key === "initialize" ? () => INIT[version]?.result : () => ({})),
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => (key === "then" ? undefined : key === "initialize" ? () => INIT[version]?.result : () => ({})),
+    },
+  );
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -135,10 +138,7 @@ describe.each([
 
   it.each(["request", "notification"] as const)("refuses an extension %s in the same words, both directions", async (kind) => {
     const p = protocol as Protocol;
-    const ext =
-      kind === "request"
-        ? defineExtension({ wire: "_acme/gated", params: z.object({}), result: z.object({}), capability: ["_meta", "acme"] })
-        : defineExtension({ wire: "_acme/gated", params: z.object({}), capability: ["_meta", "acme"] });
+    const ext = kind === "request" ? defineExtension({ wire: "_acme/gated", params: z.object({}), result: z.object({}), capability: ["_meta", "acme"] }) : defineExtension({ wire: "_acme/gated", params: z.object({}), capability: ["_meta", "acme"] });
     const message = `${agentField}._meta.acme was not advertised by the agent`;
     expect(gate(p, NOTHING, ext, "agent")?.message).toBe(message);
 

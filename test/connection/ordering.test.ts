@@ -70,7 +70,10 @@ describe("arrival order", () => {
     const d = await initializedRawClient(testClient().handler, {}, {}, { connection: { maxMessageBytes: 100 } });
     const call = d.conn.request("_x", {});
     const sent = await d.next();
-    const lines = [{ jsonrpc: "2.0", id: sent.id, result: {} }, { jsonrpc: "2.0", id: "r", method: "foo/bar" }].map((m) => JSON.stringify(m));
+    const lines = [
+      { jsonrpc: "2.0", id: sent.id, result: {} },
+      { jsonrpc: "2.0", id: "r", method: "foo/bar" },
+    ].map((m) => JSON.stringify(m));
     d.write(`${lines.join("\n")}\n${"x".repeat(200)}\n`);
     await call;
     const answers = [await d.next(), await d.next()];

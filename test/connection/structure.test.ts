@@ -47,6 +47,10 @@ const PROCESS_WIDE: Readonly<Record<string, string>> = {
   // Agent process groups this process started: its exit and signal hooks must reach every one of
   // them, whichever connection started it (the "no orphan" guarantee); one set per process by nature.
   "src/transport/process.ts live": "owner exit guard",
+  // The owner's watcher process and the groups it holds, which end with the owner whatever kills it
+  // (SIGKILL included): one watcher per owner process by nature.
+  "src/transport/process-watcher.ts watched": "the groups the owner's watcher holds",
+  "src/transport/process-watcher.ts unavailable": "no /bin/sh on this system (once known)",
 };
 
 /** Top-level declarations whose value can change: `let`/`var`, or a `const` holding a mutable Map, Set, WeakMap, WeakSet, array or object. */
@@ -77,7 +81,8 @@ describe("module-level mutable state", () => {
 });
 
 /** Writes to the negotiated state by name: assignments to its facts, and changes to its collections. */
-const STATE_WRITE = /\.(initialized|authenticated|protocolVersion|agentCapabilities|clientCapabilities|offeredClientCapabilities|offeredClientCaps|otherRequestSeen|agentCaps|clientCaps|isInitialized|isAuthenticated|version)\s*=(?!=)|\b(knownSessions|sessions|turns|objects)\.(add|set|delete|clear)\(/;
+const STATE_WRITE =
+  /\.(initialized|authenticated|protocolVersion|agentCapabilities|clientCapabilities|offeredClientCapabilities|offeredClientCaps|otherRequestSeen|agentCaps|clientCaps|isInitialized|isAuthenticated|version)\s*=(?!=)|\b(knownSessions|sessions|turns|objects)\.(add|set|delete|clear)\(/;
 const STATE_MODULE = "src/connection/state.ts";
 
 describe("the negotiated state", () => {
@@ -89,9 +94,19 @@ describe("the negotiated state", () => {
 
   it("is written by one module only, state.ts", () => {
     const files = [...filesIn("src/connection"), ...filesIn("src/extensions"), ...filesIn("src/versions"), "src/decode.ts", "src/bind.ts", "src/protocol.ts", "src/row.ts"];
-    const writers = files.filter((f) => f !== STATE_MODULE && read(f).split("\n").some((line) => STATE_WRITE.test(line)));
+    const writers = files.filter(
+      (f) =>
+        f !== STATE_MODULE &&
+        read(f)
+          .split("\n")
+          .some((line) => STATE_WRITE.test(line)),
+    );
     expect(writers).toEqual([]);
-    expect(read(STATE_MODULE).split("\n").some((line) => STATE_WRITE.test(line))).toBe(true);
+    expect(
+      read(STATE_MODULE)
+        .split("\n")
+        .some((line) => STATE_WRITE.test(line)),
+    ).toBe(true);
   });
 
   it("keeps every field of ConnectionState private: others read it through StateView", () => {
@@ -139,7 +154,13 @@ describe("the inbound pipeline", () => {
 
   it("is written only in the pipeline's modules: no field of it assigned elsewhere, no sender patched in, no cast", () => {
     const files = [...filesIn("src")].filter((f) => !PIPELINE_MODULES.includes(f));
-    expect(files.filter((f) => read(f).split("\n").some((line) => PIPELINE_WRITE.test(line)))).toEqual([]);
+    expect(
+      files.filter((f) =>
+        read(f)
+          .split("\n")
+          .some((line) => PIPELINE_WRITE.test(line)),
+      ),
+    ).toEqual([]);
   });
 
   it("keeps its state to its modules: only the pipeline's own modules import the state's module", () => {

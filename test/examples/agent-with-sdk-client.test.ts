@@ -81,7 +81,10 @@ describe("the example agent under the official SDK client", () => {
     expect(call).toMatchObject({ kind: "read", status: "pending", title: `Read ${packageJson}` });
     const permission = c.permissionRequests.at(-1);
     expect(permission?.toolCall.toolCallId).toBe(call?.toolCallId);
-    expect(permission?.options.map((o) => [o.optionId, o.kind])).toEqual([["allow_once", "allow_once"], ["reject_once", "reject_once"]]);
+    expect(permission?.options.map((o) => [o.optionId, o.kind])).toEqual([
+      ["allow_once", "allow_once"],
+      ["reject_once", "reject_once"],
+    ]);
     const read = readRequests(c).slice(reads);
     expect(read.map((m) => ("params" in m ? m.params : undefined))).toEqual([{ sessionId: sid, path: packageJson, line: 1, limit: 5 }]);
     for (const line of firstLines) expect(textOf(c, sid, from)).toContain(line);

@@ -29,7 +29,11 @@ describe("the fs handlers", () => {
   let root: string;
   let outside: string;
   const fs = () => createFsHandlers((sessionId) => (sessionId === "s" ? root : undefined));
-  const code = (promise: Promise<unknown>) => promise.then(() => "resolved", (error: { code?: number }) => error.code);
+  const code = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "resolved",
+      (error: { code?: number }) => error.code,
+    );
 
   beforeAll(async () => {
     const base = await mkdtemp(join(tmpdir(), "acp-example-fs-"));
@@ -142,7 +146,16 @@ describe("the transcript", () => {
     t.update({ sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "lo" } } });
     t.update({ sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "Look", kind: "search", status: "pending" } });
     t.update({ sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" } });
-    t.update({ sessionId: "s", update: { sessionUpdate: "plan", entries: [{ content: "A", priority: "high", status: "completed" }, { content: "B", priority: "low", status: "in_progress" }] } });
+    t.update({
+      sessionId: "s",
+      update: {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "A", priority: "high", status: "completed" },
+          { content: "B", priority: "low", status: "in_progress" },
+        ],
+      },
+    });
     t.stop("end_turn");
     expect(text).toBe("\n> hi\nHello\n  tool t1: Look (search, pending)\n  tool t1: Look -> completed\n  plan: [x] A · [~] B\n[stop: end_turn]\n");
   });

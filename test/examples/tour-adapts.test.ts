@@ -7,7 +7,22 @@ import { createTranscript } from "../../examples/transcript.ts";
 import { runTour } from "../../examples/tour.ts";
 
 const configOptions: SessionConfigOption[] = [
-  { id: "model", name: "Model", type: "select", currentValue: "small", options: [{ group: "sizes", name: "Sizes", options: [{ value: "small", name: "Small" }, { value: "large", name: "Large" }] }] },
+  {
+    id: "model",
+    name: "Model",
+    type: "select",
+    currentValue: "small",
+    options: [
+      {
+        group: "sizes",
+        name: "Sizes",
+        options: [
+          { value: "small", name: "Small" },
+          { value: "large", name: "Large" },
+        ],
+      },
+    ],
+  },
   { id: "think", name: "Think", type: "boolean", currentValue: false },
 ];
 

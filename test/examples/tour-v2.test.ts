@@ -61,10 +61,14 @@ describe("the example client's tour, negotiated (npx tsx examples/client.ts --to
 });
 
 describe("the example client with --protocol 2 against a v1-only agent", () => {
-  it("fails saying the agent answered protocol version 1", async () => {
-    const v1Agent = `${JSON.stringify(process.execPath)} --import tsx test/peers/sdk-agent.ts`;
-    const run = await runClient(["--protocol", "2", "--prompt", "hi", "--agent", v1Agent]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("the agent answered protocol version 1; this client offers 2 only");
-  }, DEADLINE_MS + 5000);
+  it(
+    "fails saying the agent answered protocol version 1",
+    async () => {
+      const v1Agent = `${JSON.stringify(process.execPath)} --import tsx test/peers/sdk-agent.ts`;
+      const run = await runClient(["--protocol", "2", "--prompt", "hi", "--agent", v1Agent]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("the agent answered protocol version 1; this client offers 2 only");
+    },
+    DEADLINE_MS + 5000,
+  );
 });

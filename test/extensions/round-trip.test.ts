@@ -23,7 +23,10 @@ describe("a runtime-registered extension request", () => {
     expect(answer).toEqual({ text: "abab", length: 4 });
     // The schema's default fills `times` on the handling side.
     expect(await client.request(echo, { text: "x" })).toEqual({ text: "x", length: 1 });
-    expect(seen).toEqual([{ text: "ab", times: 2 }, { text: "x", times: 1 }]);
+    expect(seen).toEqual([
+      { text: "ab", times: 2 },
+      { text: "x", times: 1 },
+    ]);
   });
 
   it("gives the handler the usual context: request id, session id, signal and the typed peer", async () => {

@@ -9,7 +9,7 @@ import { rawAgent } from "../support/raw-peer.ts";
 import { echo, progress, sum } from "./fixtures.ts";
 
 describe("invalid params of a registered extension request", () => {
-  it("are answered -32602 \"Invalid params\" with data.errors per location, and the handler does not run", async () => {
+  it('are answered -32602 "Invalid params" with data.errors per location, and the handler does not run', async () => {
     const calls: unknown[] = [];
     const d = rawAgent(testAgent().handler, { connection: { extensions: [echo.handle((p) => (calls.push(p), { text: p.text }))] } });
     await d.initialize();
@@ -70,8 +70,6 @@ describe("an invalid extension notification", () => {
     d.send(notification("_example.com/progress", { sessionId: "s", percent: 5 }));
     expect(await d.sync()).toEqual([]);
     expect(seen).toEqual([5]);
-    expect(d.diagnostics.filter((x) => x.kind === "invalid_notification")).toEqual([
-      { kind: "invalid_notification", message: 'dropped "_example.com/progress" with invalid params', data: { errors: [{ path: "/percent", message: "Too big: expected number to be <=100" }] } },
-    ]);
+    expect(d.diagnostics.filter((x) => x.kind === "invalid_notification")).toEqual([{ kind: "invalid_notification", message: 'dropped "_example.com/progress" with invalid params', data: { errors: [{ path: "/percent", message: "Too big: expected number to be <=100" }] } }]);
   });
 });

@@ -19,9 +19,7 @@ const agentPath = fileURLToPath(new URL("../fixtures/router-agent.ts", import.me
 const schemaPath = fileURLToPath(new URL("../../node_modules/@agentclientprotocol/sdk/schema/v1/schema.json", import.meta.url));
 
 /** Every `sessionUpdate` tag of the pinned schema, in schema order. */
-const schemaUpdateKinds: string[] = (
-  JSON.parse(readFileSync(schemaPath, "utf8")) as { $defs: { SessionUpdate: { oneOf: Array<{ properties: { sessionUpdate: { const: string } } }> } } }
-).$defs.SessionUpdate.oneOf.map((v) => v.properties.sessionUpdate.const);
+const schemaUpdateKinds: string[] = (JSON.parse(readFileSync(schemaPath, "utf8")) as { $defs: { SessionUpdate: { oneOf: Array<{ properties: { sessionUpdate: { const: string } } }> } } }).$defs.SessionUpdate.oneOf.map((v) => v.properties.sessionUpdate.const);
 
 const fullCapabilities: ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
@@ -31,12 +29,10 @@ const fullCapabilities: ClientCapabilities = {
 };
 
 /** The wire id of the last request the SDK client sent with `method`. */
-const lastRequestId = (c: SdkClient, method: string): unknown =>
-  c.outbound.flatMap((m) => ("method" in m && m.method === method && "id" in m ? [m.id] : [])).at(-1);
+const lastRequestId = (c: SdkClient, method: string): unknown => c.outbound.flatMap((m) => ("method" in m && m.method === method && "id" in m ? [m.id] : [])).at(-1);
 /** Index in the inbound wire log of the response to `id`. */
 const responseIndex = (c: SdkClient, id: unknown): number => c.inbound.findIndex((m) => !("method" in m) && "id" in m && m.id === id);
-const isUpdateFor = (m: AnyMessage, sessionId: string): boolean =>
-  "method" in m && m.method === "session/update" && (m.params as { sessionId?: unknown } | undefined)?.sessionId === sessionId;
+const isUpdateFor = (m: AnyMessage, sessionId: string): boolean => "method" in m && m.method === "session/update" && (m.params as { sessionId?: unknown } | undefined)?.sessionId === sessionId;
 /** The SDK's zod schema for the result of each agent method. */
 const resultSchemas: Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown; error?: unknown } }> = {
   initialize: sdkZod.zInitializeResponse,
@@ -152,7 +148,17 @@ describe("an acp-router agent driven by the official SDK client over stdio", () 
     expect(first.modes?.currentModeId).toBe("ask");
     expect(first.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "code"]);
     expect(first.configOptions).toEqual([
-      { type: "select", id: "model", name: "Model", category: "model", currentValue: "fast", options: [{ value: "fast", name: "Fast" }, { value: "smart", name: "Smart" }] },
+      {
+        type: "select",
+        id: "model",
+        name: "Model",
+        category: "model",
+        currentValue: "fast",
+        options: [
+          { value: "fast", name: "Fast" },
+          { value: "smart", name: "Smart" },
+        ],
+      },
     ]);
   });
 
@@ -196,9 +202,13 @@ describe("an acp-router agent driven by the official SDK client over stdio", () 
     await c.promptText(sid, "echo second");
     const before = c.updates.length;
     // Raw SDK request (no helper flush): snapshot what the client's handler has seen when the load resolves.
-    const seenAtAnswer = await c.agent
-      .request(acp.methods.agent.session.load, { sessionId: sid, cwd, mcpServers: [] })
-      .then((res) => ({ res, replayed: c.updates.slice(before).filter((u) => u.sessionId === sid).map((u) => u.update) }));
+    const seenAtAnswer = await c.agent.request(acp.methods.agent.session.load, { sessionId: sid, cwd, mcpServers: [] }).then((res) => ({
+      res,
+      replayed: c.updates
+        .slice(before)
+        .filter((u) => u.sessionId === sid)
+        .map((u) => u.update),
+    }));
     expect(seenAtAnswer.replayed).toEqual([
       { sessionUpdate: "user_message_chunk", content: { type: "text", text: "echo first" } },
       { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "first" } },

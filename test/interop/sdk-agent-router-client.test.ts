@@ -16,8 +16,7 @@ const sdkAgentPath = fileURLToPath(new URL("../peers/sdk-agent.ts", import.meta.
 const node = JSON.stringify(process.execPath); // quoted for the SDK agent's tokenizer
 
 /** Diagnostics that mean our client rejected or rewrote something the SDK agent sent. */
-const complaints = (diagnostics: Diagnostic[]) =>
-  diagnostics.filter((d) => ["invalid_notification", "invalid_result", "repaired", "unknown_response", "parse_error", "unknown_message", "handler_error"].includes(d.kind));
+const complaints = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => ["invalid_notification", "invalid_result", "repaired", "unknown_response", "parse_error", "unknown_message", "handler_error"].includes(d.kind));
 
 function start(): { proc: AgentProcess; t: TestClient; conn: ClientConnection; diagnostics: Diagnostic[] } {
   const proc = spawnAgent(process.execPath, ["--import", "tsx", sdkAgentPath], { cwd: repoRoot, stderr: "capture" });

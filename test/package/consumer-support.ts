@@ -24,7 +24,7 @@ export function readmeSection(readme: string, heading: string): { files: Consume
   const files: ConsumerFile[] = [];
   const steps: Step[] = [];
   let output = "";
-  const re = /<!-- (consumer: (\S+)|consumer-commands|consumer-output) -->\n```\w*\n([\s\S]*?)```/g;
+  const re = /<!-- (consumer: (\S+)|consumer-commands|consumer-output) -->\n\n?```\w*\n([\s\S]*?)```/g; // prettier puts a blank line after the marker
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const body = m[3] as string;
     if (m[2] !== undefined) files.push({ path: m[2], body });

@@ -147,12 +147,20 @@ describe.each(["npm", "pnpm"] as const)("a fresh project that installs the packe
     const input = [
       { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } },
       { jsonrpc: "2.0", id: 1, method: "_example.com/echo", params: { text: 5 } },
-    ].map((m) => `${JSON.stringify(m)}\n`).join("");
+    ]
+      .map((m) => `${JSON.stringify(m)}\n`)
+      .join("");
     const [cmd, args] = managers[manager].exec(["acp-router", "inspect", "--table", "dist/src/acp", "--summary", "inspect.json", "--", process.execPath, "dist/src/agent.js"]);
     const ran = await runProcess(cmd, args, { cwd: dir, input, timeoutMs: 120_000 });
     expect(ran.code).toBe(0);
-    const answers = ran.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; error?: { code: number } });
-    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([[0, undefined], [1, -32602]]);
+    const answers = ran.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; error?: { code: number } });
+    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([
+      [0, undefined],
+      [1, -32602],
+    ]);
     const summary = JSON.parse(await readFile(join(dir, "inspect.json"), "utf8")) as { violations: { rule: string; by: string; example: string }[] };
     expect(summary.violations.map((v) => `${v.rule} ${v.by}: ${v.example}`)).toEqual([
       // Both lines are written at once, so the second goes out before initialize is answered: inspect says so too.

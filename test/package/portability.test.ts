@@ -6,7 +6,17 @@ import { describe, expect, it } from "vitest";
 import { repoRoot as root, runOk } from "../support/process.ts";
 
 /** The only files allowed runtime `node:` imports: the stdio adapter (with its process lifecycle), the remote transport's Node server adapters, the MCP loopback HTTP bridge (`acp-router/mcp`, Node only) and trace-context propagation on AsyncLocalStorage (`acp-router/tracing`, Node only). */
-const NODE_ADAPTERS = [join("src", "tracing", "propagate.ts"), join("src", "transport", "stdio.ts"), join("src", "transport", "process.ts"), join("src", "remote", "node.ts"), join("src", "remote", "node-ws.ts"), join("src", "remote", "node-h2.ts"), join("src", "remote", "node-h1.ts"), join("src", "mcp", "bridge.ts")];
+const NODE_ADAPTERS = [
+  join("src", "tracing", "propagate.ts"),
+  join("src", "transport", "stdio.ts"),
+  join("src", "transport", "process.ts"),
+  join("src", "transport", "process-watcher.ts"),
+  join("src", "remote", "node.ts"),
+  join("src", "remote", "node-ws.ts"),
+  join("src", "remote", "node-h2.ts"),
+  join("src", "remote", "node-h1.ts"),
+  join("src", "mcp", "bridge.ts"),
+];
 
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -97,7 +97,14 @@ export async function toolsCache(root: string, specs: readonly string[]): Promis
   }
   // Which top-level packages each tool needs, so a project gets only what it asked for.
   const isTop = (p: string) => p.split("/node_modules/").length === 1;
-  const needs = Object.fromEntries(specs.map((spec) => [specName(spec), closure(root, lock, [specName(spec)]).filter(isTop).map((p) => p.slice("node_modules/".length))]));
+  const needs = Object.fromEntries(
+    specs.map((spec) => [
+      specName(spec),
+      closure(root, lock, [specName(spec)])
+        .filter(isTop)
+        .map((p) => p.slice("node_modules/".length)),
+    ]),
+  );
   await writeFile(join(building, "needs.json"), `${JSON.stringify(needs, null, 2)}\n`);
   await writeFile(join(building, "complete"), `${paths.join("\n")}\n`);
   await rm(dir, { recursive: true, force: true });

@@ -52,12 +52,7 @@ async function say(client: AgentContext, sessionId: SessionId, text: string): Pr
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function runPrompt(
-  client: AgentContext,
-  sessionId: SessionId,
-  text: string,
-  cancel: AbortSignal,
-): Promise<PromptResponse["stopReason"]> {
+async function runPrompt(client: AgentContext, sessionId: SessionId, text: string, cancel: AbortSignal): Promise<PromptResponse["stopReason"]> {
   const [verb, rest] = nextToken(text);
   switch (verb) {
     case "echo":
@@ -193,14 +188,26 @@ const app = acp
     log("session/cancel", params.sessionId);
     sessions.get(params.sessionId)?.cancel?.abort();
   })
-  .onRequest("_example.com/echo", (p: unknown) => p, ({ params }) => params)
+  .onRequest(
+    "_example.com/echo",
+    (p: unknown) => p,
+    ({ params }) => params,
+  )
   // Throws a plain Error carrying params.message: shows what the SDK puts on the wire for it.
-  .onRequest("_example.com/throw", (p: unknown) => p, ({ params }) => {
-    throw new Error(String((params as { message?: unknown } | null)?.message));
-  })
-  .onNotification("_example.com/note", (p: unknown) => p, ({ params }) => {
-    log("note", params);
-  });
+  .onRequest(
+    "_example.com/throw",
+    (p: unknown) => p,
+    ({ params }) => {
+      throw new Error(String((params as { message?: unknown } | null)?.message));
+    },
+  )
+  .onNotification(
+    "_example.com/note",
+    (p: unknown) => p,
+    ({ params }) => {
+      log("note", params);
+    },
+  );
 
 if (process.argv.includes("--serve-unadvertised")) {
   app.onRequest(acp.methods.agent.session.load, ({ params }) => {
@@ -209,10 +216,7 @@ if (process.argv.includes("--serve-unadvertised")) {
   });
 }
 
-const stream = acp.ndJsonStream(
-  Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-  Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-);
+const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = app.connect(stream);
 log("ready");
 void connection.closed.then(() => {

@@ -6,28 +6,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { startTerminal, type TestTerminal } from "../support/terminal.ts";
-import type {
-  AnyMessage,
-  ClientCapabilities,
-  ClientConnection,
-  ClientContext,
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  InitializeRequest,
-  PromptRequest,
-  RequestPermissionOutcome,
-  RequestPermissionRequest,
-  SendRequestOptions,
-  SessionNotification,
-} from "@agentclientprotocol/sdk";
+import type { AnyMessage, ClientCapabilities, ClientConnection, ClientContext, CreateElicitationRequest, CreateElicitationResponse, InitializeRequest, PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, SendRequestOptions, SessionNotification } from "@agentclientprotocol/sdk";
 
 /** How `session/request_permission` is answered. Default: `"allow"` (first allow_* option). */
-export type PermissionPolicy =
-  | "allow"
-  | "reject"
-  | "cancel"
-  | { select: string }
-  | ((req: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionOutcome | Promise<RequestPermissionOutcome>);
+export type PermissionPolicy = "allow" | "reject" | "cancel" | { select: string } | ((req: RequestPermissionRequest, signal: AbortSignal) => RequestPermissionOutcome | Promise<RequestPermissionOutcome>);
 
 export type FsMode = { mode: "memory"; files?: Record<string, string> } | { mode: "disk" } | false;
 
@@ -72,8 +54,7 @@ function patchConsole(): void {
 }
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-const isErrorResponse = (m: AnyMessage): m is AnyMessage & { id: unknown; error: acp.ErrorResponse } =>
-  "error" in m && !("method" in m);
+const isErrorResponse = (m: AnyMessage): m is AnyMessage & { id: unknown; error: acp.ErrorResponse } => "error" in m && !("method" in m);
 
 export async function startSdkClient(command: string, args: string[], opts: SdkClientOptions = {}) {
   patchConsole();
@@ -82,9 +63,7 @@ export async function startSdkClient(command: string, args: string[], opts: SdkC
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     ...(opts.env !== undefined ? { env: opts.env } : {}),
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   child.stdin!.on("error", () => {}); // EPIPE when the agent dies first
@@ -233,9 +212,7 @@ export async function startSdkClient(command: string, args: string[], opts: SdkC
   }
 
   // Everything the connection does (its receive loop included) inherits this async context.
-  const connection: ClientConnection = sdkContext.run(diagnostics, () =>
-    app.connect({ readable, writable: base.writable }),
-  );
+  const connection: ClientConnection = sdkContext.run(diagnostics, () => app.connect({ readable, writable: base.writable }));
   const agent: ClientContext = connection.agent;
 
   const defaultCapabilities = (): ClientCapabilities => ({
@@ -279,25 +256,14 @@ export async function startSdkClient(command: string, args: string[], opts: SdkC
     /** Inbound session/update notifications that never reached our handler (e.g. failed zod). */
     droppedUpdates: () => inboundUpdates - updates.length,
     /** -32602/-32600/-32700 answers our SDK sent, plus SDK console.error diagnostics. */
-    protocolErrors: () => [
-      ...outgoingErrors.filter((e) => [-32602, -32600, -32700].includes(e.error.code)),
-      ...diagnostics,
-    ],
+    protocolErrors: () => [...outgoingErrors.filter((e) => [-32602, -32600, -32700].includes(e.error.code)), ...diagnostics],
     /** Chunk texts of agent_message_chunk updates, optionally for one session. */
-    chunks: (sessionId?: string) =>
-      updates
-        .filter((u) => sessionId === undefined || u.sessionId === sessionId)
-        .flatMap((u) =>
-          u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [],
-        ),
-    initialize: (params?: Partial<InitializeRequest>, o?: Opts) =>
-      call(agent.request(m.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: defaultCapabilities(), clientInfo: { name: "sdk-client", version: "0.0.0" }, ...params }, o)),
-    newSession: (params: { cwd: string } & Partial<acp.NewSessionRequest>, o?: Opts) =>
-      call(agent.request(m.session.new, { mcpServers: [], ...params }, o)),
+    chunks: (sessionId?: string) => updates.filter((u) => sessionId === undefined || u.sessionId === sessionId).flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [])),
+    initialize: (params?: Partial<InitializeRequest>, o?: Opts) => call(agent.request(m.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: defaultCapabilities(), clientInfo: { name: "sdk-client", version: "0.0.0" }, ...params }, o)),
+    newSession: (params: { cwd: string } & Partial<acp.NewSessionRequest>, o?: Opts) => call(agent.request(m.session.new, { mcpServers: [], ...params }, o)),
     prompt: (params: PromptRequest, o?: Opts) => call(agent.request(m.session.prompt, params, o)),
     /** Prompt with one text block. */
-    promptText: (sessionId: string, text: string, o?: Opts) =>
-      call(agent.request(m.session.prompt, { sessionId, prompt: [{ type: "text", text }] }, o)),
+    promptText: (sessionId: string, text: string, o?: Opts) => call(agent.request(m.session.prompt, { sessionId, prompt: [{ type: "text", text }] }, o)),
     cancel: (sessionId: string) => agent.notify(m.session.cancel, { sessionId }),
     loadSession: (p: acp.LoadSessionRequest, o?: Opts) => call(agent.request(m.session.load, p, o)),
     listSessions: (p: acp.ListSessionsRequest = {}, o?: Opts) => call(agent.request(m.session.list, p, o)),
@@ -305,8 +271,7 @@ export async function startSdkClient(command: string, args: string[], opts: SdkC
     closeSession: (p: acp.CloseSessionRequest, o?: Opts) => call(agent.request(m.session.close, p, o)),
     deleteSession: (p: acp.DeleteSessionRequest, o?: Opts) => call(agent.request(m.session.delete, p, o)),
     setSessionMode: (p: acp.SetSessionModeRequest, o?: Opts) => call(agent.request(m.session.setMode, p, o)),
-    setSessionConfigOption: (p: acp.SetSessionConfigOptionRequest, o?: Opts) =>
-      call(agent.request(m.session.setConfigOption, p, o)),
+    setSessionConfigOption: (p: acp.SetSessionConfigOptionRequest, o?: Opts) => call(agent.request(m.session.setConfigOption, p, o)),
     authenticate: (p: acp.AuthenticateRequest, o?: Opts) => call(agent.request(m.authenticate, p, o)),
     logout: (p: acp.LogoutRequest = {}, o?: Opts) => call(agent.request(m.logout, p, o)),
     /** Extension request; the method name goes on the wire verbatim (include the leading `_`). */

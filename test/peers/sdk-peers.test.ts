@@ -68,7 +68,10 @@ describe("official SDK agent <-> official SDK client over stdio", () => {
     expect((await c.promptText(sid, "permission")).stopReason).toBe("end_turn");
     expect(last()).toBe("outcome:selected:allow");
     const req = c.permissionRequests.at(-1);
-    expect(req?.options.map((o) => [o.optionId, o.kind])).toEqual([["allow", "allow_once"], ["reject", "reject_once"]]);
+    expect(req?.options.map((o) => [o.optionId, o.kind])).toEqual([
+      ["allow", "allow_once"],
+      ["reject", "reject_once"],
+    ]);
     expect(req?.toolCall.toolCallId).toBe("call-1");
 
     c.permission = "reject";
@@ -164,9 +167,7 @@ describe("official SDK agent <-> official SDK client over stdio", () => {
     await c.promptText(sid, `notify session/update ${bad}`);
     expect(last()).toBe("notified");
     expect(c.droppedUpdates()).toBe(1);
-    expect(c.diagnostics).toEqual([
-      { message: "Error handling notification", details: expect.objectContaining({ method: "session/update", code: -32602 }) },
-    ]);
+    expect(c.diagnostics).toEqual([{ message: "Error handling notification", details: expect.objectContaining({ method: "session/update", code: -32602 }) }]);
   });
 });
 

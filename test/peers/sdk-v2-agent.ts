@@ -12,10 +12,8 @@ export function createSdkV2Agent(): acp.AgentApp {
   const turns = new Map<string, AbortController>();
   let sessions = 0;
   let messages = 0;
-  const say = (client: acp.AgentContext, sessionId: string, messageId: string, text: string) =>
-    client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } } });
-  const idle = (client: acp.AgentContext, sessionId: string, stopReason: "end_turn" | "cancelled") =>
-    client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "state_update", state: "idle", stopReason } as acp.SessionUpdate });
+  const say = (client: acp.AgentContext, sessionId: string, messageId: string, text: string) => client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } } });
+  const idle = (client: acp.AgentContext, sessionId: string, stopReason: "end_turn" | "cancelled") => client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "state_update", state: "idle", stopReason } as acp.SessionUpdate });
 
   async function turn(client: acp.AgentContext, sessionId: string, text: string, signal: AbortSignal, messageId: string): Promise<void> {
     await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "state_update", state: "running" } });

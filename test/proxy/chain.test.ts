@@ -53,7 +53,11 @@ describe("acp-router conduct: our client → proxy A → proxy B → the example
     // Session ids are random UUIDs, and how far the slow count gets before its cancel (sent after
     // 1 s) depends on timing, as does the length of the history replayed with it; everything else
     // is the same, and the history replayed beside the count too.
-    const counted = (out: string) => out.slice(out.indexOf("Counting slowly:"), out.indexOf("[stop: cancelled]")).replace(/^.*sending session\/cancel.*$/m, "").match(/\d+/g)?.length ?? 0;
+    const counted = (out: string) =>
+      out
+        .slice(out.indexOf("Counting slowly:"), out.indexOf("[stop: cancelled]"))
+        .replace(/^.*sending session\/cancel.*$/m, "")
+        .match(/\d+/g)?.length ?? 0;
     const replayed = (out: string) => Number(/the agent replayed (\d+) updates/.exec(out)?.[1]);
     const same = (out: string) =>
       out
@@ -105,16 +109,17 @@ describe("acp-router conduct: our client → proxy A → proxy B → the example
   it("judges every hop clean with inspect in front of it (the proxy hop with the proxy table)", async () => {
     const dir = scratch();
     const inspected = (summary: string, table: string[], command: string[]) => ["sh", "-c", `exec ${commandLine(bin("inspect", ...table, "--summary", join(dir, summary), "--", ...command))}`];
-    const chain = conductCommand(
-      inspected("a.json", ["--table", "src/proxy/generated"], exampleProxy("--name", "A")),
-      inspected("b.json", ["--table", "src/proxy/generated"], exampleProxy("--name", "B")),
-      inspected("agent.json", [], exampleAgent()),
-    );
+    const chain = conductCommand(inspected("a.json", ["--table", "src/proxy/generated"], exampleProxy("--name", "A")), inspected("b.json", ["--table", "src/proxy/generated"], exampleProxy("--name", "B")), inspected("agent.json", [], exampleAgent()));
     const outer = ["sh", "-c", `exec ${commandLine(bin("inspect", "--summary", join(dir, "client.json"), "--", ...chain))}`];
     const run = await runProcess(process.execPath, ["--import", "tsx", exampleClient, "--prompt", "hello", "--prompt", "plan", "--protocol", "1", "--agent", commandLine(outer)], { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
     const summaries = ["client", "a", "b", "agent"].map((name) => JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as { table: string; violations: unknown[]; notes: string[] });
-    expect(summaries.map((s) => [s.table, s.violations])).toEqual([["v1", []], ["v1-proxy", []], ["v1-proxy", []], ["v1", []]]);
+    expect(summaries.map((s) => [s.table, s.violations])).toEqual([
+      ["v1", []],
+      ["v1-proxy", []],
+      ["v1-proxy", []],
+      ["v1", []],
+    ]);
   }, 180_000);
 });
 
@@ -167,11 +172,15 @@ describe("acp-router conduct: MCP-over-ACP for an agent without mcpCapabilities.
   it.each([
     ["through a proxy", [exampleProxy("--name", "P", "--no-context")]],
     ["with no proxy", []],
-  ])("advertises acp to the client and bridges the client's acp server over loopback HTTP for the agent, %s: the MCP tour, progress included", async (_, proxies) => {
-    const agentMcp = tsx("../../examples/agent-mcp.ts", "--no-acp");
-    const lines = await runMcpClient({ agentCommand: conductCommand(...proxies, agentMcp), output: () => {} });
-    expect(lines).toEqual(['agent advertises mcpCapabilities {"http":true,"acp":true}', ...tour]);
-  }, 120_000);
+  ])(
+    "advertises acp to the client and bridges the client's acp server over loopback HTTP for the agent, %s: the MCP tour, progress included",
+    async (_, proxies) => {
+      const agentMcp = tsx("../../examples/agent-mcp.ts", "--no-acp");
+      const lines = await runMcpClient({ agentCommand: conductCommand(...proxies, agentMcp), output: () => {} });
+      expect(lines).toEqual(['agent advertises mcpCapabilities {"http":true,"acp":true}', ...tour]);
+    },
+    120_000,
+  );
 });
 
 describe("acp-router conduct: bad input gets a clear answer and the chain keeps serving", () => {
@@ -203,8 +212,15 @@ describe("acp-router conduct: bad input gets a clear answer and the chain keeps 
       input: ["not json", "[]", '{"jsonrpc":"2.0","id":1.5,"method":"initialize"}', '{"jsonrpc":"2.0","id":"p","method":"proxy/successor","params":{"method":"initialize"}}', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}', ""].join("\n"),
       timeoutMs: 60_000,
     });
-    const lines = ran.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: { protocolVersion: number } });
-    expect(lines.slice(0, 3).map((l) => [l.id, l.error?.code])).toEqual([[null, -32700], [null, -32600], [null, -32600]]);
+    const lines = ran.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: { protocolVersion: number } });
+    expect(lines.slice(0, 3).map((l) => [l.id, l.error?.code])).toEqual([
+      [null, -32700],
+      [null, -32600],
+      [null, -32600],
+    ]);
     // A client sending the conductor's own methods is refused on its hop.
     expect(lines.find((l) => l.id === "p")?.error).toMatchObject({ code: -32601, data: { method: "proxy/successor", reason: "a client of a conductor does not send proxy methods" } });
     // The agent answers initialize, or (when stdin's end reached it first) the conductor says it exited: never silence.

@@ -30,7 +30,10 @@ async function observed(own: readonly string[], components: readonly (readonly s
   const text = readFileSync(join(dir, "trace.jsons"), "utf8");
   expect(isRustTrace(text)).toBe(true);
   // The events as written (the Rust format's own fields: type, from, to, id, method, params, …).
-  const events = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as TraceEvent);
+  const events = text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TraceEvent);
   const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as { hops: { hop: string; summary: { violations: unknown[]; messages: { client: number; agent: number } } }[] };
   return { events, summary };
 }

@@ -18,7 +18,7 @@ const moved = await Promise.all(["guide", "versions", "remote", "tools", "perfor
 /** `<!-- snippet: path -->` followed by a fenced block → [path, block body]. */
 function snippets(text: string): [string, string][] {
   const out: [string, string][] = [];
-  const re = /<!-- snippet: (\S+) -->\n```\w*\n([\s\S]*?)```/g;
+  const re = /<!-- snippet: (\S+) -->\n\n?```\w*\n([\s\S]*?)```/g; // prettier puts a blank line after the marker
   for (let m = re.exec(text); m; m = re.exec(text)) out.push([m[1] as string, m[2] as string]);
   return out;
 }
@@ -32,10 +32,26 @@ describe("the README", () => {
     expect(snippets(versions).map(([path]) => path)).toEqual(["docs/snippets/dual-agent.ts", "docs/snippets/connector-client.ts"]);
   });
 
-  it("fits in 250 lines, says how to make a consumer project ESM, and links every page it moved out", () => {
-    expect(readme.split("\n").length - 1).toBeLessThanOrEqual(250);
+  it("fits in 210 lines of text, says how to make a consumer project ESM, and links every page it moved out", () => {
+    // Lines that carry text: the blank lines prettier puts around markers and lists do not make it longer to read.
+    expect(readme.split("\n").filter((line) => line.trim() !== "").length).toBeLessThanOrEqual(210);
     expect(readme).toContain("npm pkg set type=module");
-    for (const page of ["docs/README.md", "docs/guide.md", "docs/api-landing.md", "docs/versions.md", "docs/remote.md", "docs/tools.md", "docs/performance.md", "docs/compatibility.md", "docs/security.md", "docs/conformance.md", "docs/architecture.md", "docs/testing.md", "docs/migrating-from-sdk.md", "docs/editors.md"]) {
+    for (const page of [
+      "docs/README.md",
+      "docs/guide.md",
+      "docs/api-landing.md",
+      "docs/versions.md",
+      "docs/remote.md",
+      "docs/tools.md",
+      "docs/performance.md",
+      "docs/compatibility.md",
+      "docs/security.md",
+      "docs/conformance.md",
+      "docs/architecture.md",
+      "docs/testing.md",
+      "docs/migrating-from-sdk.md",
+      "docs/editors.md",
+    ]) {
       expect(readme, page).toContain(`](${page})`);
     }
   });

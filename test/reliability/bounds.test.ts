@@ -108,7 +108,7 @@ describe("maxDepth (JSON nesting)", () => {
 
   it("does not count brackets inside strings", () => {
     const { wire } = initializedAgent(countingAgent(), { maxDepth: 4 });
-    wire.send({ jsonrpc: "2.0", id: 1, method: "_x/y", params: { s: "[[[[[[{{{{{{\\\"[[[[" } });
+    wire.send({ jsonrpc: "2.0", id: 1, method: "_x/y", params: { s: '[[[[[[{{{{{{\\"[[[[' } });
     expect(wire.take()).toEqual([{ jsonrpc: "2.0", id: 1, result: { ok: true } }]);
   });
 });
@@ -267,7 +267,6 @@ describe("maxWriteQueueBytes (outbound bytes the peer has not read)", () => {
     for (const c of calls) await expect(c).rejects.toThrow(ConnectionClosedError);
   });
 });
-
 
 describe("validation work per hostile line", () => {
   it("answers a session/prompt with 2,000 invalid content blocks -32602, listing 20 locations and a summary", async () => {

@@ -20,14 +20,7 @@ interface RequestSpec {
   readonly completion: "resolve" | "reject";
 }
 
-type Event =
-  | { readonly t: "send"; readonly r: number }
-  | { readonly t: "complete"; readonly r: number }
-  | { readonly t: "cancel"; readonly r: number }
-  | { readonly t: "sessionCancel"; readonly s: "s1" | "s2" }
-  | { readonly t: "cancelUnknown" }
-  | { readonly t: "flush" }
-  | { readonly t: "micro" };
+type Event = { readonly t: "send"; readonly r: number } | { readonly t: "complete"; readonly r: number } | { readonly t: "cancel"; readonly r: number } | { readonly t: "sessionCancel"; readonly s: "s1" | "s2" } | { readonly t: "cancelUnknown" } | { readonly t: "flush" } | { readonly t: "micro" };
 
 const requestSpec: fc.Arbitrary<RequestSpec> = fc.record({
   kind: fc.constantFrom("prompt" as const, "ext" as const),
@@ -43,13 +36,7 @@ const scenario = fc
     const n = requests.length;
     const keyed = <E extends Event>(e: E) => fc.tuple(fc.nat(1000), fc.constant(e));
     const perRequest = requests.map((_, r) => fc.tuple(fc.nat(1000), fc.nat(1000), fc.array(keyed({ t: "cancel", r } as const), { maxLength: 2 })));
-    const extras = fc.array(
-      fc.oneof(
-        fc.tuple(fc.nat(1000), fc.constantFrom<Event>({ t: "sessionCancel", s: "s1" }, { t: "sessionCancel", s: "s2" }, { t: "cancelUnknown" })),
-        fc.tuple(fc.nat(1000), fc.constantFrom<Event>({ t: "flush" }, { t: "micro" }, { t: "micro" })),
-      ),
-      { maxLength: 8 },
-    );
+    const extras = fc.array(fc.oneof(fc.tuple(fc.nat(1000), fc.constantFrom<Event>({ t: "sessionCancel", s: "s1" }, { t: "sessionCancel", s: "s2" }, { t: "cancelUnknown" })), fc.tuple(fc.nat(1000), fc.constantFrom<Event>({ t: "flush" }, { t: "micro" }, { t: "micro" }))), { maxLength: 8 });
     return fc.tuple(fc.constant(requests), fc.tuple(...perRequest), extras, fc.array(fc.oneof(fc.integer({ min: 1, max: 1e6 }), fc.string({ minLength: 1, maxLength: 4 })), { minLength: n, maxLength: n }));
   })
   .map(([requests, perRequest, extras, rawIds]) => {
@@ -190,13 +177,7 @@ describe("cancellation races on the client side (property)", () => {
     type ClientEvent = { t: "send" | "complete"; r: number } | { t: "cancel"; s: "s1" | "s2" } | { t: "flush" } | { t: "micro" };
     const schedule = fc
       .array(fc.record({ session: fc.constantFrom("s1" as const, "s2" as const), outcome: fc.constantFrom("selected", "reject") }), { minLength: 1, maxLength: 4 })
-      .chain((reqs) =>
-        fc.tuple(
-          fc.constant(reqs),
-          fc.tuple(...reqs.map(() => fc.tuple(fc.nat(1000), fc.nat(1000)))),
-          fc.array(fc.tuple(fc.nat(1000), fc.constantFrom<ClientEvent>({ t: "cancel", s: "s1" }, { t: "cancel", s: "s2" }, { t: "flush" }, { t: "micro" })), { maxLength: 6 }),
-        ),
-      )
+      .chain((reqs) => fc.tuple(fc.constant(reqs), fc.tuple(...reqs.map(() => fc.tuple(fc.nat(1000), fc.nat(1000)))), fc.array(fc.tuple(fc.nat(1000), fc.constantFrom<ClientEvent>({ t: "cancel", s: "s1" }, { t: "cancel", s: "s2" }, { t: "flush" }, { t: "micro" })), { maxLength: 6 })))
       .map(([reqs, times, extras]) => {
         const keyed: [number, ClientEvent][] = [...extras];
         times.forEach(([a, b], r) => keyed.push([Math.min(a, b), { t: "send", r }], [Math.max(a, b) + 0.5, { t: "complete", r }]));

@@ -65,11 +65,30 @@ describe("what an agent answers and reports for each kind of bad line", () => {
     [
       "a malformed envelope (keeps its id)",
       '{"jsonrpc":"1.0","id":4,"method":"session/new","params":[1]}',
-      [err(4, -32600, 'Invalid request: jsonrpc must be "2.0"; params must be an object when present', { errors: [{ path: "/jsonrpc", message: 'must be "2.0"' }, { path: "/params", message: "must be an object when present" }] })],
+      [
+        err(4, -32600, 'Invalid request: jsonrpc must be "2.0"; params must be an object when present', {
+          errors: [
+            { path: "/jsonrpc", message: 'must be "2.0"' },
+            { path: "/params", message: "must be an object when present" },
+          ],
+        }),
+      ],
       [],
     ],
     ["an unknown method", '{"jsonrpc":"2.0","id":5,"method":"foo/bar"}', [err(5, -32601, "Method not found", { method: "foo/bar" })], []],
-    ["invalid params", '{"jsonrpc":"2.0","id":6,"method":"session/new","params":{"cwd":5}}', [err(6, -32602, "Invalid params", { errors: [{ path: "/mcpServers", message: "is required" }, { path: "/cwd", message: "must be string" }] })], []],
+    [
+      "invalid params",
+      '{"jsonrpc":"2.0","id":6,"method":"session/new","params":{"cwd":5}}',
+      [
+        err(6, -32602, "Invalid params", {
+          errors: [
+            { path: "/mcpServers", message: "is required" },
+            { path: "/cwd", message: "must be string" },
+          ],
+        }),
+      ],
+      [],
+    ],
     [
       "a method gated by a capability the agent did not advertise",
       '{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}',
@@ -82,7 +101,12 @@ describe("what an agent answers and reports for each kind of bad line", () => {
       [{ jsonrpc: "2.0", id: 8, result: { sessionId: "s1" } }],
       [{ kind: "repaired", message: 'repaired the params of "session/new"', data: { id: 8, repairs: [{ path: "/_meta", action: "removed" }] } }],
     ],
-    ["a handler that throws (internals not sent)", '{"jsonrpc":"2.0","id":9,"method":"_x/throw","params":{}}', [err(9, -32603, "Internal error")], [{ kind: "handler_error", message: 'handler of "_x/throw" threw', data: "Error: secret path /home/me/.ssh", error: new Error("secret path /home/me/.ssh") }]],
+    [
+      "a handler that throws (internals not sent)",
+      '{"jsonrpc":"2.0","id":9,"method":"_x/throw","params":{}}',
+      [err(9, -32603, "Internal error")],
+      [{ kind: "handler_error", message: 'handler of "_x/throw" threw', data: "Error: secret path /home/me/.ssh", error: new Error("secret path /home/me/.ssh") }],
+    ],
   ];
 
   it.each(rows)("%s", (_name, line, answers, diagnostics) => {
@@ -212,7 +236,7 @@ describe("what a client reports for each kind of bad notification or answer", ()
     expect(c.diagnostics).toEqual([{ kind: "unknown_message", message: 'sending "session/unknown", which the agent does not handle in the method table' }]);
   });
 
-  it("closes with reason \"closed by this side\" when close() is called without one, rejecting pending calls with it", async () => {
+  it('closes with reason "closed by this side" when close() is called without one, rejecting pending calls with it', async () => {
     const c = await client();
     const call = c.conn.request("_x/wait", {});
     c.conn.close();

@@ -8,24 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectAgent, connectClient } from "../../src/index.ts";
 import type { AgentConnection, ClientConnection } from "../../src/index.ts";
-import {
-  agentInbound,
-  answerProblem,
-  anyLine,
-  chunked,
-  clientInbound,
-  countingAgent,
-  countingClient,
-  expectText,
-  allClientCapabilities,
-  messageShaped,
-  mutatedFrom,
-  rawWire,
-  rejectionSpy,
-  turn,
-  type Answer,
-  type RawWire,
-} from "./support.ts";
+import { agentInbound, answerProblem, anyLine, chunked, clientInbound, countingAgent, countingClient, expectText, allClientCapabilities, messageShaped, mutatedFrom, rawWire, rejectionSpy, turn, type Answer, type RawWire } from "./support.ts";
 
 const RUNS = 10_000;
 const rejections = rejectionSpy();
@@ -163,20 +146,27 @@ describe("the client's inbound side, fuzzed over one connection with outbound ca
     let run = 0;
     const permission = (id: string) => ({ ...(clientInbound[0] as object), id });
     await fc.assert(
-      fc.asyncProperty(fc.oneof(anyLine(clientInbound), fc.integer({ min: 0, max: 3 }).map((k) => `{"jsonrpc":"2.0","id":@${k},"result":{"pong":1}}`)), fc.boolean(), async (template, twice) => {
-        // One outbound call per run; the input may answer it (the `@k` ids point at recent calls).
-        const call = conn.request("_example.com/ping", {});
-        call.then(
-          () => settled++,
-          () => settled++,
-        );
-        const outbound = wire.take();
-        const ping = outbound[0];
-        if (outbound.length !== 1 || ping?.method !== "_example.com/ping" || typeof ping.id !== "number") return ok(`expected the ping request, got ${JSON.stringify(outbound)}`);
-        const text = template.replace(/@(\d)/, (_m, k: string) => String(Math.max(0, (ping.id as number) - Number(k))));
-        const input = twice ? `${text}\n${text}\n` : `${text}\n`;
-        return ok(await exercise(wire, [input], input, permission, run++));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          anyLine(clientInbound),
+          fc.integer({ min: 0, max: 3 }).map((k) => `{"jsonrpc":"2.0","id":@${k},"result":{"pong":1}}`),
+        ),
+        fc.boolean(),
+        async (template, twice) => {
+          // One outbound call per run; the input may answer it (the `@k` ids point at recent calls).
+          const call = conn.request("_example.com/ping", {});
+          call.then(
+            () => settled++,
+            () => settled++,
+          );
+          const outbound = wire.take();
+          const ping = outbound[0];
+          if (outbound.length !== 1 || ping?.method !== "_example.com/ping" || typeof ping.id !== "number") return ok(`expected the ping request, got ${JSON.stringify(outbound)}`);
+          const text = template.replace(/@(\d)/, (_m, k: string) => String(Math.max(0, (ping.id as number) - Number(k))));
+          const input = twice ? `${text}\n${text}\n` : `${text}\n`;
+          return ok(await exercise(wire, [input], input, permission, run++));
+        },
+      ),
       { numRuns: RUNS },
     );
     // Calls answered by the fuzzer settled; the others are still pending. Nothing settled twice.

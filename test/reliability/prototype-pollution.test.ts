@@ -122,9 +122,7 @@ describe("keys named __proto__, constructor and prototype inside messages", () =
       return { stopReason: "end_turn" };
     };
     const { wire } = spiedAgent(handler);
-    wire.send(
-      `{${evilKeys},"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{${evilKeys},"sessionId":"s1","prompt":[{${evilKeys},"type":"text","text":"hi"}],"_meta":{${evilKeys},"deep":{${evilKeys}}}}}`,
-    );
+    wire.send(`{${evilKeys},"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{${evilKeys},"sessionId":"s1","prompt":[{${evilKeys},"type":"text","text":"hi"}],"_meta":{${evilKeys},"deep":{${evilKeys}}}}}`);
     await turn();
     expect(wire.take()).toEqual([{ jsonrpc: "2.0", id: 3, result: { stopReason: "end_turn" } }]);
     const params = seen[0] as Record<string, unknown>;
@@ -257,8 +255,7 @@ describe("dangerous keys injected anywhere in valid messages (property)", () => 
   it("change no prototype and call no prototype-named handler method, on either side", async () => {
     const agent = spiedAgent();
     const client = await spiedClient();
-    const injected = (corpus: readonly JsonObject[]) =>
-      fc.tuple(fc.nat(corpus.length - 1), fc.nat(), fc.constantFrom(...DANGEROUS), dangerousTree).map(([i, pick, key, tree]) => inject(corpus[i] as JsonObject, pick, key, tree));
+    const injected = (corpus: readonly JsonObject[]) => fc.tuple(fc.nat(corpus.length - 1), fc.nat(), fc.constantFrom(...DANGEROUS), dangerousTree).map(([i, pick, key, tree]) => inject(corpus[i] as JsonObject, pick, key, tree));
     await fc.assert(
       fc.asyncProperty(injected(agentInbound), injected(clientInbound), async (toAgent, toClient) => {
         agent.wire.send(toAgent);

@@ -216,12 +216,7 @@ export { deferred, within, type Deferred } from "../support/async.ts";
 // ── fast-check arbitraries for hostile inbound traffic ─────────────────
 
 /** Request ids, valid and not: safe integers, strings, and the values DESIGN §4.3 says are not ids. */
-export const anyId: fc.Arbitrary<Json> = fc.oneof(
-  fc.integer(),
-  fc.string({ maxLength: 6 }),
-  fc.constantFrom<Json>(null, true, false, 1.5, -0.25, 2 ** 53, -(2 ** 53), 9007199254740993, 1e300, "", "1", 0, -1),
-  fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>,
-);
+export const anyId: fc.Arbitrary<Json> = fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.constantFrom<Json>(null, true, false, 1.5, -0.25, 2 ** 53, -(2 ** 53), 9007199254740993, 1e300, "", "1", 0, -1), fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>);
 
 /** Method names: real ones, extension ones, prototype names, and junk. */
 export const anyMethod: fc.Arbitrary<Json> = fc.oneof(

@@ -23,7 +23,14 @@ export function remoteAgent(probe: AgentProbe = { cancelled: 0 }): AgentHandler 
       if (text === "ask") {
         await ctx.peer.sessionUpdate({ sessionId: params.sessionId, update: { sessionUpdate: "tool_call", toolCallId: "call-1", title: "write a file", status: "pending" } });
         const answer = await ctx.peer.requestPermission(
-          { sessionId: params.sessionId, toolCall: { toolCallId: "call-1" }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }, { optionId: "deny", name: "Deny", kind: "reject_once" }] },
+          {
+            sessionId: params.sessionId,
+            toolCall: { toolCallId: "call-1" },
+            options: [
+              { optionId: "allow", name: "Allow", kind: "allow_once" },
+              { optionId: "deny", name: "Deny", kind: "reject_once" },
+            ],
+          },
           { signal: ctx.signal },
         );
         await say(answer.outcome.outcome === "selected" ? `chose ${answer.outcome.optionId}` : "permission cancelled");

@@ -39,7 +39,11 @@ describe("reconnecting with the official SDK's HTTP client", () => {
     // The SDK client opens the session's event stream before it posts session/load.
     await within(second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: "/", mcpServers: [] }), "session/load");
     expect(second.texts[0]).toBe("user_message_chunk: remember me");
-    const agentText = () => second.texts.filter((t) => t.startsWith("agent_message_chunk: ")).map((t) => t.slice("agent_message_chunk: ".length)).join("");
+    const agentText = () =>
+      second.texts
+        .filter((t) => t.startsWith("agent_message_chunk: "))
+        .map((t) => t.slice("agent_message_chunk: ".length))
+        .join("");
     // The history replayed on the new connection: the prompt and the agent's echo of it.
     expect(agentText()).toContain("remember me");
     const again = await within(second.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "still here" }] }), "a prompt on the loaded session");

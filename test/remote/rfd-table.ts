@@ -91,7 +91,11 @@ export const rfdRows: readonly RfdRow[] = [
       const { connectionId, sessionId, stream } = await withSession(url);
       const res = await post(url, { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } }, { [CONN]: connectionId, [SESS]: sessionId });
       // Long enough for a local echo turn; a server that holds the answer elsewhere shows as false.
-      const answered = await within(stream.next((m) => m.id === 2, "the prompt's answer"), "the prompt's answer", 1500).then(
+      const answered = await within(
+        stream.next((m) => m.id === 2, "the prompt's answer"),
+        "the prompt's answer",
+        1500,
+      ).then(
         () => true,
         () => false,
       );

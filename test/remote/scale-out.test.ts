@@ -33,14 +33,18 @@ function start(command: string, args: string[]): ChildProcess {
 
 async function backend(name: string): Promise<{ child: ChildProcess; port: number }> {
   const child = start(process.execPath, ["--import", "tsx", backendPath, name]);
-  const url = await within(new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.split("\n")[0] as string);
-    });
-    child.once("exit", () => reject(new Error(`backend ${name} exited`)));
-  }), `backend ${name}`, 20_000);
+  const url = await within(
+    new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0] as string);
+      });
+      child.once("exit", () => reject(new Error(`backend ${name} exited`)));
+    }),
+    `backend ${name}`,
+    20_000,
+  );
   return { child, port: Number(new URL(url).port) };
 }
 
@@ -82,13 +86,23 @@ describe("several backends behind HAProxy with cookie affinity", haproxy.suite, 
     );
     const lb = start(haproxyBin, ["-db", "-f", config]);
     const url = `http://127.0.0.1:${port}/acp`;
-    await within((async () => {
-      for (;;) {
-        if (lb.exitCode !== null) throw new Error("haproxy exited");
-        if (await fetch(url, { method: "DELETE" }).then(() => true, () => false)) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })(), "haproxy to listen", 10_000);
+    await within(
+      (async () => {
+        for (;;) {
+          if (lb.exitCode !== null) throw new Error("haproxy exited");
+          if (
+            await fetch(url, { method: "DELETE" }).then(
+              () => true,
+              () => false,
+            )
+          )
+            return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })(),
+      "haproxy to listen",
+      10_000,
+    );
 
     // 12 clients: 9 over Streamable HTTP, 3 over WebSocket, each with its own cookie jar.
     const clients = await Promise.all(

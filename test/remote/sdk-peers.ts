@@ -19,8 +19,7 @@ import { onCleanup } from "./support.ts";
 export function sdkAgentApp() {
   let sessions = 0;
   const turns = new Map<string, AbortController>();
-  const say = (client: acp.AgentContext, sessionId: string, text: string) =>
-    client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+  const say = (client: acp.AgentContext, sessionId: string, text: string) => client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
   return acp
     .agent({ name: "sdk-remote-agent" })
     .onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, authMethods: [] }))

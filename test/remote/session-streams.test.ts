@@ -16,10 +16,7 @@ function recordingFetch(refuse?: string): { fetch: typeof globalThis.fetch; log:
     const session = headers.get("acp-session-id");
     // When our client ends an event stream (its GET's signal aborts), noted in order with the requests.
     if (method === "GET") init?.signal?.addEventListener("abort", () => log.push({ method: "abort GET", session, status: 0 }), { once: true });
-    const response =
-      method === "GET" && refuse !== undefined && session === refuse
-        ? new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Unknown Acp-Session-Id" } }), { status: 404 })
-        : await globalThis.fetch(input, init);
+    const response = method === "GET" && refuse !== undefined && session === refuse ? new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Unknown Acp-Session-Id" } }), { status: 404 }) : await globalThis.fetch(input, init);
     log.push({ method, session, status: response.status });
     return response;
   };
@@ -87,7 +84,10 @@ describe("a refused session stream", () => {
     const a = (await within(conn.agent.newSession({ cwd: "/", mcpServers: [] }), "session/new")).sessionId;
     const b = (await within(conn.agent.newSession({ cwd: "/", mcpServers: [] }), "session/new")).sessionId;
     expect(b).toBe("sess-2");
-    const refused = await within(conn.agent.prompt({ sessionId: b, prompt: [{ type: "text", text: "lost" }] }).catch((e: unknown) => e), "the refused prompt");
+    const refused = await within(
+      conn.agent.prompt({ sessionId: b, prompt: [{ type: "text", text: "lost" }] }).catch((e: unknown) => e),
+      "the refused prompt",
+    );
     expect(refused).toMatchObject({ code: -32603, message: "the event stream of session sess-2 was refused (HTTP 404): its answers cannot arrive", data: { status: 404 } });
     expect((await within(conn.agent.prompt({ sessionId: a, prompt: [{ type: "text", text: "kept" }] }), "the other session's prompt")).stopReason).toBe("end_turn");
     expect(client.chunks).toEqual(["kept", " ", "kept"]);

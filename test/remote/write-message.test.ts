@@ -13,7 +13,12 @@ function sink(): EventSink & { readonly text: string[] } {
 }
 
 /** The `data:` payloads of the SSE events written to `s`. */
-const events = (s: { readonly text: string[] }) => s.text.join("").split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice("data: ".length));
+const events = (s: { readonly text: string[] }) =>
+  s.text
+    .join("")
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => l.slice("data: ".length));
 
 describe("the HTTP leg of the remote server", () => {
   it("puts each message written whole on the stream as one event, and splits text written with write into its lines", () => {

@@ -104,7 +104,10 @@ export const allAgentCapabilities = {
 export const allClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: {} };
 
 function counted<H extends object>(handler: H, calls: Calls): H & { readonly calls: Calls } {
-  return Object.assign(observed(handler, (name) => calls.set(name, (calls.get(name) ?? 0) + 1)), { calls });
+  return Object.assign(
+    observed(handler, (name) => calls.set(name, (calls.get(name) ?? 0) + 1)),
+    { calls },
+  );
 }
 
 /**

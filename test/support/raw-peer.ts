@@ -64,7 +64,10 @@ export interface RawDriver<Conn> {
 }
 
 /** A driver around `connectAgent(handler)`: the test plays the client. */
-export function rawAgent(handler: AgentHandler, options: RawDriverOptions = {}): RawDriver<AgentConnection> & {
+export function rawAgent(
+  handler: AgentHandler,
+  options: RawDriverOptions = {},
+): RawDriver<AgentConnection> & {
   /** Sends a valid `initialize` (id "init") and returns its result; throws on an error answer. */
   initialize(p?: InitializeRequest): Promise<unknown>;
 } {

@@ -51,7 +51,10 @@ export async function startTerminal(params: TerminalParams): Promise<TestTermina
     t.output += d;
     if (t.limit !== null && Buffer.byteLength(t.output) > t.limit) {
       const buf = Buffer.from(t.output);
-      t.output = buf.subarray(buf.length - t.limit).toString("utf8").replace(/^\uFFFD+/, "");
+      t.output = buf
+        .subarray(buf.length - t.limit)
+        .toString("utf8")
+        .replace(/^\uFFFD+/, "");
       t.truncated = true;
     }
   };

@@ -29,8 +29,18 @@ async function check(args: readonly string[], mode: string): Promise<{ code: num
   });
 }
 
-interface JUnitCase { "@_name": string; "@_classname": string; failure?: { "#text"?: string; "@_message": string }; skipped?: { "@_message": string } }
-interface JUnitSuite { "@_tests": string; "@_failures": string; "@_skipped": string; testcase: JUnitCase[] }
+interface JUnitCase {
+  "@_name": string;
+  "@_classname": string;
+  failure?: { "#text"?: string; "@_message": string };
+  skipped?: { "@_message": string };
+}
+interface JUnitSuite {
+  "@_tests": string;
+  "@_failures": string;
+  "@_skipped": string;
+  testcase: JUnitCase[];
+}
 
 function readJUnit(file: string): JUnitSuite {
   const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "testcase" });
@@ -93,7 +103,7 @@ describe("check --junit / --expect / --only / --skip", () => {
 describe("the CI helpers on a report", () => {
   const rows: ScoreRow[] = [
     { id: "ACP-A-001", tier: "MUST", outcome: "pass", evidence: undefined },
-    { id: "ACP-A-002", tier: "SHOULD", outcome: "fail", evidence: "a <b> & \"c\"" },
+    { id: "ACP-A-002", tier: "SHOULD", outcome: "fail", evidence: 'a <b> & "c"' },
     { id: "ACP-B-001", tier: "MUST", outcome: "fail", evidence: "broken" },
     // An outcome this code does not know (another check may add one): a skip, never a pass or a fail.
     { id: "ACP-B-002", tier: "MUST", outcome: "not observable" as ScoreRow["outcome"], evidence: "what the user sees" },
@@ -113,12 +123,13 @@ describe("the CI helpers on a report", () => {
   it("selects by prefix and judges the fails against the expectations", () => {
     expect(prefixes(["ACP-A,ACP-C", " ", "ACP-B-002"])).toEqual(["ACP-A", "ACP-C", "ACP-B-002"]);
     expect(selectRows(rows, ["ACP-A", "ACP-B"], ["ACP-B-002"]).map((r) => r.id)).toEqual(["ACP-A-001", "ACP-A-002", "ACP-B-001"]);
-    const v = applyExpectations(rows, [{ id: "ACP-B-001", outcome: "fail", reason: "known" }, { id: "ACP-A-001", outcome: "fail", reason: "fixed since" }, { id: "ACP-Z-009", outcome: "fail", reason: "gone" }]);
-    expect({ unexpected: v.unexpected.map((r) => r.id), expected: v.expected.map((r) => r.id) }).toEqual({ unexpected: [], expected: ["ACP-B-001"] });
-    expect(v.notes).toEqual([
-      "expected fail for ACP-A-001 (fixed since), but it is pass now: remove it from the expect file",
-      "the expect file names ACP-Z-009, which is not a row of this scorecard (or was left out by --only / --skip)",
+    const v = applyExpectations(rows, [
+      { id: "ACP-B-001", outcome: "fail", reason: "known" },
+      { id: "ACP-A-001", outcome: "fail", reason: "fixed since" },
+      { id: "ACP-Z-009", outcome: "fail", reason: "gone" },
     ]);
+    expect({ unexpected: v.unexpected.map((r) => r.id), expected: v.expected.map((r) => r.id) }).toEqual({ unexpected: [], expected: ["ACP-B-001"] });
+    expect(v.notes).toEqual(["expected fail for ACP-A-001 (fixed since), but it is pass now: remove it from the expect file", "the expect file names ACP-Z-009, which is not a row of this scorecard (or was left out by --only / --skip)"]);
     expect(applyExpectations(rows, []).unexpected.map((r) => r.id)).toEqual(["ACP-B-001"]);
   });
 });

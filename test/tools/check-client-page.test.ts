@@ -9,7 +9,10 @@ import type { ClientReport } from "../../tools/check-client/main.ts";
 import { repoRoot } from "./support.ts";
 
 const report: ClientReport = {
-  protocol: 1, catalogue: "docs/conformance-catalogue.json (ACP v1, client side)", passed: false, notes: ["a note naming /home/someone/project"],
+  protocol: 1,
+  catalogue: "docs/conformance-catalogue.json (ACP v1, client side)",
+  passed: false,
+  notes: ["a note naming /home/someone/project"],
   rows: [
     { id: "ACP-FS-102", tier: "MUST", outcome: "fail", evidence: "fs/write_text_file of a new file /tmp/acp-check-client-permission-Ab12Cd/check-client-probe.txt succeeded but the file does not hold the content" },
     { id: "ACP-PERM-103", tier: "MUST", outcome: "pass", evidence: undefined },

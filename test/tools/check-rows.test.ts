@@ -58,7 +58,10 @@ describe("check-rows: the stubs", () => {
   // CHECK_ROWS_ONLY=<regexp> runs only the runs whose key (`base/group`) it matches: a developer's aid, unset in npm test.
   const only = new RegExp(process.env.CHECK_ROWS_ONLY ?? "");
   beforeAll(async () => {
-    reports = await runAll(plan(PASSES, CASES).filter((p) => only.test(p.key)), CONCURRENCY);
+    reports = await runAll(
+      plan(PASSES, CASES).filter((p) => only.test(p.key)),
+      CONCURRENCY,
+    );
   }, 900_000);
 
   it("gets, on every run, the verdict each entry names (pass on its pass run, fail under its fault)", () => {

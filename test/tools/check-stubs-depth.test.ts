@@ -29,7 +29,10 @@ async function checkWindows(windows: readonly string[], ...mode: string[]) {
   });
   const card = JSON.parse(run.stdout) as CheckReport;
   const row = (id: string) => card.rows.find((r) => r.id === id);
-  const failed = card.rows.filter((r) => r.outcome === "fail").map((r) => r.id).sort();
+  const failed = card.rows
+    .filter((r) => r.outcome === "fail")
+    .map((r) => r.id)
+    .sort();
   return { code: run.code, card, row, failed };
 }
 
@@ -38,9 +41,38 @@ describe("check's depth probes against a scripted stub agent", () => {
     const { code, card, row, failed } = await check();
     expect({ code, failed }).toEqual({ code: 0, failed: [] });
     expect(card.rows.filter((r) => r.outcome === "not run")).toEqual([]);
-    for (const id of ["ACP-CONFIG-003", "ACP-CONFIG-002", "ACP-CONFIG-101", "ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-002", "ACP-LIST-107", "ACP-DELETE-002",
-      "ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-INIT-003", "ACP-TOOL-102", "ACP-PLAN-103", "ACP-TERM-104", "ACP-PATH-101", "ACP-SESSION-002", "ACP-CANCEL-001", "ACP-CANCEL-205",
-      "ACP-SESSION-104", "ACP-SESSION-105", "ACP-SESSION-401", "ACP-SESSION-402", "ACP-SESSION-403", "ACP-SESSION-404", "ACP-SESSION-405", "ACP-SESSION-406", "ACP-SESSION-408"]) expect(row(id)?.outcome, id).toBe("pass");
+    for (const id of [
+      "ACP-CONFIG-003",
+      "ACP-CONFIG-002",
+      "ACP-CONFIG-101",
+      "ACP-LOAD-102",
+      "ACP-LOAD-002",
+      "ACP-RESUME-002",
+      "ACP-CLOSE-002",
+      "ACP-LIST-002",
+      "ACP-LIST-107",
+      "ACP-DELETE-002",
+      "ACP-CLIENTCAP-001",
+      "ACP-CLIENTCAP-002",
+      "ACP-INIT-003",
+      "ACP-TOOL-102",
+      "ACP-PLAN-103",
+      "ACP-TERM-104",
+      "ACP-PATH-101",
+      "ACP-SESSION-002",
+      "ACP-CANCEL-001",
+      "ACP-CANCEL-205",
+      "ACP-SESSION-104",
+      "ACP-SESSION-105",
+      "ACP-SESSION-401",
+      "ACP-SESSION-402",
+      "ACP-SESSION-403",
+      "ACP-SESSION-404",
+      "ACP-SESSION-405",
+      "ACP-SESSION-406",
+      "ACP-SESSION-408",
+    ])
+      expect(row(id)?.outcome, id).toBe("pass");
     expect(row("ACP-ELICIT-111")).toMatchObject({ outcome: "not observable", evidence: "whether a form field asks for a secret is a judgement about its meaning, not its shape" });
   }, 90_000);
 
@@ -63,13 +95,17 @@ describe("check's depth probes against a scripted stub agent", () => {
     ["custom-root-field", ["ACP-SCHEMA-002"], /^custom fields at the root of spec types, which no published ACP schema defines \(custom data goes in _meta\): a session\/new answer has the field "flavour"$/],
     // The entries break the schema too, but it marks plan entries skip-invalid-items (a receiver drops them): inspect's finding is a note.
     ["plan-unprioritised", ["ACP-PLAN-103"], /^a plan update without the complete entries \(content, priority, status each\): /],
-  ])("%s: caught on %j only", async (mode, rows, evidence) => {
-    const { code, row, failed } = await check(mode);
-    expect(failed).toEqual([...rows].sort());
-    // Exit 1 exactly when one of them is a MUST (or MUST NOT).
-    expect(code).toBe(rows.some((id) => row(id)?.tier.startsWith("MUST") === true) ? 1 : 0);
-    expect(row(rows[0]!)?.evidence).toMatch(evidence);
-  }, 90_000);
+  ])(
+    "%s: caught on %j only",
+    async (mode, rows, evidence) => {
+      const { code, row, failed } = await check(mode);
+      expect(failed).toEqual([...rows].sort());
+      // Exit 1 exactly when one of them is a MUST (or MUST NOT).
+      expect(code).toBe(rows.some((id) => row(id)?.tier.startsWith("MUST") === true) ? 1 : 0);
+      expect(row(rows[0]!)?.evidence).toMatch(evidence);
+    },
+    90_000,
+  );
 
   it("a prompt answered after --timeout: the rows pass with the latency noted, and the scorecard lists the late answers", async () => {
     // The default quiet window (1 s): probes then take longer than the late answer's 3 s, so the
@@ -93,7 +129,9 @@ describe("a cancelled prompt compared with an uncancelled one", () => {
     });
     const card = JSON.parse(stdout) as CheckReport;
     expect(card.rows.filter((r) => r.outcome === "fail").map((r) => r.id)).toEqual(["ACP-CANCEL-001"]);
-    expect(card.rows.find((r) => r.id === "ACP-CANCEL-001")?.evidence).toMatch(/^a prompt cancelled with session\/cancel was answered stopReason "end_turn" \d+ ms after session\/cancel; the same prompt uncancelled was answered error -32000 "model unreachable" after \d+(\.\d)? s, so the turn did not complete its work$/);
+    expect(card.rows.find((r) => r.id === "ACP-CANCEL-001")?.evidence).toMatch(
+      /^a prompt cancelled with session\/cancel was answered stopReason "end_turn" \d+ ms after session\/cancel; the same prompt uncancelled was answered error -32000 "model unreachable" after \d+(\.\d)? s, so the turn did not complete its work$/,
+    );
   }, 90_000);
 });
 
@@ -102,7 +140,9 @@ describe("what check no longer charges", () => {
     const { code, card, row, failed } = await check("models-field");
     expect({ code, failed }).toEqual({ code: 0, failed: [] });
     expect(row("ACP-SCHEMA-002")?.outcome).toBe("pass");
-    expect(card.notes).toContain('ACP-SCHEMA-002: a session/new answer has the field "models", which NewSessionResponse had in @agentclientprotocol/sdk 0.4.5–0.23.0, schema/schema.json (the unstable session model selection) and the schema withdrew in 0.24.0 (2026-06-04); schema drift, not a custom field');
+    expect(card.notes).toContain(
+      'ACP-SCHEMA-002: a session/new answer has the field "models", which NewSessionResponse had in @agentclientprotocol/sdk 0.4.5–0.23.0, schema/schema.json (the unstable session model selection) and the schema withdrew in 0.24.0 (2026-06-04); schema drift, not a custom field',
+    );
   }, 90_000);
 
   it("exercise prompts left unanswered at the timeout in the capabilities run are no evidence that the agent cannot cope: ACP-INIT-106 is n/a, not a fail", async () => {
@@ -128,13 +168,17 @@ describe("the repository's agents under check's depth probes", () => {
   }
   const mock = [...tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url))), "mock-agent"];
 
-  it.each([["1"], ["2"]])("acp-router mock-agent, protocol %s: no fail, no row without a probe, at least 90 percent of the observable rows judged", async (protocol) => {
-    const { card, count, judged } = await score(protocol, mock);
-    expect({ failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), notRun: count("not run") }).toEqual({ failed: [], notRun: 0 });
-    expect(judged / (card.rows.length - count("not observable"))).toBeGreaterThanOrEqual(0.9);
-    // v1: a client that did not advertise boolean config options is offered none (the old mock offered `verbose` as a boolean).
-    if (protocol === "1") expect(card.rows.find((r) => r.id === "ACP-CONFIG-003")?.outcome).toBe("pass");
-  }, 90_000);
+  it.each([["1"], ["2"]])(
+    "acp-router mock-agent, protocol %s: no fail, no row without a probe, at least 90 percent of the observable rows judged",
+    async (protocol) => {
+      const { card, count, judged } = await score(protocol, mock);
+      expect({ failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id), notRun: count("not run") }).toEqual({ failed: [], notRun: 0 });
+      expect(judged / (card.rows.length - count("not observable"))).toBeGreaterThanOrEqual(0.9);
+      // v1: a client that did not advertise boolean config options is offered none (the old mock offered `verbose` as a boolean).
+      if (protocol === "1") expect(card.rows.find((r) => r.id === "ACP-CONFIG-003")?.outcome).toBe("pass");
+    },
+    90_000,
+  );
 });
 
 describe("the v2 example agent's session/resume", () => {
@@ -142,8 +186,12 @@ describe("the v2 example agent's session/resume", () => {
     const d = startDriver(tsNode(exampleAgent), { timeout: 10_000, graceMs: 2000 });
     try {
       const updates = (from: number, to: number, sessionId: string) =>
-        d.lines.slice(from, to).map((l: AgentLine) => l.body).filter((b) => b?.method === "session/update" && (b.params as { sessionId?: unknown }).sessionId === sessionId)
-          .map((b) => (b!.params as { update: { sessionUpdate: string } }).update).filter((u) => u.sessionUpdate !== "state_update");
+        d.lines
+          .slice(from, to)
+          .map((l: AgentLine) => l.body)
+          .filter((b) => b?.method === "session/update" && (b.params as { sessionId?: unknown }).sessionId === sessionId)
+          .map((b) => (b!.params as { update: { sessionUpdate: string } }).update)
+          .filter((u) => u.sessionUpdate !== "state_update");
       expect((await d.request("initialize", { protocolVersion: 2, info: { name: "t", version: "0" }, capabilities: {} }))?.result).toMatchObject({ protocolVersion: 2 });
       const sessionId = ((await d.request("session/new", { cwd: scratch(), mcpServers: [] }))?.result as { sessionId: string }).sessionId;
       const liveFrom = d.lines.length;

@@ -37,7 +37,10 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect([title.row("ACP-CANCEL-302")?.outcome, title.row("ACP-CANCEL-306")?.outcome]).toEqual(["pass", "pass"]);
     expect(title.card.notes).toContain("ACP-CANCEL-306: after the idle state_update came 1 update(s) that are not turn content (session_info_update); not counted");
     const chunk = await check("chunk-after-idle");
-    expect(chunk.row("ACP-CANCEL-306")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^a content or tool call update followed the idle state_update that reported the cancellation: \{"jsonrpc":"2\.0","method":"session\/update","params":\{"sessionId":"v\d+","update":\{"sessionUpdate":"agent_message_chunk"/) as string });
+    expect(chunk.row("ACP-CANCEL-306")).toMatchObject({
+      outcome: "fail",
+      evidence: expect.stringMatching(/^a content or tool call update followed the idle state_update that reported the cancellation: \{"jsonrpc":"2\.0","method":"session\/update","params":\{"sessionId":"v\d+","update":\{"sessionUpdate":"agent_message_chunk"/) as string,
+    });
   }, 120_000);
 
   it("judges the v2 unstable rows of an agent that advertises them: all pass when it serves them; refusing auth/status -32000 and touching the session on session/status fail their MUST NOT rows, and a refused session/fork or providers/list is noted on its declarative row; the rows no probe scores are not run, the client-side rows absent", async () => {
@@ -46,8 +49,8 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     const broken = await check("unstable-broken");
     expect(broken.row("ACP-AUTH-501")).toMatchObject({ outcome: "fail", evidence: 'auth/status was refused error -32000 "Authentication required"' });
     expect(broken.row("ACP-SESSION-505")).toMatchObject({ outcome: "fail", evidence: expect.stringMatching(/^session\/status was followed by a session\/update: .*"touched by session\/status"/) as string });
-    expect(broken.row("ACP-SESSION-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: session/fork is advertised but was answered error -32601') as string });
-    expect(broken.row("ACP-PROVIDERS-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining('noted: providers/list is advertised but was answered error -32601') as string });
+    expect(broken.row("ACP-SESSION-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining("noted: session/fork is advertised but was answered error -32601") as string });
+    expect(broken.row("ACP-PROVIDERS-501")).toMatchObject({ outcome: "n/a", evidence: expect.stringContaining("noted: providers/list is advertised but was answered error -32601") as string });
     expect(good.failed).not.toContain("ACP-AUTH-501");
     // The rows of the archive filter and field, the system prompt, the subagent announcement and the open API type.
     const added = ["ACP-SESSION-507", "ACP-SESSION-508", "ACP-SESSION-513", "ACP-SESSION-517", "ACP-SESSION-518", "ACP-SESSION-519", "ACP-PROVIDERS-502"];

@@ -146,7 +146,10 @@ describe("check against scripted stub agents", () => {
     expect(section?.about).toContain("RFC 8259 §6");
     expect(section?.about).toContain('"format": "int64"');
     expect(section?.about).toContain("acp-router itself refuses a numeric id it cannot hold exactly with -32600 and id null; that is acp-router's policy, not the spec's");
-    expect(section?.findings.map((f) => [f.id, f.outcome])).toEqual([["id 9007199254740993", "answered with id 9007199254740992"], ["id -9007199254740993", "answered with id -9007199254740992"]]);
+    expect(section?.findings.map((f) => [f.id, f.outcome])).toEqual([
+      ["id 9007199254740993", "answered with id 9007199254740992"],
+      ["id -9007199254740993", "answered with id -9007199254740992"],
+    ]);
     expect(section?.findings[0]?.evidence).toBe('check sent {"jsonrpc":"2.0","id":9007199254740993,"method":"_acp-router.check/id","params":{}}; the agent answered {"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601,"message":"Method not found: _acp-router.check/id"}}');
     const strict = await check(["--strict-ids"], mode("round-big-id"));
     expect({ code: strict.code, failed: strict.failed }).toEqual({ code: 1, failed: ["ACP-JSONRPC-001"] });
@@ -163,7 +166,11 @@ describe("check against scripted stub agents", () => {
     expect(row("ACP-SHUTDOWN-001")).toMatchObject({ tier: "none", outcome: "n/a", evidence: `${NO_KEYWORD}; noted: did not exit within 1 s of stdin closing; terminated (signalled as a process group)` });
     const [pid, pgid] = readFileSync(file, "utf8").trim().split(" ");
     // Live (not zombie) processes of the agent's group; SIGKILL is delivered asynchronously, so look for up to 2 s.
-    const left = () => execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" }).split("\n").map((l) => l.trim().split(/\s+/)).filter(([p, g, stat]) => (g === pgid || p === pid) && !stat?.startsWith("Z"));
+    const left = () =>
+      execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" })
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/))
+        .filter(([p, g, stat]) => (g === pgid || p === pid) && !stat?.startsWith("Z"));
     for (let i = 0; i < 20 && left().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(left()).toEqual([]);
   }, 60_000);

@@ -22,6 +22,9 @@ describe("check's trace-context rule", () => {
 
   it("finds the reserved keys in _meta at any depth, and only there", () => {
     const body = { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", traceparent: "not in _meta", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x", _meta: { traceparent: "bad" } } }, _meta: { tracestate: "a=1" } } };
-    expect(traceContextUses(body)).toEqual([{ key: "tracestate", problem: undefined }, { key: "traceparent", problem: 'traceparent "bad" is not version-traceid-parentid-flags in lowercase hex' }]);
+    expect(traceContextUses(body)).toEqual([
+      { key: "tracestate", problem: undefined },
+      { key: "traceparent", problem: 'traceparent "bad" is not version-traceid-parentid-flags in lowercase hex' },
+    ]);
   });
 });

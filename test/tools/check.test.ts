@@ -12,7 +12,81 @@ const check = async (agent: readonly string[], ...options: string[]) => {
 };
 
 /** The v1 rows the example agent passes (the rest are n/a with a reason, or not observable). */
-const V1_JUDGED = ["ACP-AUTH-002", "ACP-AUTH-005", "ACP-CANCEL-001", "ACP-CANCEL-002", "ACP-CANCEL-101", "ACP-CANCEL-102", "ACP-CANCEL-105", "ACP-CANCEL-109", "ACP-CANCEL-205", "ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-CLIENTCAP-003", "ACP-CLIENTCAP-101", "ACP-CLIENTCAP-102", "ACP-CLOSE-002", "ACP-ERROR-001", "ACP-ERROR-101", "ACP-EXT-001", "ACP-EXT-101", "ACP-EXT-201", "ACP-FS-101", "ACP-INFO-INVALIDREQ-001", "ACP-INFO-PARSE-001", "ACP-INIT-001", "ACP-INIT-002", "ACP-INIT-003", "ACP-INIT-004", "ACP-INIT-103", "ACP-INIT-106", "ACP-INIT-107", "ACP-INIT-109", "ACP-INIT-110", "ACP-JSONRPC-001", "ACP-JSONRPC-002", "ACP-JSONRPC-003", "ACP-JSONRPC-004", "ACP-JSONRPC-005", "ACP-JSONRPC-101", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-LIST-002", "ACP-LIST-103", "ACP-LIST-107", "ACP-LIST-204", "ACP-LOAD-002", "ACP-LOAD-102", "ACP-MCP-101", "ACP-MCP-102", "ACP-META-001", "ACP-META-102", "ACP-PATH-101", "ACP-PATH-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PROMPT-001", "ACP-PROMPT-003", "ACP-PROMPT-101", "ACP-SCHEMA-002", "ACP-SESSION-001", "ACP-SESSION-002", "ACP-SESSION-101", "ACP-SESSION-103", "ACP-SESSION-104", "ACP-SESSION-107", "ACP-SHUTDOWN-001", "ACP-TERM-101", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-TRANSPORT-001", "ACP-TRANSPORT-002", "ACP-TRANSPORT-103", "ACP-TRANSPORT-203"];
+const V1_JUDGED = [
+  "ACP-AUTH-002",
+  "ACP-AUTH-005",
+  "ACP-CANCEL-001",
+  "ACP-CANCEL-002",
+  "ACP-CANCEL-101",
+  "ACP-CANCEL-102",
+  "ACP-CANCEL-105",
+  "ACP-CANCEL-109",
+  "ACP-CANCEL-205",
+  "ACP-CLIENTCAP-001",
+  "ACP-CLIENTCAP-002",
+  "ACP-CLIENTCAP-003",
+  "ACP-CLIENTCAP-101",
+  "ACP-CLIENTCAP-102",
+  "ACP-CLOSE-002",
+  "ACP-ERROR-001",
+  "ACP-ERROR-101",
+  "ACP-EXT-001",
+  "ACP-EXT-101",
+  "ACP-EXT-201",
+  "ACP-FS-101",
+  "ACP-INFO-INVALIDREQ-001",
+  "ACP-INFO-PARSE-001",
+  "ACP-INIT-001",
+  "ACP-INIT-002",
+  "ACP-INIT-003",
+  "ACP-INIT-004",
+  "ACP-INIT-103",
+  "ACP-INIT-106",
+  "ACP-INIT-107",
+  "ACP-INIT-109",
+  "ACP-INIT-110",
+  "ACP-JSONRPC-001",
+  "ACP-JSONRPC-002",
+  "ACP-JSONRPC-003",
+  "ACP-JSONRPC-004",
+  "ACP-JSONRPC-005",
+  "ACP-JSONRPC-101",
+  "ACP-JSONRPC-102",
+  "ACP-JSONRPC-103",
+  "ACP-LIST-002",
+  "ACP-LIST-103",
+  "ACP-LIST-107",
+  "ACP-LIST-204",
+  "ACP-LOAD-002",
+  "ACP-LOAD-102",
+  "ACP-MCP-101",
+  "ACP-MCP-102",
+  "ACP-META-001",
+  "ACP-META-102",
+  "ACP-PATH-101",
+  "ACP-PATH-102",
+  "ACP-PLAN-101",
+  "ACP-PLAN-102",
+  "ACP-PLAN-103",
+  "ACP-PROMPT-001",
+  "ACP-PROMPT-003",
+  "ACP-PROMPT-101",
+  "ACP-SCHEMA-002",
+  "ACP-SESSION-001",
+  "ACP-SESSION-002",
+  "ACP-SESSION-101",
+  "ACP-SESSION-103",
+  "ACP-SESSION-104",
+  "ACP-SESSION-107",
+  "ACP-SHUTDOWN-001",
+  "ACP-TERM-101",
+  "ACP-TOOL-101",
+  "ACP-TOOL-102",
+  "ACP-TRANSPORT-001",
+  "ACP-TRANSPORT-002",
+  "ACP-TRANSPORT-103",
+  "ACP-TRANSPORT-203",
+];
 
 describe("acp-router check --json -- <agent>", () => {
   it("negotiates v2 with the example agent and scores it with the v2 catalogue: every v2 agent-side row listed, no fail", async () => {
@@ -28,7 +102,12 @@ describe("acp-router check --json -- <agent>", () => {
     expect({ code, protocol: card.protocol, passed: card.passed, failed }).toEqual({ code: 0, protocol: 1, passed: true, failed: [] });
     expect(card.rows.find((r) => r.id === "ACP-MCP-104")?.evidence).toContain("without a tool call, and the server was not started");
     expect(card.rows.map((r) => r.id)).toEqual(V1_CHECKLIST.entries.map((e) => e.id));
-    expect(card.rows.filter((r) => r.outcome === "pass").map((r) => r.id).sort()).toEqual(V1_JUDGED);
+    expect(
+      card.rows
+        .filter((r) => r.outcome === "pass")
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(V1_JUDGED);
     // Every other row is n/a with its reason (a feature the agent does not offer or did not show) or not observable with the catalogue's reason: none is left without a probe.
     const unobservable = new Map(V1_CHECKLIST.entries.filter((e) => e.observable === false).map((e) => [e.id, e.unobservable]));
     for (const r of card.rows.filter((x) => x.outcome !== "pass" && x.outcome !== "fail")) {
@@ -58,7 +137,9 @@ describe("acp-router check --json -- <agent>", () => {
     expect(ids).toContain("ACP-JSONRPC-306");
     expect(card.rows.find((r) => r.id === "ACP-JSONRPC-302")?.outcome).toBe("pass");
     expect(card.sections?.[0]?.findings[0]?.outcome).toBe("answered with id 9007199254740992");
-    expect(failed.find((f) => f.startsWith("ACP-JSONRPC-306"))).toContain('check sent [{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]; the agent answered {"jsonrpc":"2.0","id":null,"error":{"code":-32600,');
+    expect(failed.find((f) => f.startsWith("ACP-JSONRPC-306"))).toContain(
+      'check sent [{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}},{"jsonrpc":"2.0","id":5002,"method":"_acp-router.check/b","params":{}}]; the agent answered {"jsonrpc":"2.0","id":null,"error":{"code":-32600,',
+    );
     expect(card.rows.find((r) => r.id === "ACP-JSONRPC-308")?.outcome).toBe("pass");
     expect(card.notes.some((n) => n.startsWith('ACP-JSONRPC-308: check sent [{"jsonrpc":"2.0","method":"_acp-router.check/note","params":{}}]; the agent answered {"jsonrpc":"2.0","id":null,"error":{"code":-32600,') && n.endsWith("not the empty array the row forbids, so noted"))).toBe(true);
   }, 100_000);

@@ -21,11 +21,15 @@ describe("the acp-router bin", () => {
     [["check", "--help"], "usage: acp-router check [options] -- <agent command...>"],
     [["mock-agent", "--help"], "usage: acp-router mock-agent [--listen HOST:PORT]"],
     [["conduct", "--help"], "usage: acp-router conduct [options] [--proxy-module FILE]… -- <proxy command…>"],
-  ])("%j prints its usage and exits 0", async (args, usage) => {
-    const ran = await runCommand(acpRouter(...args));
-    expect(ran.code).toBe(0);
-    expect(`${ran.stdout.toString()}${ran.stderr}`).toContain(usage);
-  }, 30_000);
+  ])(
+    "%j prints its usage and exits 0",
+    async (args, usage) => {
+      const ran = await runCommand(acpRouter(...args));
+      expect(ran.code).toBe(0);
+      expect(`${ran.stdout.toString()}${ran.stderr}`).toContain(usage);
+    },
+    30_000,
+  );
 
   it("documents --runtime in codegen's help", async () => {
     const ran = await runCommand(acpRouter("codegen", "--help"));

@@ -68,7 +68,10 @@ describe("inspect's agent lifecycle", () => {
       inspect.kill(signal);
       const codes = { SIGTERM: "143", SIGINT: "130", SIGHUP: "129" };
       expect(await ended).toBe(codes[signal]);
-      const record = readFileSync(files.record, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const record = readFileSync(files.record, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(record.map((r) => r.type ?? r.from)).toEqual(["start", "client", "agent", "end"]);
       expect(record.at(-1)).toMatchObject({ type: "end", exit: Number(codes[signal]) });
       const summary = readSummary(files.summary);

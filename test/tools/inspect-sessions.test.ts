@@ -46,7 +46,10 @@ describe("inspect's summary", () => {
 });
 
 describe("inspect's monitor", () => {
-  it.each([["1.5", "1.5", ["request-id ACP-JSONRPC-103 client"]], ["2^53+1", "9007199254740993", []]])("notes, and does not charge, an agent answering a request whose id is %s with that id", (_name, id, client) => {
+  it.each([
+    ["1.5", "1.5", ["request-id ACP-JSONRPC-103 client"]],
+    ["2^53+1", "9007199254740993", []],
+  ])("notes, and does not charge, an agent answering a request whose id is %s with that id", (_name, id, client) => {
     const { found, notes } = run([...handshake(), ["client", `{"jsonrpc":"2.0","id":${id},"method":"_x/probe","params":{}}`], ["agent", `{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`]]);
     // A fractional id is the client's own SHOULD NOT; 2^53+1 is a valid int64 id (the schema's RequestId). The agent is not charged.
     expect(found).toEqual(client);

@@ -17,13 +17,11 @@ const prompt = (id: number) => rpc(id, "session/prompt", { sessionId: "s1", prom
 async function scripted(mode: "clean" | "faults") {
   const dir = scratch();
   const files = { summary: join(dir, "summary.json"), record: join(dir, "trace.ndjson") };
-  const run = await converse(inspectCommand(["--summary", files.summary, "--record", files.record], tsNode(fixture("scripted-agent-v2.ts"), mode)), [
-    rpc(0, "initialize", { protocolVersion: 2, info: { name: "test-client", version: "1" }, capabilities: {} }),
-    rpc(1, "session/new", { cwd: "/workspace/demo" }),
-    prompt(2),
-    prompt(3),
-    prompt(4),
-  ], 40_000);
+  const run = await converse(
+    inspectCommand(["--summary", files.summary, "--record", files.record], tsNode(fixture("scripted-agent-v2.ts"), mode)),
+    [rpc(0, "initialize", { protocolVersion: 2, info: { name: "test-client", version: "1" }, capabilities: {} }), rpc(1, "session/new", { cwd: "/workspace/demo" }), prompt(2), prompt(3), prompt(4)],
+    40_000,
+  );
   return { run, summary: readSummary(files.summary), record: readFileSync(files.record, "utf8") };
 }
 
@@ -32,11 +30,7 @@ describe("acp-router inspect on ACP v2", () => {
     const [faults, clean] = await Promise.all([scripted("faults"), scripted("clean")]);
     expect(faults.run.code).toBe(0);
     expect({ table: faults.summary.table, protocolVersion: faults.summary.protocolVersion }).toEqual({ table: "v2", protocolVersion: 2 });
-    expect(violationsOf(faults.summary)).toEqual([
-      "schema ACP-PROMPT-301 agent 1",
-      "update-after-turn ACP-PROMPT-302 agent 1",
-      "user-message-echo ACP-PROMPT-303 agent 1",
-    ]);
+    expect(violationsOf(faults.summary)).toEqual(["schema ACP-PROMPT-301 agent 1", "update-after-turn ACP-PROMPT-302 agent 1", "user-message-echo ACP-PROMPT-303 agent 1"]);
     expect(faults.summary.violations.map((v) => v.example)).toEqual([
       "session/prompt result do not match v2 PromptResponse: /messageId: must be string",
       "agent sent a agent_message_chunk update for session s1 after the idle state_update ended the turn and before the next prompt",
@@ -57,14 +51,19 @@ describe("acp-router inspect on ACP v2", () => {
   it("finds zero violations in the example client's negotiated tour of the example agent (npm run demo), judged by v2, and every prompt's user message echoed", async () => {
     const dir = scratch();
     const files = { summary: join(dir, "summary.json"), record: join(dir, "trace.ndjson") };
-    const agent = inspectCommand(["--summary", files.summary, "--record", files.record], tsNode(exampleAgent)).map((w) => JSON.stringify(w)).join(" ");
+    const agent = inspectCommand(["--summary", files.summary, "--record", files.record], tsNode(exampleAgent))
+      .map((w) => JSON.stringify(w))
+      .join(" ");
     const run = await runCommand(tsNode(exampleClient, "--tour", "--agent", agent), "", 60_000);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
     expect(run.stdout.toString("utf8")).toContain("\nTour done (protocol 2): 5 steps ran.\n");
     const s = readSummary(files.summary);
     expect({ table: s.table, protocolVersion: s.protocolVersion, violations: s.violations, notes: s.notes }).toEqual({ table: "v2", protocolVersion: 2, violations: [], notes: [] });
     // Each acknowledged messageId comes back in a user_message update of the same session.
-    const messages = readFileSync(files.record, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { msg?: { method?: string; result?: { messageId?: unknown }; params?: { update?: { sessionUpdate?: string; messageId?: unknown } } } });
+    const messages = readFileSync(files.record, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg?: { method?: string; result?: { messageId?: unknown }; params?: { update?: { sessionUpdate?: string; messageId?: unknown } } } });
     const acked = messages.map((e) => e.msg?.result?.messageId).filter((id) => typeof id === "string");
     const echoed = messages.filter((e) => e.msg?.params?.update?.sessionUpdate === "user_message").map((e) => e.msg?.params?.update?.messageId);
     expect(acked).toEqual(["user-1", "user-2", "user-3"]);
@@ -74,7 +73,9 @@ describe("acp-router inspect on ACP v2", () => {
   it("follows the negotiating client to v1 when a v1-only agent answers its v2 initialize with 1 and it initializes again", async () => {
     const dir = scratch();
     const summary = join(dir, "summary.json");
-    const agent = inspectCommand(["--summary", summary], tsNode(join(repoRoot, "docs/snippets/agent.ts"))).map((w) => JSON.stringify(w)).join(" ");
+    const agent = inspectCommand(["--summary", summary], tsNode(join(repoRoot, "docs/snippets/agent.ts")))
+      .map((w) => JSON.stringify(w))
+      .join(" ");
     const run = await runCommand(tsNode(exampleClient, "--prompt", "hello", "--agent", agent), "", 40_000);
     expect(run.code).toBe(0);
     const s = readSummary(summary);

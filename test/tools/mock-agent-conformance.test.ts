@@ -17,10 +17,7 @@ import { fixture, inspectCommand, runCommand, scratch, STUB_WINDOWS, tsNode } fr
 const V1_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, elicitation: { form: {} } };
 
 /** Every v1 element whose traffic is conformant, each as a prompt (refusals and #error included: an error answer is conformant). */
-const CONFORMANT_V1 = [
-  "hello", "#updates all", "#updates message 3", "#updates tool", "#permission", "#read notes.txt", "#write out.txt text",
-  "#terminal echo x", "#terminal-kill sleep 30", "#elicit", "#big 100000", "#sleep 10", "#meta", "#error -32042 boom", "#bogus", "#updates state",
-];
+const CONFORMANT_V1 = ["hello", "#updates all", "#updates message 3", "#updates tool", "#permission", "#read notes.txt", "#write out.txt text", "#terminal echo x", "#terminal-kill sleep 30", "#elicit", "#big 100000", "#sleep 10", "#meta", "#error -32042 boom", "#bogus", "#updates state"];
 
 const readSummary = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Summary;
 const violations = (s: Summary) => s.violations.map((v) => `${v.by} ${v.rule} ${v.requirement} x${v.count}`);
@@ -47,7 +44,10 @@ async function behindInspect(version: 1 | 2, prompts: readonly string[]): Promis
     const idles = () => c.updates.filter((u) => u.update.sessionUpdate === "state_update" && (u.update as { state?: string }).state === "idle").length;
     for (const text of [...prompts, "#hang"]) {
       const before = idles();
-      const ack = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }).then(() => true, () => false);
+      const ack = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }).then(
+        () => true,
+        () => false,
+      );
       if (!ack) continue;
       if (text === "#hang") {
         while (!c.updates.some((u) => JSON.stringify(u.update).includes("hanging"))) await new Promise((r) => setTimeout(r, 10));
@@ -82,13 +82,17 @@ describe("mock-agent behind acp-router inspect", () => {
 });
 
 describe("acp-router check -- acp-router mock-agent", () => {
-  it.each([1, 2] as const)("passes with 0 MUST failures in v%i", async (version) => {
-    const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "10", "--protocol", String(version), "--cwd", scratch(), "--", ...mockAgent()), "", 90_000);
-    const report = JSON.parse(run.stdout.toString("utf8")) as { protocol: number; passed: boolean; rows: { id: string; tier: string; outcome: string }[] };
-    expect(report.protocol).toBe(version);
-    expect(report.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.tier}`)).toEqual([]);
-    expect(report.rows.filter((r) => r.outcome === "pass").length).toBeGreaterThan(15);
-    expect(report.passed).toBe(true);
-    expect(run.code).toBe(0);
-  }, 90_000);
+  it.each([1, 2] as const)(
+    "passes with 0 MUST failures in v%i",
+    async (version) => {
+      const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "10", "--protocol", String(version), "--cwd", scratch(), "--", ...mockAgent()), "", 90_000);
+      const report = JSON.parse(run.stdout.toString("utf8")) as { protocol: number; passed: boolean; rows: { id: string; tier: string; outcome: string }[] };
+      expect(report.protocol).toBe(version);
+      expect(report.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.tier}`)).toEqual([]);
+      expect(report.rows.filter((r) => r.outcome === "pass").length).toBeGreaterThan(15);
+      expect(report.passed).toBe(true);
+      expect(run.code).toBe(0);
+    },
+    90_000,
+  );
 });

@@ -18,7 +18,22 @@ const elements: readonly { readonly prompt: string; readonly check: (shown: stri
     prompt: "#updates all",
     check(s) {
       expect(s.split("(tool_call_update)").length - 1).toBe(16);
-      for (const shown of ["plan: [x] Read the file", "(tool_call_content_chunk)", "(agent_message)", "(agent_thought)", "(terminal_update)", "(terminal_output_chunk)", "(available_commands_update)", "(config_option_update)", "(session_info_update)", "(usage_update)", "(notice)", "(compaction_update)", "(compaction_summary_chunk)"]) expect(s).toContain(shown);
+      for (const shown of [
+        "plan: [x] Read the file",
+        "(tool_call_content_chunk)",
+        "(agent_message)",
+        "(agent_thought)",
+        "(terminal_update)",
+        "(terminal_output_chunk)",
+        "(available_commands_update)",
+        "(config_option_update)",
+        "(session_info_update)",
+        "(usage_update)",
+        "(notice)",
+        "(compaction_update)",
+        "(compaction_summary_chunk)",
+      ])
+        expect(s).toContain(shown);
       ended(s);
     },
   },
@@ -45,8 +60,15 @@ async function drive(base: RunClientOptions): Promise<Runs> {
   let transcript = "";
   const main = await runClient({ ...base, cwd, prompts: elements.map((e) => e.prompt), output: { write: (t: string) => (transcript += t) } });
   let ending = "";
-  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, prompts: ["#hang", "#error -32042 mock failure"], output: { write: (t: string) => (ending += t) } }).then(() => undefined, (e: unknown) => e);
-  const refused = (prompt: string) => runClient({ ...base, cwd, prompts: [prompt], output: { write: () => {} } }).then(() => undefined, (e: unknown) => e);
+  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, prompts: ["#hang", "#error -32042 mock failure"], output: { write: (t: string) => (ending += t) } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const refused = (prompt: string) =>
+    runClient({ ...base, cwd, prompts: [prompt], output: { write: () => {} } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   return { transcript, stopReasons: main.stopReasons, ending: { transcript: ending, error: endingError }, read: await refused("#read notes.txt"), elicit: await refused("#elicit") };
 }
 
@@ -72,7 +94,10 @@ describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by the
   });
 
   it.each(elements.map((e) => [e.prompt, e] as const))("%s", (prompt, element) => {
-    const shown = segments(runs.transcript, elements.map((e) => e.prompt)).get(prompt);
+    const shown = segments(
+      runs.transcript,
+      elements.map((e) => e.prompt),
+    ).get(prompt);
     expect(shown, `no transcript for ${prompt}`).toBeDefined();
     element.check(shown ?? "");
   });

@@ -27,7 +27,19 @@ const elements: readonly Element[] = [
   {
     prompt: "#updates all",
     check(s) {
-      for (const line of ["tool mock-tool-read: Mock read tool (read, pending)", "tool mock-tool-read: Mock read tool -> failed", "plan: [x] Read the file", "commands: /explain /search", "mode is now code", "config: Model=mock-large", "session title: Mock session", "usage: 1200 of 200000 tokens", "(thinking) Thinking about the request.", "> A replayed user line."]) expect(s).toContain(line);
+      for (const line of [
+        "tool mock-tool-read: Mock read tool (read, pending)",
+        "tool mock-tool-read: Mock read tool -> failed",
+        "plan: [x] Read the file",
+        "commands: /explain /search",
+        "mode is now code",
+        "config: Model=mock-large",
+        "session title: Mock session",
+        "usage: 1200 of 200000 tokens",
+        "(thinking) Thinking about the request.",
+        "> A replayed user line.",
+      ])
+        expect(s).toContain(line);
       // The example client advertises neither session.notices nor session.compaction: v1 forbids sending those.
       expect(s).toContain("[mock] skipped notice (needs session.notices), compaction_update (needs session.compaction)");
       ended(s);
@@ -75,8 +87,14 @@ async function drive(base: RunClientOptions, cwd: string): Promise<Runs> {
   let transcript = "";
   const main = await runClient({ ...base, cwd, prompts: elements.map((e) => e.prompt), output: { write: (t: string) => (transcript += t) } });
   let endingText = "";
-  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, permission: "cancel", prompts: ["#permission", "#hang", "#error -32042 mock failure"], output: { write: (t: string) => (endingText += t) } }).then(() => undefined, (e: unknown) => e);
-  const refusedError = await runClient({ ...base, cwd, prompts: ["#elicit"], output: { write: () => {} } }).then(() => undefined, (e: unknown) => e);
+  const endingError = await runClient({ ...base, cwd, cancelAfterMs: 300, permission: "cancel", prompts: ["#permission", "#hang", "#error -32042 mock failure"], output: { write: (t: string) => (endingText += t) } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const refusedError = await runClient({ ...base, cwd, prompts: ["#elicit"], output: { write: () => {} } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return { cwd, main: { transcript, stopReasons: main.stopReasons }, ending: { transcript: endingText, error: endingError }, refused: { error: refusedError } };
 }
 
@@ -104,7 +122,10 @@ describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by the
   });
 
   it.each(elements.map((e) => [e.prompt, e] as const))("%s", (prompt, element) => {
-    const shown = segments(runs.main.transcript, elements.map((e) => e.prompt)).get(prompt);
+    const shown = segments(
+      runs.main.transcript,
+      elements.map((e) => e.prompt),
+    ).get(prompt);
     expect(shown, `no transcript for ${prompt}`).toBeDefined();
     element.check(shown ?? "", runs.cwd);
   });

@@ -28,17 +28,29 @@ describe("parseSteps", () => {
     ["#unknown-update", { op: "unknown-update" }],
     ["#meta", { op: "meta" }],
     ["#foreign-session", { op: "foreign-session" }],
+    ["#die", { op: "die", code: 1 }],
+    ["#die 7", { op: "die", code: 7 }],
+    ["#silent", { op: "silent" }],
+    ["#ignore-term", { op: "ignore-term" }],
+    ["#linger", { op: "linger" }],
+    ["#grandchild", { op: "grandchild" }],
   ])("%s", (text, step) => {
     expect(parseSteps(text)).toEqual({ steps: [step] });
   });
 
   it("has a case above for every directive, and the help names each", () => {
-    expect(DIRECTIVES).toHaveLength(14);
+    expect(DIRECTIVES).toHaveLength(19);
     for (const d of DIRECTIVES) expect(GRAMMAR).toContain(`#${d}`);
   });
 
   it("joins consecutive plain lines into one echo and skips blank lines", () => {
-    expect(parseSteps("one\ntwo\n\n#sleep 1\nthree")).toEqual({ steps: [{ op: "echo", text: "one\ntwo" }, { op: "sleep", ms: 1 }, { op: "echo", text: "three" }] });
+    expect(parseSteps("one\ntwo\n\n#sleep 1\nthree")).toEqual({
+      steps: [
+        { op: "echo", text: "one\ntwo" },
+        { op: "sleep", ms: 1 },
+        { op: "echo", text: "three" },
+      ],
+    });
   });
 
   it.each([
@@ -52,6 +64,8 @@ describe("parseSteps", () => {
     ["#write only-a-path", 1, "#write needs PATH TEXT"],
     ["#error oops", 1, "#error needs an integer CODE"],
     ["#terminal", 1, "#terminal needs a command"],
+    ["#die 256", 1, "#die CODE must be an integer from 0 to 255"],
+    ["#linger now", 1, "#linger takes no arguments"],
     ["#toString", 1, 'unknown directive "#toString"'],
   ])("refuses %j at line %i", (text, line, error) => {
     const parsed = parseSteps(text);

@@ -15,7 +15,18 @@ describe("parseScenario", () => {
   it("parses turns given as text or as lines, and advertises only the needs", () => {
     const s = parseScenario(JSON.stringify({ needs: ["list", "modes"], turns: ["#updates plan", ["hello", "#sleep 5"]] }));
     expect(s.advertise).toEqual({ loadSession: false, list: true, close: false, modes: true, configOptions: false });
-    expect(s.turns).toEqual([[{ op: "updates", kind: "plan", count: 1 }], [{ op: "echo", text: "hello" }, { op: "sleep", ms: 5 }]]);
+    expect(s.turns).toEqual([
+      [{ op: "updates", kind: "plan", count: 1 }],
+      [
+        { op: "echo", text: "hello" },
+        { op: "sleep", ms: 5 },
+      ],
+    ]);
+    expect(s.process).toEqual([]);
+  });
+
+  it('reads the process behaviours of "process"', () => {
+    expect(parseScenario(JSON.stringify({ process: ["linger", "ignore-term", "grandchild"], turns: ["ok"] })).process).toEqual(["linger", "ignore-term", "grandchild"]);
   });
 
   it.each([
@@ -28,6 +39,7 @@ describe("parseScenario", () => {
     ['{"turns":["#nope"]}', /^s.json: turns\[0\] line 1: unknown directive "#nope"/],
     ['{"turns":["ok"],"needs":["fs"]}', /^s.json: unknown need "fs" \(known: loadSession, list, close, modes, configOptions\)$/],
     ['{"turns":["ok"],"needs":"list"}', /^s.json: "needs" must be an array/],
+    ['{"turns":["ok"],"process":["daemonize"]}', /^s.json: "process" must be an array of ignore-term, linger, grandchild$/],
   ])("rejects %s", (text, message) => {
     expect(() => parseScenario(text, "s.json")).toThrow(message);
   });
@@ -58,7 +70,14 @@ describe("acp-router mock-agent --script", () => {
         const from = client.updates.length;
         const { stopReason } = await client.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text }] });
         await new Promise((r) => setImmediate(r));
-        return { stopReason, kinds: client.updates.slice(from).map((u) => u.update.sessionUpdate), text: client.updates.slice(from).flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [])).join("") };
+        return {
+          stopReason,
+          kinds: client.updates.slice(from).map((u) => u.update.sessionUpdate),
+          text: client.updates
+            .slice(from)
+            .flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : []))
+            .join(""),
+        };
       };
       expect(await prompt("ignored one")).toEqual({ stopReason: "end_turn", kinds: ["plan"], text: "" });
       expect(await prompt("ignored two")).toEqual({ stopReason: "end_turn", kinds: ["agent_thought_chunk", "agent_message_chunk"], text: "scripted\n" });

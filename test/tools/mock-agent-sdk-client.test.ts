@@ -15,8 +15,7 @@ import { listeningMockAgent, mockAgent, mockCwd, NOTES } from "./mock-agent-supp
 import { remoteStream, sdkV1Client, spawnedStream } from "./mock-agent-sdk.ts";
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) =>
-  updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update.content as { text?: string }).text ?? ""] : [])).join("");
+const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) => updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update.content as { text?: string }).text ?? ""] : [])).join("");
 
 const fullV1: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {}, configOptions: { boolean: {} } }, elicitation: { form: {} } };
 

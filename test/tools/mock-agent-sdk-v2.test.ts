@@ -11,8 +11,7 @@ import { sampleKinds } from "../../tools/mock-agent/updates.ts";
 import { listeningMockAgent, mockAgent, mockCwd } from "./mock-agent-support.ts";
 import { remoteStream, sdkV2Client, spawnedStream } from "./mock-agent-sdk.ts";
 
-const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) =>
-  updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update.content as { text?: string }).text ?? ""] : [])).join("");
+const textOf = (updates: readonly { update: { sessionUpdate: string; content?: unknown } }[]) => updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" ? [(u.update.content as { text?: string }).text ?? ""] : [])).join("");
 
 describe.each(["stdio", "http", "websocket"] as const)("mock-agent driven by an SDK v2 client over %s", (transport) => {
   let client: ReturnType<typeof sdkV2Client>;

@@ -63,12 +63,14 @@ export function remoteStream(url: string): MessageStream {
 /** Counts the `session/update` notifications that arrive, before the SDK validates (and maybe drops) them. */
 function tapped(stream: MessageStream): { stream: MessageStream; arrived: () => number } {
   let arrived = 0;
-  const readable = stream.readable.pipeThrough(new TransformStream<AnyMessage, AnyMessage>({
-    transform(message, controller) {
-      if ("method" in message && message.method === "session/update") arrived++;
-      controller.enqueue(message);
-    },
-  }));
+  const readable = stream.readable.pipeThrough(
+    new TransformStream<AnyMessage, AnyMessage>({
+      transform(message, controller) {
+        if ("method" in message && message.method === "session/update") arrived++;
+        controller.enqueue(message);
+      },
+    }),
+  );
   return { stream: { ...stream, readable }, arrived: () => arrived };
 }
 

@@ -69,7 +69,9 @@ describe.each([1, 2] as const)("the v%i update samples", (version) => {
 
 describe("the v1 samples that need a client capability", () => {
   it("name session.notices for notice and session.compaction for compaction updates", () => {
-    const needs = updateSamples(1).filter((s) => s.requires !== undefined).map((s) => `${s.kind}:${(s.requires ?? []).join(".")}`);
+    const needs = updateSamples(1)
+      .filter((s) => s.requires !== undefined)
+      .map((s) => `${s.kind}:${(s.requires ?? []).join(".")}`);
     expect(needs).toEqual(["notice:session.notices", "compaction_update:session.compaction", "compaction_summary_chunk:session.compaction", "compaction_update:session.compaction"]);
     expect(updateSamples(2).some((s) => s.requires !== undefined)).toBe(false);
   });

@@ -10,9 +10,12 @@ const result = (id: unknown, value: unknown) => ({ jsonrpc: "2.0", id, result: v
 const failure = (id: unknown, code: unknown, message: unknown = "failed") => ({ jsonrpc: "2.0", id, error: { code, message } });
 const text = (t: string) => ({ sessionId: S, prompt: [{ type: "text", text: t }] });
 const chunk = (sessionId = S) => notification("session/update", { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } });
-const permission = (id: number) => request(id, "session/request_permission", {
-  sessionId: S, toolCall: { toolCallId: "t1", title: "Read" }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }],
-});
+const permission = (id: number) =>
+  request(id, "session/request_permission", {
+    sessionId: S,
+    toolCall: { toolCallId: "t1", title: "Read" },
+    options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }],
+  });
 
 /** initialize and session/new, with the given capabilities and auth methods. */
 function handshake(agentCapabilities: object = {}, clientCapabilities: object = {}, authMethods: unknown[] = []): Line[] {
@@ -54,28 +57,128 @@ const cases: ReadonlyArray<readonly [RuleName, string, readonly Line[], readonly
   ["error-object", "an error whose code is a string", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", failure(2, "oops")]], ["error-object ACP-ERROR-101 agent"]],
   ["unknown-response-id", "an answer to an id never sent", [...handshake(), ["agent", result(99, {})]], ["unknown-response-id ACP-JSONRPC-001 agent"]],
   ["answered-twice", "a prompt answered twice", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { stopReason: "end_turn" })], ["agent", result(2, { stopReason: "end_turn" })]], ["answered-twice ACP-JSONRPC-001 agent"]],
-  ["cancel-answered-twice", "a request cancelled with $/cancel_request answered twice", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("$/cancel_request", { requestId: 2 })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", failure(2, -32800)]], ["cancel-answered-twice ACP-CANCEL-105 agent"]],
+  [
+    "cancel-answered-twice",
+    "a request cancelled with $/cancel_request answered twice",
+    [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("$/cancel_request", { requestId: 2 })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", failure(2, -32800)]],
+    ["cancel-answered-twice ACP-CANCEL-105 agent"],
+  ],
   ["cancel-unanswered", "a request cancelled with $/cancel_request never answered", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("$/cancel_request", { requestId: 2 })]], ["cancel-unanswered ACP-CANCEL-105 agent"]],
   ["unknown-method", "a request for a method outside the table", [...handshake(), ["client", request(2, "session/fly", {})], ["agent", failure(2, -32601)]], ["unknown-method ACP-EXT-102 client"]],
   ["method-not-found-code", "an unknown method answered -32603", [...handshake(), ["client", request(2, "session/fly", {})], ["agent", failure(2, -32603)]], ["unknown-method ACP-EXT-102 client", "method-not-found-code ACP-JSONRPC-004 agent"]],
   ["required-method", "session/prompt answered -32601", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", failure(2, -32601)]], ["required-method ACP-SESSION-101 agent"]],
-  ["schema", "session/new answered without a sessionId", [["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: {} })], ["agent", result(0, { protocolVersion: 1 })], ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })], ["agent", result(1, { id: "x" })]], ["schema ACP-SESSION-001 agent"]],
+  [
+    "schema",
+    "session/new answered without a sessionId",
+    [
+      ["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: {} })],
+      ["agent", result(0, { protocolVersion: 1 })],
+      ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
+      ["agent", result(1, { id: "x" })],
+    ],
+    ["schema ACP-SESSION-001 agent"],
+  ],
   ["schema", "session/prompt params without a prompt", [...handshake(), ["client", request(2, "session/prompt", { sessionId: S })], ["agent", failure(2, -32602)]], ["schema ACP-JSONRPC-101 client"]],
-  ["init-order", "session/new before initialize", [["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })], ["agent", failure(1, -32600)]], ["init-order ACP-SESSION-102 client"]],
+  [
+    "init-order",
+    "session/new before initialize",
+    [
+      ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
+      ["agent", failure(1, -32600)],
+    ],
+    ["init-order ACP-SESSION-102 client"],
+  ],
   ["capability-gate", "session/load without loadSession", [...handshake(), ["client", request(2, "session/load", { sessionId: S, cwd: "/workspace/demo", mcpServers: [] })], ["agent", failure(2, -32601)]], ["capability-gate ACP-AGENTCAP-103 client"]],
   ["capability-gate", "fs/read_text_file without the client's fs capability", [...handshake(), ["agent", request(0, "fs/read_text_file", { sessionId: S, path: "/workspace/demo/a.txt" })], ["client", failure(0, -32601)]], ["capability-gate ACP-CLIENTCAP-001 agent"]],
-  ["auth-order", "-32000 from an agent that advertised no auth methods", [["client", request(0, "initialize", { protocolVersion: 1 })], ["agent", result(0, { protocolVersion: 1, authMethods: [] })], ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })], ["agent", failure(1, -32000)]], ["auth-order ACP-AUTH-005 agent"]],
-  ["auth-order", "-32000 after authenticate succeeded", [["client", request(0, "initialize", { protocolVersion: 1 })], ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "key", name: "API key" }] })], ["client", request(1, "authenticate", { methodId: "key" })], ["agent", result(1, {})], ["client", request(2, "session/new", { cwd: "/workspace/demo", mcpServers: [] })], ["agent", failure(2, -32000)]], ["auth-order ACP-AUTH-104 agent"]],
+  [
+    "auth-order",
+    "-32000 from an agent that advertised no auth methods",
+    [
+      ["client", request(0, "initialize", { protocolVersion: 1 })],
+      ["agent", result(0, { protocolVersion: 1, authMethods: [] })],
+      ["client", request(1, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
+      ["agent", failure(1, -32000)],
+    ],
+    ["auth-order ACP-AUTH-005 agent"],
+  ],
+  [
+    "auth-order",
+    "-32000 after authenticate succeeded",
+    [
+      ["client", request(0, "initialize", { protocolVersion: 1 })],
+      ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "key", name: "API key" }] })],
+      ["client", request(1, "authenticate", { methodId: "key" })],
+      ["agent", result(1, {})],
+      ["client", request(2, "session/new", { cwd: "/workspace/demo", mcpServers: [] })],
+      ["agent", failure(2, -32000)],
+    ],
+    ["auth-order ACP-AUTH-104 agent"],
+  ],
   ["unknown-session", "session/update for a session never introduced", [...handshake(), ["agent", chunk("sess-other")]], ["unknown-session ACP-SESSION-001 agent"]],
   ["update-after-turn", "a message chunk after the prompt's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { stopReason: "end_turn" })], ["agent", chunk()]], ["update-after-turn ACP-PROMPT-001 agent"]],
-  ["user-message-echo", "a v2 turn whose idle state_update comes without the user_message of the acknowledged messageId", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "other", content: [] })], ["agent", idle()]], ["user-message-echo ACP-PROMPT-303 agent"]],
-  ["update-after-turn", "a v2 message chunk after the idle state_update that ended the turn", [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "u1", content: [] })], ["agent", idle()], ["agent", v2Update({ sessionUpdate: "agent_message_chunk", messageId: "a1", content: { type: "text", text: "late" } })]], ["update-after-turn ACP-PROMPT-302 agent"]],
-  ["cancelled-prompt-stop-reason", "a prompt cancelled by session/cancel answered end_turn", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "end_turn" })]], ["cancelled-prompt-stop-reason ACP-CANCEL-001 agent"]],
-  ["update-after-turn", "a message chunk after a cancelled turn's answer", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", chunk()]], ["update-after-turn ACP-CANCEL-002 agent"]],
+  [
+    "user-message-echo",
+    "a v2 turn whose idle state_update comes without the user_message of the acknowledged messageId",
+    [...handshakeV2(), ["client", request(2, "session/prompt", text("x"))], ["agent", result(2, { messageId: "u1" })], ["agent", v2Update({ sessionUpdate: "user_message", messageId: "other", content: [] })], ["agent", idle()]],
+    ["user-message-echo ACP-PROMPT-303 agent"],
+  ],
+  [
+    "update-after-turn",
+    "a v2 message chunk after the idle state_update that ended the turn",
+    [
+      ...handshakeV2(),
+      ["client", request(2, "session/prompt", text("x"))],
+      ["agent", result(2, { messageId: "u1" })],
+      ["agent", v2Update({ sessionUpdate: "user_message", messageId: "u1", content: [] })],
+      ["agent", idle()],
+      ["agent", v2Update({ sessionUpdate: "agent_message_chunk", messageId: "a1", content: { type: "text", text: "late" } })],
+    ],
+    ["update-after-turn ACP-PROMPT-302 agent"],
+  ],
+  [
+    "cancelled-prompt-stop-reason",
+    "a prompt cancelled by session/cancel answered end_turn",
+    [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "end_turn" })]],
+    ["cancelled-prompt-stop-reason ACP-CANCEL-001 agent"],
+  ],
+  [
+    "update-after-turn",
+    "a message chunk after a cancelled turn's answer",
+    [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["agent", chunk()]],
+    ["update-after-turn ACP-CANCEL-002 agent"],
+  ],
   ["cancelled-prompt-error", "a prompt cancelled by session/cancel answered -32800", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["client", notification("session/cancel", { sessionId: S })], ["agent", failure(2, -32800)]], ["cancelled-prompt-error ACP-CANCEL-102 agent"]],
-  ["permission-after-cancel", "a permission request left pending after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["agent", result(2, { stopReason: "cancelled" })], ["client", request(3, "session/prompt", text("y"))], ["agent", result(3, { stopReason: "end_turn" })]], ["permission-after-cancel ACP-PERM-101 client"]],
-  ["permission-after-cancel", "a permission answered selected after session/cancel", [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["client", result(0, { outcome: { outcome: "selected", optionId: "allow" } })], ["agent", result(2, { stopReason: "cancelled" })]], ["permission-after-cancel ACP-PERM-102 client"]],
-  ["auth-order", "a terminal auth method passed to authenticate", [["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } })], ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "login", name: "Log in", type: "terminal" }] })], ["client", request(1, "authenticate", { methodId: "login" })], ["agent", result(1, {})]], ["auth-order ACP-AUTH-101 client"]],
+  [
+    "permission-after-cancel",
+    "a permission request left pending after session/cancel",
+    [
+      ...handshake(),
+      ["client", request(2, "session/prompt", text("x"))],
+      ["agent", permission(0)],
+      ["client", notification("session/cancel", { sessionId: S })],
+      ["agent", result(2, { stopReason: "cancelled" })],
+      ["client", request(3, "session/prompt", text("y"))],
+      ["agent", result(3, { stopReason: "end_turn" })],
+    ],
+    ["permission-after-cancel ACP-PERM-101 client"],
+  ],
+  [
+    "permission-after-cancel",
+    "a permission answered selected after session/cancel",
+    [...handshake(), ["client", request(2, "session/prompt", text("x"))], ["agent", permission(0)], ["client", notification("session/cancel", { sessionId: S })], ["client", result(0, { outcome: { outcome: "selected", optionId: "allow" } })], ["agent", result(2, { stopReason: "cancelled" })]],
+    ["permission-after-cancel ACP-PERM-102 client"],
+  ],
+  [
+    "auth-order",
+    "a terminal auth method passed to authenticate",
+    [
+      ["client", request(0, "initialize", { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } })],
+      ["agent", result(0, { protocolVersion: 1, authMethods: [{ id: "login", name: "Log in", type: "terminal" }] })],
+      ["client", request(1, "authenticate", { methodId: "login" })],
+      ["agent", result(1, {})],
+    ],
+    ["auth-order ACP-AUTH-101 client"],
+  ],
   ...mcpCases(),
 ];
 
@@ -85,7 +188,12 @@ function mcpCases(): (typeof cases)[number][] {
   const call = (id: number, serverId: string): Line => ["agent", request(id, "mcp/message", { serverId, requestId: `r${id}`, method: "tools/list" })];
   return [
     ["mcp-outcome", "an mcp/message answered with both result and error", [...open, call(0, "srv"), ["client", result(0, { result: {}, error: { code: 1, message: "x" } })]], ["mcp-outcome ACP-MCP-403 client"]],
-    ["mcp-inactive-notification", "an mcp/message notification after its request was answered", [...open, call(0, "srv"), ["client", result(0, { result: {} })], ["client", notification("mcp/message", { serverId: "srv", requestId: "r0", method: "notifications/progress" })]], ["mcp-inactive-notification ACP-MCP-405 client"]],
+    [
+      "mcp-inactive-notification",
+      "an mcp/message notification after its request was answered",
+      [...open, call(0, "srv"), ["client", result(0, { result: {} })], ["client", notification("mcp/message", { serverId: "srv", requestId: "r0", method: "notifications/progress" })]],
+      ["mcp-inactive-notification ACP-MCP-405 client"],
+    ],
     ["mcp-undeclared-server", "an mcp/message to a serverId no session declared", [...open, call(0, "other"), ["client", failure(0, -33001)]], ["mcp-undeclared-server ACP-MCP-406 agent"]],
   ];
 }

@@ -96,12 +96,7 @@ describe("the monitor's table", () => {
   });
 
   it("moves from v2 to v1 when a second initialize is answered 1, and judges what follows by v1", () => {
-    const m = feed([
-      ...initV2.slice(0, 2),
-      ["client", request(1, "initialize", { protocolVersion: 1, clientCapabilities: {} })],
-      ["agent", result(1, { protocolVersion: 1, agentCapabilities: {}, authMethods: [] })],
-      ["client", request(2, "session/new", { cwd: "/workspace/demo" })],
-    ]);
+    const m = feed([...initV2.slice(0, 2), ["client", request(1, "initialize", { protocolVersion: 1, clientCapabilities: {} })], ["agent", result(1, { protocolVersion: 1, agentCapabilities: {}, authMethods: [] })], ["client", request(2, "session/new", { cwd: "/workspace/demo" })]]);
     expect({ table: m.state.table.name, found: found(m), notes: m.state.notes }).toEqual({
       table: "v1",
       found: ["schema ACP-JSONRPC-101 client @4"],
@@ -114,10 +109,7 @@ describe("the monitor's table", () => {
       ["client", request(0, "initialize", { protocolVersion: 2, capabilities: {} })],
       ["agent", result(0, { protocolVersion: 2, capabilities: {} })],
     ]);
-    expect(m.violations.map((v) => v.message)).toEqual([
-      "initialize params do not match v2 InitializeRequest: /info: is required",
-      "initialize result do not match v2 InitializeResponse: /info: is required",
-    ]);
+    expect(m.violations.map((v) => v.message)).toEqual(["initialize params do not match v2 InitializeRequest: /info: is required", "initialize result do not match v2 InitializeResponse: /info: is required"]);
   });
 
   it("switches a v1 connection to v1 unstable at the first unstable-only method, and says so", () => {
@@ -204,30 +196,13 @@ describe("v2 turn rules", () => {
   });
 
   it("check the echo of every prompt accepted into one piece of work, at the idle state_update that ends it", () => {
-    const m = feed([
-      ...initV2,
-      ["client", prompt(2)],
-      ["agent", result(2, { messageId: "u1" })],
-      ["agent", userMessage("u1")],
-      ["client", prompt(3, "and also")],
-      ["agent", result(3, { messageId: "u2" })],
-      ["agent", agentChunk()],
-      ["agent", idle()],
-    ]);
+    const m = feed([...initV2, ["client", prompt(2)], ["agent", result(2, { messageId: "u1" })], ["agent", userMessage("u1")], ["client", prompt(3, "and also")], ["agent", result(3, { messageId: "u2" })], ["agent", agentChunk()], ["agent", idle()]]);
     expect(found(m)).toEqual(["user-message-echo ACP-PROMPT-303 agent @10"]);
     expect(m.violations[0]?.message).toBe(`agent ended the turn of session/prompt #3 in session ${S} without a user_message or user_message_chunk update with messageId "u2"`);
   });
 
   it("count a user_message_chunk as the echo, and never end a turn on a running state_update", () => {
-    const m = feed([
-      ...initV2,
-      ["client", prompt(2)],
-      ["agent", result(2, { messageId: "u1" })],
-      ["agent", running],
-      ["agent", agentChunk()],
-      ["agent", update({ sessionUpdate: "user_message_chunk", messageId: "u1", content: { type: "text", text: "hi" } })],
-      ["agent", idle()],
-    ]);
+    const m = feed([...initV2, ["client", prompt(2)], ["agent", result(2, { messageId: "u1" })], ["agent", running], ["agent", agentChunk()], ["agent", update({ sessionUpdate: "user_message_chunk", messageId: "u1", content: { type: "text", text: "hi" } })], ["agent", idle()]]);
     expect(found(m)).toEqual([]);
   });
 

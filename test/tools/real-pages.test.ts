@@ -27,7 +27,10 @@ describe("the spec's own words (docs/conformance-quotes.json)", () => {
       for (const x of q!) {
         expect(x.text.length, e.id).toBeGreaterThan(10);
         expect(x.date, e.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(e.citation.split("; ").some((c) => x.citation.startsWith(c)), `${e.id}: ${x.citation}`).toBe(true);
+        expect(
+          e.citation.split("; ").some((c) => x.citation.startsWith(c)),
+          `${e.id}: ${x.citation}`,
+        ).toBe(true);
       }
     }
   });
@@ -50,7 +53,10 @@ describe("the spec's own words (docs/conformance-quotes.json)", () => {
 describe("check's text report", () => {
   it("prints the spec's own words, with source and date, under a fail row that carries its evidence (not under a row linked to it)", () => {
     const text = renderText({
-      protocol: 2, catalogue: "docs/conformance-catalogue-v2.json (ACP v2)", passed: false, notes: [],
+      protocol: 2,
+      catalogue: "docs/conformance-catalogue-v2.json (ACP v2)",
+      passed: false,
+      notes: [],
       rows: [
         { id: "ACP-JSONRPC-302", tier: "MUST", outcome: "fail", evidence: "check sent …; the agent answered …" },
         { id: "ACP-JSONRPC-307", tier: "MUST NOT", outcome: "fail", evidence: "the same observation as ACP-JSONRPC-302", sameAs: "ACP-JSONRPC-302" },
@@ -98,7 +104,10 @@ describe("the SDK an agent is built on", () => {
   it("is named on the card, with the batch refusal it writes marked under the fail row; linked rows count once; the interoperability section is shown", () => {
     const refusal = `check sent [{"jsonrpc":"2.0","id":5001,"method":"_acp-router.check/a","params":{}}]; the agent answered {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: ${SDK_BATCH_REFUSAL}"}}`;
     const report: CheckReport = {
-      protocol: 2, catalogue: "docs/conformance-catalogue-v2.json (ACP v2)", passed: true, notes: [],
+      protocol: 2,
+      catalogue: "docs/conformance-catalogue-v2.json (ACP v2)",
+      passed: true,
+      notes: [],
       rows: [
         { id: "ACP-JSONRPC-306", tier: "SHOULD", outcome: "fail", evidence: refusal },
         { id: "ACP-JSONRPC-307", tier: "MUST NOT", outcome: "fail", evidence: "a notification was answered {…}. The same fact decides ACP-EXT-303 (counted once, here)" },
@@ -111,7 +120,9 @@ describe("the SDK an agent is built on", () => {
     const page = renderPage([run], 60);
     expect(page).toContain(`| ${AGENTS[0]!.pkg}@${AGENTS[0]!.version} | v2 | 1 | 2 | 0 | 0 | 0 | no | 0 | 0 |`);
     expect(page).toContain("1 pass, 2 fail, 0 n/a, 0 not observable, 0 not run (0 of them: no probe) (1 more row decided by an observation counted with another row)");
-    expect(page).toContain(`Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install): its answer to a JSON-RPC batch (one -32600 "${SDK_BATCH_REFUSAL}", written by the SDK before the agent's code sees the batch); its answer to a request id beyond ±(2^53−1) with another id (the SDK reads each line with JSON.parse, which holds such an id as the nearest double) come from that SDK, not from the agent's own code.`);
+    expect(page).toContain(
+      `Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install): its answer to a JSON-RPC batch (one -32600 "${SDK_BATCH_REFUSAL}", written by the SDK before the agent's code sees the batch); its answer to a request id beyond ±(2^53−1) with another id (the SDK reads each line with JSON.parse, which holds such an id as the nearest double) come from that SDK, not from the agent's own code.`,
+    );
     // A card that shows neither behaviour names the SDK and attributes nothing to it.
     const plain = renderPage([{ ...run, report: { ...report, rows: report.rows.slice(1), sections: [] } }], 60);
     expect(plain).toContain("Built on @agentclientprotocol/sdk 2.4.0 (a dependency of the agent, read from its install).\n");

@@ -13,8 +13,7 @@ type Line = { t: number; from: "client" | "agent"; msg: Record<string, unknown> 
 const rpc = (m: Record<string, unknown>) => ({ jsonrpc: "2.0", ...m });
 
 /** A recording of `lines` between a start and an end record. */
-const recording = (lines: readonly Line[]) =>
-  [{ type: "start", t: 0, time: "2026-01-01T00:00:00.000Z", command: ["agent"], format: 1 }, ...lines, { type: "end", t: 99_000, exit: 0 }].map((l) => JSON.stringify(l)).join("\n");
+const recording = (lines: readonly Line[]) => [{ type: "start", t: 0, time: "2026-01-01T00:00:00.000Z", command: ["agent"], format: 1 }, ...lines, { type: "end", t: 99_000, exit: 0 }].map((l) => JSON.stringify(l)).join("\n");
 const init = (t: number, version: number): Line[] => [
   { t, from: "client", msg: rpc({ id: 0, method: "initialize", params: { protocolVersion: version, clientCapabilities: {} } }) },
   { t: t + 5, from: "agent", msg: rpc({ id: 0, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [], agentInfo: { name: "check-agent", version: "0.0.0" } } }) },
@@ -31,7 +30,12 @@ describe("inspect replay: reused ids, grown lists, recorded latencies", () => {
   }, 30_000);
 
   it("a session/list that grew since the recording is not a difference; a changed item shape is", async () => {
-    const lines: Line[] = [...init(10, 1), { t: 20, from: "client", msg: rpc({ id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }) }, { t: 25, from: "agent", msg: rpc({ id: 1, result: { sessionId: "s1" } }) }, { t: 30, from: "client", msg: rpc({ id: 2, method: "session/list", params: {} }) }];
+    const lines: Line[] = [
+      ...init(10, 1),
+      { t: 20, from: "client", msg: rpc({ id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }) },
+      { t: 25, from: "agent", msg: rpc({ id: 1, result: { sessionId: "s1" } }) },
+      { t: 30, from: "client", msg: rpc({ id: 2, method: "session/list", params: {} }) },
+    ];
     const grown = await replay(recording([...lines, { t: 35, from: "agent", msg: rpc({ id: 2, result: { sessions: [{ sessionId: "s1", cwd: "/tmp" }] } }) }]), agent("persisted", "3"));
     expect({ compared: grown.compared.answers, differences: grown.differences }).toEqual({ compared: 3, differences: [] });
     const changed = await replay(recording([...lines, { t: 35, from: "agent", msg: rpc({ id: 2, result: { sessions: [{ sessionId: "s1", cwd: "/tmp", title: "t" }] } }) }]), agent("persisted", "3"));

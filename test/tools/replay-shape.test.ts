@@ -21,10 +21,21 @@ describe("compareShape", () => {
   it("compares a list that grew (session/list against an agent that persists sessions) by its items' shape, learning no id from them", () => {
     const ids: IdMap = new Map();
     const recorded = { sessions: [{ sessionId: "s1", cwd: "/a", updatedAt: "2026-01-01" }] };
-    const grown = { sessions: [{ sessionId: "t9", cwd: "/b", updatedAt: "2026-01-02" }, { sessionId: "t1", cwd: "/a", updatedAt: "2026-01-01" }, { sessionId: "t2", cwd: "/c", updatedAt: "2026-01-03" }] };
+    const grown = {
+      sessions: [
+        { sessionId: "t9", cwd: "/b", updatedAt: "2026-01-02" },
+        { sessionId: "t1", cwd: "/a", updatedAt: "2026-01-01" },
+        { sessionId: "t2", cwd: "/c", updatedAt: "2026-01-03" },
+      ],
+    };
     expect(compareShape(recorded, grown, "result", ids)).toEqual([]);
     expect([...ids]).toEqual([]);
-    const changed = { sessions: [{ sessionId: "t1", cwd: "/a", updatedAt: "2026-02-01" }, { sessionId: "t2", cwd: 3, updatedAt: "2026-02-01" }] };
+    const changed = {
+      sessions: [
+        { sessionId: "t1", cwd: "/a", updatedAt: "2026-02-01" },
+        { sessionId: "t2", cwd: 3, updatedAt: "2026-02-01" },
+      ],
+    };
     expect(compareShape(recorded, changed, "result", ids)).toEqual([{ path: "result.sessions[1].cwd", recorded: "a string", replayed: "3" }]);
     expect(compareShape({ list: [] }, { list: [1, "two"] }, "result", ids)).toEqual([]);
   });

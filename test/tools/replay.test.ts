@@ -27,7 +27,9 @@ describe("acp-router inspect replay <trace> -- <agent>", () => {
   const altered = (mode: string) => tsNode(fixture("altered-agent.ts"), mode, "--", ...tsNode(exampleAgent));
 
   beforeAll(async () => {
-    const agent = acpRouter("inspect", "--summary", join(dir, "summary.txt"), "--record", trace, "--", ...tsNode(exampleAgent)).map((w) => JSON.stringify(w)).join(" ");
+    const agent = acpRouter("inspect", "--summary", join(dir, "summary.txt"), "--record", trace, "--", ...tsNode(exampleAgent))
+      .map((w) => JSON.stringify(w))
+      .join(" ");
     const run = await runCommand(tsNode(exampleClient, "--tour", ...v1, "--agent", agent), "", 60_000);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   }, 70_000);

@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { citationUrl, requirement, REQUIREMENT_IDS } from "../../tools/inspect/requirements.ts";
 import { RULES } from "../../tools/inspect/rules.ts";
 
-interface Entry { id: string; tier: string; citation: string; statement: string }
+interface Entry {
+  id: string;
+  tier: string;
+  citation: string;
+  statement: string;
+}
 const read = (name: string) => JSON.parse(readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8")) as Entry[];
 const catalogue = [...read("conformance-catalogue.json"), ...read("conformance-catalogue-v2.json"), ...read("conformance-catalogue-unstable.json"), ...read("conformance-catalogue-v2-unstable.json")];
 const toolDirs = [new URL("../../tools/inspect/", import.meta.url), new URL("../../tools/check/", import.meta.url)];
@@ -24,7 +29,11 @@ describe("inspect's requirement ids", () => {
     for (const id of REQUIREMENT_IDS) expect(mentioned.has(id), id).toBe(true);
     for (const id of mentionedIn(toolDirs[0]!)) expect(REQUIREMENT_IDS, id).toContain(id);
     const unstable = read("conformance-catalogue-unstable.json");
-    for (const id of mentionedIn(checkOnly)) expect([...catalogue, ...unstable].some((e) => e.id === id), id).toBe(true);
+    for (const id of mentionedIn(checkOnly))
+      expect(
+        [...catalogue, ...unstable].some((e) => e.id === id),
+        id,
+      ).toBe(true);
     for (const id of REQUIREMENT_IDS) {
       const entry = catalogue.find((e) => e.id === id);
       expect({ id, ...requirement(id) }).toEqual({ id, tier: entry?.tier, citation: entry?.citation.split("\n")[0], statement: entry?.statement });

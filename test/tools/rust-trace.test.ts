@@ -17,16 +17,10 @@ const events = (text: string) => lines(text).map((l) => JSON.parse(l) as Record<
 describe("the Rust trace format, written", () => {
   it("turns requests, notifications, answers and each item of a batch into events; a line that is not JSON, or not a message, into none", () => {
     const out = (from: "client" | "agent", line: string, t = 12.5) => events(rustTraceLines(from, line, t));
-    expect(out("client", '{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}')).toEqual([
-      { type: "request", ts: 0.0125, protocol: "acp", from: "Client", to: "Agent", id: 7, method: "session/prompt", session: "s1", params: { sessionId: "s1", prompt: [] } },
-    ]);
-    expect(out("agent", '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{}}}')).toEqual([
-      { type: "notification", ts: 0.0125, protocol: "acp", from: "Agent", to: "Client", method: "session/update", session: "s1", params: { sessionId: "s1", update: {} } },
-    ]);
+    expect(out("client", '{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}')).toEqual([{ type: "request", ts: 0.0125, protocol: "acp", from: "Client", to: "Agent", id: 7, method: "session/prompt", session: "s1", params: { sessionId: "s1", prompt: [] } }]);
+    expect(out("agent", '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{}}}')).toEqual([{ type: "notification", ts: 0.0125, protocol: "acp", from: "Agent", to: "Client", method: "session/update", session: "s1", params: { sessionId: "s1", update: {} } }]);
     expect(out("agent", '{"jsonrpc":"2.0","id":7,"result":{"stopReason":"end_turn"}}')).toEqual([{ type: "response", ts: 0.0125, from: "Agent", to: "Client", id: 7, is_error: false, payload: { stopReason: "end_turn" } }]);
-    expect(out("agent", '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}')).toEqual([
-      { type: "response", ts: 0.0125, from: "Agent", to: "Client", id: null, is_error: true, payload: { code: -32700, message: "Parse error" } },
-    ]);
+    expect(out("agent", '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}')).toEqual([{ type: "response", ts: 0.0125, from: "Agent", to: "Client", id: null, is_error: true, payload: { code: -32700, message: "Parse error" } }]);
     // No params: the Rust writer writes null; an initialize has no session.
     expect(out("client", '{"jsonrpc":"2.0","id":"a","method":"_x/ping"}')).toEqual([{ type: "request", ts: 0.0125, protocol: "acp", from: "Client", to: "Agent", id: "a", method: "_x/ping", params: null }]);
     // mcp/message is written as the MCP message it carries, with the outer id, as the conductor does.
@@ -43,7 +37,8 @@ describe("the Rust trace format, written", () => {
 
   it("redacts credentials: env and header values, keys named like a credential; nothing else", () => {
     const params = {
-      sessionId: "s1", cwd: "/tmp",
+      sessionId: "s1",
+      cwd: "/tmp",
       mcpServers: [
         { name: "a", command: "x", args: ["--token-file", "f"], env: [{ name: "API_KEY", value: "sk-1" }] },
         { type: "http", name: "b", url: "http://127.0.0.1:1/mcp", headers: [{ name: "Authorization", value: "Bearer t" }] },
@@ -51,7 +46,8 @@ describe("the Rust trace format, written", () => {
       _meta: { apiKey: "k", authorization: "Bearer z", nested: { password: "p", count: 3 } },
     };
     expect(redactCredentials(params)).toEqual({
-      sessionId: "s1", cwd: "/tmp",
+      sessionId: "s1",
+      cwd: "/tmp",
       mcpServers: [
         { name: "a", command: "x", args: ["--token-file", "f"], env: [{ name: "API_KEY", value: REDACTED }] },
         { type: "http", name: "b", url: "http://127.0.0.1:1/mcp", headers: [{ name: "Authorization", value: REDACTED }] },
@@ -69,7 +65,9 @@ describe("acp-router inspect --trace, report and replay on the Rust format", () 
   const files = { trace: join(dir, "tour.jsons"), record: join(dir, "tour.ndjson"), summary: join(dir, "summary.txt") };
 
   beforeAll(async () => {
-    const agent = acpRouter("inspect", "--summary", files.summary, "--record", files.record, "--trace", files.trace, "--", ...tsNode(exampleAgent)).map((w) => JSON.stringify(w)).join(" ");
+    const agent = acpRouter("inspect", "--summary", files.summary, "--record", files.record, "--trace", files.trace, "--", ...tsNode(exampleAgent))
+      .map((w) => JSON.stringify(w))
+      .join(" ");
     const run = await runCommand(tsNode(exampleClient, "--tour", "--protocol", "1", "--agent", agent), "", 60_000);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   }, 70_000);

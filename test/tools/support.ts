@@ -61,16 +61,17 @@ export function converse(command: readonly string[], steps: readonly { readonly 
       clearTimeout(timer);
       resolve({ code, stdout: Buffer.concat(out), stderr });
     });
-    const answered = (id: number) => new Promise<void>((done) => {
-      const check = () => {
-        if (Buffer.concat(out).toString("utf8").includes(`"id":${id},`)) {
-          waiting = undefined;
-          done();
-        }
-      };
-      waiting = check;
-      check();
-    });
+    const answered = (id: number) =>
+      new Promise<void>((done) => {
+        const check = () => {
+          if (Buffer.concat(out).toString("utf8").includes(`"id":${id},`)) {
+            waiting = undefined;
+            done();
+          }
+        };
+        waiting = check;
+        check();
+      });
     (async () => {
       for (const step of steps) {
         child.stdin.write(`${step.line}\n`);

@@ -110,7 +110,12 @@ describe("otelTracing()", () => {
     conn.close();
     await conn.closed;
     const prompt = spanRecords(exporter.getFinishedSpans(), "p").filter((s) => s.name === "session/prompt");
-    expect(prompt.map((s) => [s.kind, s.attributes["rpc.jsonrpc.error_code"]]).sort()).toEqual([[SERVER, -32000], [CLIENT, -32000]].sort());
+    expect(prompt.map((s) => [s.kind, s.attributes["rpc.jsonrpc.error_code"]]).sort()).toEqual(
+      [
+        [SERVER, -32000],
+        [CLIENT, -32000],
+      ].sort(),
+    );
   });
 
   it("puts its own traceparent and tracestate in _meta (replacing a forwarded one), keeping baggage and the other keys already there", async () => {
@@ -171,44 +176,50 @@ describe("spawnAgent({ tracing })", () => {
 
 describe("one trace across processes: client → acp-router conduct → proxy → agent", () => {
   // The proxy in a process of its own, then hosted in the conductor's process (`--proxy-module`): the conductor's process then holds the proxy's spans.
-  it.each(["in a process of its own", "hosted in the conductor"])("connects the client's, the proxy's and the agent's spans parent to child, the proxy %s", async (hosting) => {
-    const dir = tempDir("acp-spans-");
-    const withSpans = (role: string, file: string, ...args: string[]) => ["env", `ACP_TEST_SPANS=${dir}`, `ACP_TEST_ROLE=${role}`, process.execPath, "--import", "tsx", "--import", here("./fixtures/otel-spans.ts"), here(file), ...args];
-    const bin = fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url));
-    const agentSpans = withSpans("agent", "./fixtures/traced-agent.ts");
-    const conductor = hosting === "hosted in the conductor" ? withSpans("proxy", bin, "conduct", "--proxy-module", here("./fixtures/traced-proxy-module.ts"), "--", ...agentSpans) : tsx(bin, "conduct", "--", ...withSpans("proxy", "./fixtures/traced-proxy.ts"), "--", ...agentSpans);
-    const root = trace.getTracer("test").startSpan("editor action");
-    const updates: string[] = [];
-    await context.with(trace.setSpan(context.active(), root), async () => {
-      const agent = spawnAgent(conductor[0]!, conductor.slice(1), { tracing: otelTracing() });
-      const conn = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: (p) => void updates.push(p.update.sessionUpdate === "agent_message_chunk" && p.update.content.type === "text" ? p.update.content.text : "") }, agent.transport, { tracing: otelTracing() });
-      await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
-      const { sessionId } = await conn.agent.newSession({ cwd: "/", mcpServers: [] });
-      expect(await conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hello" }] })).toMatchObject({ stopReason: "end_turn" });
-      conn.close();
-      await conn.closed;
-      await agent.exited;
-    });
-    root.end();
-    const spans: SpanRecord[] = [...spanRecords(exporter.getFinishedSpans(), "client"), ...readdirSync(dir).flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as SpanRecord[])];
-    const traceId = root.spanContext().traceId;
-    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
-    const find = (role: string, name: string, kind: number) => spans.filter((s) => s.role === role && s.name === name && s.kind === kind);
-    const byId = new Map(spans.map((s) => [s.spanId, s]));
-    const clientPrompt = find("client", "session/prompt", CLIENT);
-    const proxyPrompt = find("proxy", "session/prompt", SERVER);
-    const agentPrompt = find("agent", "session/prompt", SERVER);
-    expect([clientPrompt.length, proxyPrompt.length, agentPrompt.length]).toEqual([1, 1, 1]);
-    expect(proxyPrompt[0]!.parentSpanId).toBe(clientPrompt[0]!.spanId);
-    // The agent's turn hangs under the proxy's: its parent is a span of the proxy process (the proxy's
-    // prompt, or the request it sent on) whose own chain reaches the client's prompt.
-    const chain: string[] = [];
-    for (let s: SpanRecord | undefined = agentPrompt[0]; s !== undefined; s = s.parentSpanId === undefined ? undefined : byId.get(s.parentSpanId)) chain.push(`${s.role} ${s.name}`);
-    expect(chain[0]).toBe("agent session/prompt");
-    expect(chain[1]?.startsWith("proxy ")).toBe(true);
-    expect(chain).toContain("client session/prompt");
-    expect(chain.at(-1)).toBe("client editor action");
-    // The agent saw a traceparent in the prompt's _meta and echoed it in its update.
-    expect(parseTraceparent(updates[0])?.traceId).toBe(traceId);
-  }, 60_000);
+  it.each(["in a process of its own", "hosted in the conductor"])(
+    "connects the client's, the proxy's and the agent's spans parent to child, the proxy %s",
+    async (hosting) => {
+      const dir = tempDir("acp-spans-");
+      const withSpans = (role: string, file: string, ...args: string[]) => ["env", `ACP_TEST_SPANS=${dir}`, `ACP_TEST_ROLE=${role}`, process.execPath, "--import", "tsx", "--import", here("./fixtures/otel-spans.ts"), here(file), ...args];
+      const bin = fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url));
+      const agentSpans = withSpans("agent", "./fixtures/traced-agent.ts");
+      const conductor = hosting === "hosted in the conductor" ? withSpans("proxy", bin, "conduct", "--proxy-module", here("./fixtures/traced-proxy-module.ts"), "--", ...agentSpans) : tsx(bin, "conduct", "--", ...withSpans("proxy", "./fixtures/traced-proxy.ts"), "--", ...agentSpans);
+      const root = trace.getTracer("test").startSpan("editor action");
+      const updates: string[] = [];
+      await context.with(trace.setSpan(context.active(), root), async () => {
+        const agent = spawnAgent(conductor[0]!, conductor.slice(1), { tracing: otelTracing() });
+        const conn = connectClient({ requestPermission: () => ({ outcome: { outcome: "cancelled" } }), sessionUpdate: (p) => void updates.push(p.update.sessionUpdate === "agent_message_chunk" && p.update.content.type === "text" ? p.update.content.text : "") }, agent.transport, {
+          tracing: otelTracing(),
+        });
+        await conn.agent.initialize({ protocolVersion: 1, clientCapabilities: {} });
+        const { sessionId } = await conn.agent.newSession({ cwd: "/", mcpServers: [] });
+        expect(await conn.agent.prompt({ sessionId, prompt: [{ type: "text", text: "hello" }] })).toMatchObject({ stopReason: "end_turn" });
+        conn.close();
+        await conn.closed;
+        await agent.exited;
+      });
+      root.end();
+      const spans: SpanRecord[] = [...spanRecords(exporter.getFinishedSpans(), "client"), ...readdirSync(dir).flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as SpanRecord[])];
+      const traceId = root.spanContext().traceId;
+      expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
+      const find = (role: string, name: string, kind: number) => spans.filter((s) => s.role === role && s.name === name && s.kind === kind);
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      const clientPrompt = find("client", "session/prompt", CLIENT);
+      const proxyPrompt = find("proxy", "session/prompt", SERVER);
+      const agentPrompt = find("agent", "session/prompt", SERVER);
+      expect([clientPrompt.length, proxyPrompt.length, agentPrompt.length]).toEqual([1, 1, 1]);
+      expect(proxyPrompt[0]!.parentSpanId).toBe(clientPrompt[0]!.spanId);
+      // The agent's turn hangs under the proxy's: its parent is a span of the proxy process (the proxy's
+      // prompt, or the request it sent on) whose own chain reaches the client's prompt.
+      const chain: string[] = [];
+      for (let s: SpanRecord | undefined = agentPrompt[0]; s !== undefined; s = s.parentSpanId === undefined ? undefined : byId.get(s.parentSpanId)) chain.push(`${s.role} ${s.name}`);
+      expect(chain[0]).toBe("agent session/prompt");
+      expect(chain[1]?.startsWith("proxy ")).toBe(true);
+      expect(chain).toContain("client session/prompt");
+      expect(chain.at(-1)).toBe("client editor action");
+      // The agent saw a traceparent in the prompt's _meta and echoed it in its update.
+      expect(parseTraceparent(updates[0])?.traceId).toBe(traceId);
+    },
+    60_000,
+  );
 });

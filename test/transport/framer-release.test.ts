@@ -6,13 +6,16 @@ import { createFramer } from "../../src/transport/framer.ts";
 function framer(stopAt: string) {
   const lines: string[] = [];
   let rest: string | undefined;
-  const f = createFramer({
-    line(text) {
-      lines.push(text);
-      if (text === stopAt) rest = f.release();
+  const f = createFramer(
+    {
+      line(text) {
+        lines.push(text);
+        if (text === stopAt) rest = f.release();
+      },
+      oversized: (n) => lines.push(`oversized ${n}`),
     },
-    oversized: (n) => lines.push(`oversized ${n}`),
-  }, 16);
+    16,
+  );
   return { f, lines, rest: () => rest };
 }
 

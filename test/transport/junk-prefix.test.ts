@@ -15,7 +15,17 @@ function handFed(recoverPrefixedLines?: boolean) {
     close: () => receiver?.end(),
     ...(recoverPrefixedLines === undefined ? {} : { recoverPrefixedLines }),
   };
-  return { transport, written, feed: (text: string) => receiver?.data(text), lines: () => written.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    transport,
+    written,
+    feed: (text: string) => receiver?.data(text),
+    lines: () =>
+      written
+        .join("")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -26,7 +36,10 @@ async function initializeThrough(prefix: string, recover: { transport?: boolean;
   const diagnostics: Diagnostic[] = [];
   const conn = connectClient(testClient().handler, wire.transport, { onDiagnostic: (d) => diagnostics.push(d), ...(recover.option === undefined ? {} : { recoverPrefixedLines: recover.option }) });
   let answer: unknown = "pending";
-  void conn.agent.initialize(params.initialize()).then((a) => (answer = a), (e: Error) => (answer = e.message));
+  void conn.agent.initialize(params.initialize()).then(
+    (a) => (answer = a),
+    (e: Error) => (answer = e.message),
+  );
   await tick();
   const id = wire.lines()[0]?.id;
   wire.feed(`${prefix}${INIT_RESULT.replace("ID", String(id))}\n`);
@@ -78,7 +91,7 @@ describe("createFramer with recoverPrefixed", () => {
     return out;
   };
 
-  it("cuts what comes before {\"jsonrpc\" and leaves lines that start with a message, whitespace before one, or hold none alone", () => {
+  it('cuts what comes before {"jsonrpc" and leaves lines that start with a message, whitespace before one, or hold none alone', () => {
     const text = 'hello there\n\u001b]0;title\u0007{ "jsonrpc" :"2.0","id":1}\n  {"jsonrpc":"2.0"}\n{"x":"{\\"jsonrpc\\":"}\n[1]\nnot {"json":1}';
     expect(frame(text, true)).toEqual(["hello there", 'prefix "\\u001b]0;title\\u0007"', '{ "jsonrpc" :"2.0","id":1}', '  {"jsonrpc":"2.0"}', '{"x":"{\\"jsonrpc\\":"}', "[1]", 'not {"json":1}']);
     expect(frame(text, false)).toEqual(["hello there", '\u001b]0;title\u0007{ "jsonrpc" :"2.0","id":1}', '  {"jsonrpc":"2.0"}', '{"x":"{\\"jsonrpc\\":"}', "[1]", 'not {"json":1}']);

@@ -78,7 +78,11 @@ describe("startProcess", () => {
     expect({ code: exit.code, error: (exit.error as NodeJS.ErrnoException | undefined)?.code, status: exitStatus(exit) }).toEqual({ code: null, error: "ENOENT", status: 127 });
   });
 
-  for (const [how, status] of [["exit", "code 0"], ["signal", "signal SIGTERM"], ["throw", "code 1"]] as const) {
+  for (const [how, status] of [
+    ["exit", "code 0"],
+    ["signal", "signal SIGTERM"],
+    ["throw", "code 1"],
+  ] as const) {
     it(`leaves no process of the agent's tree when its owner dies (${how})`, async () => {
       const file = pidfile();
       const ownerProcess = spawn(process.execPath, ["--import", "tsx", owner, how, file], { stdio: ["ignore", "ignore", "pipe"] });

@@ -44,7 +44,11 @@ describe("one message reader", () => {
 
   it("is the only framer user among the tests but the framer's own", () => {
     const own = ["test/connection/framing.test.ts", "test/package/portability.test.ts", "test/transport/framer-release.test.ts", "test/transport/junk-prefix.test.ts"];
-    expect(offenders(filesIn("test"), MAKES_FRAMER).filter((f) => f !== "test/transport/reader-structure.test.ts").sort()).toEqual(own);
+    expect(
+      offenders(filesIn("test"), MAKES_FRAMER)
+        .filter((f) => f !== "test/transport/reader-structure.test.ts")
+        .sort(),
+    ).toEqual(own);
   });
 });
 

@@ -4,17 +4,7 @@
  * sit on a line that really is a type error, or tsc fails; the lines without
  * one must compile. test/codegen/type-tests.test.ts checks both.
  */
-import type {
-  AgentHandler,
-  AgentPeer,
-  ClientContext,
-  ClientHandler,
-  ContentBlock,
-  PromptResponse,
-  ReadTextFileRequest,
-  RequestPermissionOutcome,
-  SessionUpdate,
-} from "../../src/generated/index.ts";
+import type { AgentHandler, AgentPeer, ClientContext, ClientHandler, ContentBlock, PromptResponse, ReadTextFileRequest, RequestPermissionOutcome, SessionUpdate } from "../../src/generated/index.ts";
 
 /** `switch (update.sessionUpdate)` narrows to the variant's own fields. */
 export function sessionUpdateNarrows(update: SessionUpdate): void {

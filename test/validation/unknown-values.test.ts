@@ -24,9 +24,7 @@ describe("an unknown enum value in a result", () => {
   it("reaches the caller unchanged with a diagnostic: a newer agent's stopReason", async () => {
     const { answer, diagnostics } = await promptAnswering({ stopReason: "paused_for_review", _meta: { by: "agent-2.0" } }, "repair");
     expect(answer).toEqual({ ok: true, value: { stopReason: "paused_for_review", _meta: { by: "agent-2.0" } } });
-    expect(diagnostics.filter((d) => d.kind === "repaired")).toEqual([
-      { kind: "repaired", message: 'repaired the result of "session/prompt"', data: { repairs: [{ path: "/stopReason", action: "kept_unknown" }] } },
-    ]);
+    expect(diagnostics.filter((d) => d.kind === "repaired")).toEqual([{ kind: "repaired", message: 'repaired the result of "session/prompt"', data: { repairs: [{ path: "/stopReason", action: "kept_unknown" }] } }]);
   });
 
   it('is rejected in "strict" mode, naming the location', async () => {

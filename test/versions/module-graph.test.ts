@@ -20,7 +20,11 @@ describe("the runtime's module graph", () => {
   });
 
   it("has no file that imports a generated folder or an entry that loads one", () => {
-    const offending = files.flatMap((file) => importsOf(file).filter(isTable).map((target) => `${file} → ${target}`));
+    const offending = files.flatMap((file) =>
+      importsOf(file)
+        .filter(isTable)
+        .map((target) => `${file} → ${target}`),
+    );
     expect(offending).toEqual([]);
   });
 });
@@ -41,8 +45,16 @@ const generatedFoldersIn = (files: Set<string>) => [...new Set([...files].filter
 describe("the surfaces' module graphs", () => {
   it("the runtime imports no codegen module, and codegen no runtime module but the validators' shared error wording", () => {
     // codegen/validator-size.ts prints the messages the runtime's errorKinds would build, from the same function.
-    for (const file of filesIn("codegen")) expect(importsOf(file).filter((t) => t.startsWith("src/") && t !== "src/validation/runtime.ts"), file).toEqual([]);
-    for (const file of filesIn("src")) expect(importsOf(file).filter((t) => t.startsWith("codegen/")), file).toEqual([]);
+    for (const file of filesIn("codegen"))
+      expect(
+        importsOf(file).filter((t) => t.startsWith("src/") && t !== "src/validation/runtime.ts"),
+        file,
+      ).toEqual([]);
+    for (const file of filesIn("src"))
+      expect(
+        importsOf(file).filter((t) => t.startsWith("codegen/")),
+        file,
+      ).toEqual([]);
   });
 
   it("src/mcp loads the unstable table and, through it, its base (the stable table) only", () => {

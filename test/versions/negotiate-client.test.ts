@@ -50,7 +50,10 @@ describe("negotiateClient against agents of either version", () => {
   });
 
   it("keeps v2 with a v2-only agent", async () => {
-    const negotiated = await negotiateClient(agentBy((t) => v2.connectAgent(v2Agent(), t)), both);
+    const negotiated = await negotiateClient(
+      agentBy((t) => v2.connectAgent(v2Agent(), t)),
+      both,
+    );
     expect(negotiated.version).toBe(2);
     negotiated.connection.close();
   });
@@ -60,7 +63,11 @@ describe("negotiateClient against agents of either version", () => {
     const agent = testAgent({ initialize: (p) => (seen.push(p.protocolVersion), { protocolVersion: 1, agentCapabilities: { loadSession: true } }) });
     let agentConn: ReturnType<typeof connectAgent> | undefined;
     const reconnect = reconnectTo(() => {});
-    const negotiated = await negotiateClient(agentBy((t) => (agentConn = connectAgent(agent.handler, t))), both, reconnect);
+    const negotiated = await negotiateClient(
+      agentBy((t) => (agentConn = connectAgent(agent.handler, t))),
+      both,
+      reconnect,
+    );
     expect(negotiated.version).toBe(1);
     if (negotiated.version !== 1) return;
     expect(negotiated.initialized).toEqual({ protocolVersion: 1, agentCapabilities: { loadSession: true } });
@@ -78,11 +85,19 @@ describe("negotiateClient against agents of either version", () => {
     await expect(negotiateClient(transport, both)).rejects.toThrow("the agent answered protocol version 3; this client speaks 1 and 2 only, so it closed the connection");
     await agentConn?.closed;
     const { v1: _v1, ...v2Only } = both;
-    await expect(negotiateClient(agentBy((t) => v2.connectAgent(agent, t)), v2Only)).rejects.toThrow("the agent answered protocol version 3; this client speaks 2 only, so it closed the connection");
+    await expect(
+      negotiateClient(
+        agentBy((t) => v2.connectAgent(agent, t)),
+        v2Only,
+      ),
+    ).rejects.toThrow("the agent answered protocol version 3; this client speaks 2 only, so it closed the connection");
   });
 
   it("falls back to v1 behind a v1-only version router, which rewrote the v2 offer", async () => {
-    const negotiated = await negotiateClient(agentBy((t) => routeAgent(t, { v1: { protocol: v1Protocol, handler: testAgent().handler } })), both);
+    const negotiated = await negotiateClient(
+      agentBy((t) => routeAgent(t, { v1: { protocol: v1Protocol, handler: testAgent().handler } })),
+      both,
+    );
     expect(negotiated.version).toBe(1);
     if (negotiated.version === 1) expect(await negotiated.agent.newSession({ cwd: "/w", mcpServers: [] })).toEqual({ sessionId: "sess-1" });
     negotiated.connection.close();
@@ -91,7 +106,10 @@ describe("negotiateClient against agents of either version", () => {
   it("initializes v1 directly when only v1 is configured", async () => {
     const seen: unknown[] = [];
     const agent = testAgent({ initialize: (p) => (seen.push(p.protocolVersion), { protocolVersion: 1, agentCapabilities: {} }) });
-    const negotiated = await negotiateClient(agentBy((t) => connectAgent(agent.handler, t)), { v1: both.v1 });
+    const negotiated = await negotiateClient(
+      agentBy((t) => connectAgent(agent.handler, t)),
+      { v1: both.v1 },
+    );
     expect(negotiated.version).toBe(1);
     expect(seen).toEqual([1]);
     negotiated.connection.close();

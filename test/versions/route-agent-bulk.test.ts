@@ -59,7 +59,11 @@ describe("routeAgent on 10,000 lines in one chunk", () => {
     expect(routed?.version).toBe(1);
     expect(sliced).toBeLessThan(3 * chunk.length);
     while (writes.join("").split("\n").length <= 10_000) await new Promise((r) => setTimeout(r, 5));
-    const answers = writes.join("").trimEnd().split("\n").map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string } });
+    const answers = writes
+      .join("")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string } });
     expect(answers).toHaveLength(10_000);
     // Before initialize: the router's answer, one per line, in order.
     expect(writes.slice(0, before).every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1)).toBe(true);

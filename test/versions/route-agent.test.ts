@@ -27,7 +27,14 @@ async function ours(lines: string[], versions: readonly (1 | 2)[]): Promise<Outc
   const firstLine = (t: Transport) =>
     new Promise<Json>((resolve) => {
       let text = "";
-      t.start({ data: (c) => { text += typeof c === "string" ? c : new TextDecoder().decode(c); const nl = text.indexOf("\n"); if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json); }, end: () => {} });
+      t.start({
+        data: (c) => {
+          text += typeof c === "string" ? c : new TextDecoder().decode(c);
+          const nl = text.indexOf("\n");
+          if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json);
+        },
+        end: () => {},
+      });
     });
   const routed = routeTransport(mine, versions, (_version, t) => firstLine(t));
   for (const line of lines) theirs.write(`${line}\n`);
@@ -52,7 +59,12 @@ async function sdk(lines: string[], versions: readonly (1 | 2)[]): Promise<Outco
   const router = agentProtocolRouter();
   if (versions.includes(1)) router.withV1(connector(1) as never);
   if (versions.includes(2)) router.withV2(connector(2) as never);
-  const readable = new ReadableStream({ start(c) { for (const l of lines) c.enqueue(JSON.parse(l)); c.close(); } });
+  const readable = new ReadableStream({
+    start(c) {
+      for (const l of lines) c.enqueue(JSON.parse(l));
+      c.close();
+    },
+  });
   const writable = new WritableStream({ write: (m) => void written.push(m as Json) });
   const conn = router.connect({ readable, writable } as never);
   await Promise.race([conn.closed, new Promise((r) => setTimeout(r, 200))]);
@@ -102,7 +114,14 @@ describe("routeAgent with v1ShapeToV1", () => {
     const firstLine = (t: Transport) =>
       new Promise<Json>((resolve) => {
         let text = "";
-        t.start({ data: (c) => { text += typeof c === "string" ? c : new TextDecoder().decode(c); const nl = text.indexOf("\n"); if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json); }, end: () => {} });
+        t.start({
+          data: (c) => {
+            text += typeof c === "string" ? c : new TextDecoder().decode(c);
+            const nl = text.indexOf("\n");
+            if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)) as Json);
+          },
+          end: () => {},
+        });
       });
     const routed = routeTransport(mine, [1, 2], (_version, t) => firstLine(t), { v1ShapeToV1 });
     theirs.write(`${init(1, params)}\n`);

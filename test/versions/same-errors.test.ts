@@ -124,7 +124,10 @@ describe("the same bad input gets the same bytes with and without routeAgent", (
       const routed = await exchange(version, how, setup, lines(version));
       expect(routed).toBe(plain);
       // Every case is answered with an error or (notifications, responses) not at all, and the sentinel last.
-      const answers = plain.trimEnd().split("\n").flatMap((l) => JSON.parse(l) as Answer | Answer[]);
+      const answers = plain
+        .trimEnd()
+        .split("\n")
+        .flatMap((l) => JSON.parse(l) as Answer | Answer[]);
       expect(answers.at(-1)?.id).toBe("end");
       for (const a of answers) {
         expect(Number.isInteger(a.error?.code)).toBe(true);
@@ -138,7 +141,12 @@ describe("the same bad input gets the same bytes with and without routeAgent", (
     const lines = [request(1, "session/new", { cwd: "/é€😀" }), "{not json", initialize(version), request(2, "no/such_method", { s: "é€😀" }), request(3, "session/new", { cwd: 5 })];
     const plain = await exchange(version, { routed: false }, [], lines, 5);
     expect(await exchange(version, { routed: true, versions: [1, 2] }, [], lines, 5)).toBe(plain);
-    expect(plain.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: unknown }).id)).toEqual([1, null, 0, 2, 3, "end"]);
+    expect(
+      plain
+        .trimEnd()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: unknown }).id),
+    ).toEqual([1, null, 0, 2, 3, "end"]);
   });
 
   it("v2: an initialize with an unusable protocolVersion is answered by the router, which lists only /protocolVersion", async () => {
@@ -157,7 +165,13 @@ describe("the same bad input gets the same bytes with and without routeAgent", (
     const plain = await exchange(2, { routed: false }, [], lines);
     expect(await exchange(2, { routed: true, versions: [2] }, [], lines)).toBe(plain);
     const answers = JSON.parse(plain.split("\n")[0] as string) as Answer[];
-    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([[1, -32600], [7, -32600], [2, -32600], [null, -32600], [null, -32600]]);
+    expect(answers.map((a) => [a.id, a.error?.code])).toEqual([
+      [1, -32600],
+      [7, -32600],
+      [2, -32600],
+      [null, -32600],
+      [null, -32600],
+    ]);
   });
 
   it.each([["reject"], ["accept"]] as const)("v1 and v2 routed, batches %s in the one options object: the v2 connection's bytes", async (batches) => {

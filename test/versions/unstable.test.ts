@@ -29,9 +29,18 @@ describe("the v1 unstable table", () => {
   it("holds every stable row unchanged, then the rows the unstable schema adds", () => {
     expect(unstableRows.slice(0, stableRows.length)).toEqual(stableRows);
     expect(unstableMethods.map((r) => `${r.side} ${r.wire}`)).toEqual([
-      "agent auth/status", "agent providers/list", "agent providers/set", "agent providers/disable", "agent session/fork",
-      "agent session/archive", "agent session/unarchive", "agent session/status", "agent session/set_title", "agent mcp/message",
-      "client mcp/message", "client auth/status_update",
+      "agent auth/status",
+      "agent providers/list",
+      "agent providers/set",
+      "agent providers/disable",
+      "agent session/fork",
+      "agent session/archive",
+      "agent session/unarchive",
+      "agent session/status",
+      "agent session/set_title",
+      "agent mcp/message",
+      "client mcp/message",
+      "client auth/status_update",
     ]);
   });
 

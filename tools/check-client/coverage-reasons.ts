@@ -40,7 +40,25 @@ export const ELICITATION_UI: Readonly<Record<string, string>> = {
 };
 
 /** Elicitation rows: judged only for a client that advertised elicitation (check's agent has no elicitation probe yet). */
-export const ELICITATION = ["ACP-ELICIT-101", "ACP-ELICIT-103", "ACP-ELICIT-104", "ACP-ELICIT-105", "ACP-ELICIT-106", "ACP-ELICIT-108", "ACP-ELICIT-110", "ACP-ELICIT-115", "ACP-ELICIT-118", "ACP-ELICIT-120", "ACP-ELICIT-124", "ACP-ELICIT-125", "ACP-ELICIT-126", "ACP-ELICIT-127", "ACP-ELICIT-128", "ACP-ENUM-101", "ACP-ENUM-103"];
+export const ELICITATION = [
+  "ACP-ELICIT-101",
+  "ACP-ELICIT-103",
+  "ACP-ELICIT-104",
+  "ACP-ELICIT-105",
+  "ACP-ELICIT-106",
+  "ACP-ELICIT-108",
+  "ACP-ELICIT-110",
+  "ACP-ELICIT-115",
+  "ACP-ELICIT-118",
+  "ACP-ELICIT-120",
+  "ACP-ELICIT-124",
+  "ACP-ELICIT-125",
+  "ACP-ELICIT-126",
+  "ACP-ELICIT-127",
+  "ACP-ELICIT-128",
+  "ACP-ENUM-101",
+  "ACP-ENUM-103",
+];
 
 /** Rows about methods check's agent never advertises, so a conforming client never calls them. */
 export const UNADVERTISED: Readonly<Record<string, string>> = {

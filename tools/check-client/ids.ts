@@ -16,7 +16,7 @@ import { quoteText } from "../check/kit.ts";
 import { describeEcho, interoperabilitySection } from "../check/probes-ids.ts";
 import type { Finding } from "../check/sections.ts";
 import { BEYOND_SAFE_IDS, HOLDABLE_IDS, judgeIdToken } from "../inspect/ids.ts";
-import type { TurnContext } from "./scenarios.ts";
+import type { TurnContext } from "./turn-context.ts";
 
 /** The method of the id probes: an unknown `_` request, which every client answers (-32601). */
 export const ID_METHOD = "_acp-router.check/id";

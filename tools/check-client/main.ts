@@ -28,7 +28,8 @@ import { judgeGates, judgeHandshake, judgeShutdown, judgeTraffic, judgeVersion }
 import { judgeOffers } from "./judge-offers.ts";
 import { judgeInternalCancel } from "./judge-pending.ts";
 import { runScenario, type RunResult } from "./run.ts";
-import { SCENARIOS, type ScenarioName, type Shared } from "./scenarios.ts";
+import { SCENARIOS, type ScenarioName } from "./scenarios.ts";
+import type { Shared } from "./turn-context.ts";
 
 /** The client-side rows: every entry of the v1 catalogue that binds a client (side `client` or `both`). */
 export const CLIENT_CHECKLIST: Checklist = {
@@ -140,5 +141,16 @@ export async function scoreClient(command: readonly string[], options: ClientChe
   const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
   const firstRun = runs[0];
   const nothingJudgedLine = nothingJudged && firstRun !== undefined ? `nothing judged: the client never started the agent in any of the ${runs.length} runs (first run: client ${describeExit(firstRun)}; its last line: ${JSON.stringify(firstRun.tail.trim().split("\n").at(-1) ?? "")})` : undefined;
-  return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, sections: card.sections, passed, nothingJudged, ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}), negotiated, runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })) };
+  return {
+    protocol: card.checklist.version,
+    catalogue: card.checklist.catalogue,
+    rows,
+    notes: card.notes,
+    sections: card.sections,
+    passed,
+    nothingJudged,
+    ...(nothingJudgedLine !== undefined ? { nothingJudgedLine } : {}),
+    negotiated,
+    runs: runs.map((r) => ({ scenario: r.scenario, exit: describeExit(r), tail: r.tail.split("\n").slice(-6).join("\n") })),
+  };
 }

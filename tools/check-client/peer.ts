@@ -111,16 +111,19 @@ export async function startPeer(): Promise<Peer> {
   let nextId = 0;
   const freshId = (): number | string => (nextId++ % 2 === 0 ? 100 + nextId : `check-${nextId}`);
   // The client's lines, read as a connection with the default limits reads them (the one reader, no answers).
-  const framer = lineReader({
-    line(text) {
-      const { index } = monitor.observe("client", text, now());
-      const line = { text, body: parseBody(text), t: now(), index };
-      lines.push(line);
-      if (line.body !== undefined && typeof line.body.method === "string") peer.onMessage(line.body, line);
-      wake();
+  const framer = lineReader(
+    {
+      line(text) {
+        const { index } = monitor.observe("client", text, now());
+        const line = { text, body: parseBody(text), t: now(), index };
+        lines.push(line);
+        if (line.body !== undefined && typeof line.body.method === "string") peer.onMessage(line.body, line);
+        wake();
+      },
+      oversized: (n) => monitor.oversized("client", n, now()),
     },
-    oversized: (n) => monitor.oversized("client", n, now()),
-  }, readerLimits());
+    readerLimits(),
+  );
   const server: Server = createServer({ allowHalfOpen: true }, (s) => {
     if (socket !== undefined) {
       extra++;
@@ -178,7 +181,14 @@ export async function startPeer(): Promise<Peer> {
     });
 
   const peer: Peer = {
-    port, monitor, lines, utf8, now, sent, raw, judged,
+    port,
+    monitor,
+    lines,
+    utf8,
+    now,
+    sent,
+    raw,
+    judged,
     get connected() {
       return socket !== undefined;
     },

@@ -11,7 +11,8 @@ import { fail, na, notRun, pass } from "../check/score.ts";
 import { describeError, errorCode, quoteText, seconds, show } from "../check/kit.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
-import { LIVENESS_MS, survived, update, type TurnContext } from "./scenarios.ts";
+import { LIVENESS_MS, survived, update } from "./scenarios.ts";
+import type { TurnContext } from "./turn-context.ts";
 
 const PERMISSION_OPTIONS = [
   { optionId: "check-allow", name: "Allow", kind: "allow_once" },
@@ -28,8 +29,7 @@ function outcomeOf(answer: Record<string, unknown>): { ok: true; outcome: string
 }
 
 /** session/request_permission params in the session's version (v2: a title instead of the tool call). */
-const permissionParams = (start: TurnStart, toolCallId: string, title: string) =>
-  start.version === 2 ? { sessionId: start.sessionId, title, options: PERMISSION_OPTIONS } : { sessionId: start.sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS };
+const permissionParams = (start: TurnStart, toolCallId: string, title: string) => (start.version === 2 ? { sessionId: start.sessionId, title, options: PERMISSION_OPTIONS } : { sessionId: start.sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS });
 
 /** A tool call shown running (v1: tool_call; v2 has only tool_call_update). */
 const toolCall = (start: TurnStart, toolCallId: string, title: string, kind: string, status: string) => ({ sessionUpdate: start.version === 2 ? "tool_call_update" : "tool_call", toolCallId, title, kind, status });
@@ -83,9 +83,14 @@ async function probeGated(ctx: TurnContext, start: TurnStart): Promise<void> {
         try {
           const b = await ask("fs/write_text_file", { path: existing, content });
           const wrote = b?.result !== undefined && readFileSync(existing, "utf8") === content;
-          card.score("ACP-FS-102", wrote
-            ? fail(`check's agent sent fs/write_text_file {"path":${JSON.stringify(path)},…} for a file that did not exist and the client answered ${describeError(a)}; the same request for a file that existed was served (${show(b)}), so the client does not create a missing file`)
-            : na(`fs/write_text_file of a new file was answered ${describeError(a)}, and of an existing file ${b === undefined ? "nothing" : b.error !== undefined ? describeError(b) : "with a result that left the file unchanged"}: the client's writes fail altogether, so file creation cannot be judged`));
+          card.score(
+            "ACP-FS-102",
+            wrote
+              ? fail(`check's agent sent fs/write_text_file {"path":${JSON.stringify(path)},…} for a file that did not exist and the client answered ${describeError(a)}; the same request for a file that existed was served (${show(b)}), so the client does not create a missing file`)
+              : na(
+                  `fs/write_text_file of a new file was answered ${describeError(a)}, and of an existing file ${b === undefined ? "nothing" : b.error !== undefined ? describeError(b) : "with a result that left the file unchanged"}: the client's writes fail altogether, so file creation cannot be judged`,
+                ),
+          );
         } finally {
           rmSync(existing, { force: true });
         }

@@ -7,22 +7,14 @@
  * v2 initialize: drift, as check rules on an agent's answers), is no finding. Only the params of the requests and
  * notifications a client sends to an agent are looked at.
  */
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-
-type Defs = Record<string, { properties?: Record<string, unknown>; "x-method"?: string; "x-side"?: string }>;
-
-const cache = new Map<1 | 2, Map<string, Set<string>>>();
+import { SCHEMA_DEFS } from "../check/schema-defs.ts";
 
 /** The params fields each client-sent method has in the schemas of `version`, by method name. */
 function fieldsByMethod(version: 1 | 2): Map<string, Set<string>> {
-  const hit = cache.get(version);
-  if (hit !== undefined) return hit;
-  const require = createRequire(import.meta.url);
   const out = new Map<string, Set<string>>();
-  for (const file of ["schema.json", "schema.unstable.json"]) {
-    const schema = JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v${version}/${file}`), "utf8")) as { $defs: Defs };
-    for (const [name, def] of Object.entries(schema.$defs)) {
+  for (const defs of [SCHEMA_DEFS[version].stable, SCHEMA_DEFS[version].unstable]) {
+    if (defs === undefined) throw new Error(`check --client needs @agentclientprotocol/sdk's v${version} schemas to judge custom root fields`);
+    for (const [name, def] of Object.entries(defs)) {
       const method = def["x-method"];
       // The params types (…Request, …Notification) of the methods an agent handles; their answers share the x-method.
       if (typeof method !== "string" || def["x-side"] !== "agent" || def.properties === undefined || !/(Request|Notification)$/.test(name)) continue;
@@ -31,7 +23,6 @@ function fieldsByMethod(version: 1 | 2): Map<string, Set<string>> {
       out.set(method, set);
     }
   }
-  cache.set(version, out);
   return out;
 }
 

@@ -13,7 +13,8 @@ import { startProcess, type ProcessExit } from "../../src/transport/process.ts";
 import { startAgent, type Handshake } from "./agent.ts";
 import { startPeer, type Peer } from "./peer.ts";
 import { cancelTurn, permissionTurn } from "./permission.ts";
-import { handshakeTurn, updatesTurn, type ScenarioName, type Shared, type TurnContext } from "./scenarios.ts";
+import { handshakeTurn, updatesTurn, type ScenarioName } from "./scenarios.ts";
+import type { Shared, TurnContext } from "./turn-context.ts";
 import type { Scorecard } from "../check/score.ts";
 
 const BRIDGE = fileURLToPath(new URL("./bridge.mjs", import.meta.url));
@@ -83,7 +84,13 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   // The session's version is known once initialize is answered; the turns read it then.
   let handshake: Handshake | undefined;
   const ctx: TurnContext = {
-    peer, card, shared, timeoutMs: options.timeoutMs, scratch: options.scratch, gone, strictIds: options.strictIds === true,
+    peer,
+    card,
+    shared,
+    timeoutMs: options.timeoutMs,
+    scratch: options.scratch,
+    gone,
+    strictIds: options.strictIds === true,
     get version() {
       return handshake?.version ?? 1;
     },
@@ -101,10 +108,13 @@ export async function runScenario(command: readonly string[], scenario: Scenario
   let ended = false;
   // The bound: the start and handshake, the turn (waits of up to three timeouts), the shutdown;
   // the version probe has no wait of its own: the start, one timeout for the client to act, the shutdown.
-  const bound = setTimeout(() => {
-    ended = true;
-    void proc.terminate();
-  }, scenario === "version" ? options.timeoutMs * 2 + 5000 : options.timeoutMs * 5 + 10_000);
+  const bound = setTimeout(
+    () => {
+      ended = true;
+      void proc.terminate();
+    },
+    scenario === "version" ? options.timeoutMs * 2 + 5000 : options.timeoutMs * 5 + 10_000,
+  );
   const exit = await proc.exited;
   clearTimeout(bound);
   // The socket's last events (EOF, close) may come just after the exit.

@@ -12,10 +12,10 @@
  * client speaks (agent.ts) and is judged afterwards (judge.ts).
  */
 import { metaLadenUpdate, unknownKind, unknownUpdate, updateSamples } from "../mock-agent/updates.ts";
-import { fail, notRun, pass, type Scorecard } from "../check/score.ts";
+import { fail, notRun, pass } from "../check/score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import type { TurnStart } from "./agent.ts";
-import type { Peer } from "./peer.ts";
+import type { TurnContext } from "./turn-context.ts";
 import { idProbes } from "./ids.ts";
 import { quoteText } from "../check/kit.ts";
 
@@ -30,29 +30,6 @@ export const LARGE_BYTES = 1024 * 1024;
  */
 export type ScenarioName = "handshake" | "updates" | "permission" | "cancel" | "offers" | "version" | "version-down";
 export const SCENARIOS: readonly ScenarioName[] = ["handshake", "updates", "permission", "cancel", "offers", "version"];
-
-/** Facts a later run depends on. */
-export interface Shared {
-  /** The permission run got an answer with an outcome: the cancel run may leave one pending. */
-  permissionAnswered?: boolean;
-}
-
-export interface TurnContext {
-  readonly peer: Peer;
-  readonly card: Scorecard;
-  readonly timeoutMs: number;
-  /** The run's fresh folder (what `{cwd}` stands for): fs probes write there when the session's cwd is unusable. */
-  readonly scratch: string;
-  /** The session's protocol version, once the client's initialize was answered (1 before). */
-  readonly version: 1 | 2;
-  readonly shared: Shared;
-  /** `--strict-ids`: judge ids beyond ±(2^53−1) on ACP-JSONRPC-001 too (ids.ts). */
-  readonly strictIds: boolean;
-  /** SIGINT to the client's process group. */
-  interrupt(): void;
-  /** Why the client is gone ("exited (code 1)", "closed the agent's stdin"), or undefined while it is connected. */
-  gone(): string | undefined;
-}
 
 export const update = (ctx: TurnContext, sessionId: string, u: unknown) => ctx.peer.notify("session/update", { sessionId, update: u });
 const truthyAt = (root: unknown, path: readonly string[]) => path.reduce<unknown>((v, k) => (typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined), root) === true;
@@ -80,9 +57,36 @@ export async function updatesTurn(ctx: TurnContext, start: TurnStart): Promise<"
     { id: "ACP-SESSION-108", what: "an update for an unknown session", send: () => update(ctx, "check-unknown-session", chunk(start, "For a session you never opened.", "check-agent-unknown")) },
     { id: "ACP-TRANSPORT-106", what: `a ${LARGE_BYTES}-byte agent_message_chunk`, send: () => update(ctx, start.sessionId, chunk(start, "x".repeat(LARGE_BYTES), "check-agent-large")) },
     { id: "ACP-EXT-101", what: "an agent_message_chunk with an unknown field beside the known ones", send: () => update(ctx, start.sessionId, { ...chunk(start, "A field from the future rides along.", "check-agent-field"), checkFutureField: 1 }) },
-    { id: "ACP-CONFIG-103", what: "a config_option_update whose option has an unknown category", send: () => update(ctx, start.sessionId, { sessionUpdate: "config_option_update", configOptions: [{ id: "check-effort", name: "Effort", category: "check_future_category", type: "select", currentValue: "low", options: [{ value: "low", name: "Low" }, { value: "high", name: "High" }] }] }) },
+    {
+      id: "ACP-CONFIG-103",
+      what: "a config_option_update whose option has an unknown category",
+      send: () =>
+        update(ctx, start.sessionId, {
+          sessionUpdate: "config_option_update",
+          configOptions: [
+            {
+              id: "check-effort",
+              name: "Effort",
+              category: "check_future_category",
+              type: "select",
+              currentValue: "low",
+              options: [
+                { value: "low", name: "Low" },
+                { value: "high", name: "High" },
+              ],
+            },
+          ],
+        }),
+    },
     { id: "ACP-CONFIG-104", what: "a config_option_update with an option of an unknown type", send: () => update(ctx, start.sessionId, { sessionUpdate: "config_option_update", configOptions: [{ id: "check-future", name: "Future", type: "check_future_type", currentValue: "x" }] }) },
-    { id: "ACP-EXT-201", what: "an unknown _ notification and an unknown notification without _", send: () => { ctx.peer.notify("_acp-router.check/note", { text: "ignore me" }); ctx.peer.notify("check/future_notification", {}); } },
+    {
+      id: "ACP-EXT-201",
+      what: "an unknown _ notification and an unknown notification without _",
+      send: () => {
+        ctx.peer.notify("_acp-router.check/note", { text: "ignore me" });
+        ctx.peer.notify("check/future_notification", {});
+      },
+    },
   ];
   let goneAfter: string | undefined;
   for (const step of steps) {
@@ -129,13 +133,21 @@ async function wireProbes(ctx: TurnContext): Promise<void> {
   if (!(await idProbes(ctx))) return void card.all(WIRE_ROWS.slice(2), notRun(`the client ${String(ctx.gone())} after the request-id probes`));
   const nullAnswer = (code: number) => (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null && errorCodeOf(l.body) === code;
   const anyNullAnswer = (l: { body: Record<string, unknown> | undefined }) => l.body !== undefined && l.body.method === undefined && l.body.id === null;
-  for (const [id, line, code, what] of [["ACP-INFO-PARSE-001", "{this is not json", ErrorCode.ParseError, "a line that is not JSON"], ["ACP-INFO-INVALIDREQ-001", '{"check":"not a JSON-RPC message"}', ErrorCode.InvalidRequest, "a JSON object that is not a JSON-RPC message"]] as const) {
+  for (const [id, line, code, what] of [
+    ["ACP-INFO-PARSE-001", "{this is not json", ErrorCode.ParseError, "a line that is not JSON"],
+    ["ACP-INFO-INVALIDREQ-001", '{"check":"not a JSON-RPC message"}', ErrorCode.InvalidRequest, "a JSON object that is not a JSON-RPC message"],
+  ] as const) {
     const from = peer.lines.length;
     peer.sendLine(line);
     const answer = await peer.waitFor(anyNullAnswer, Math.min(timeoutMs, 2000), from);
     const why = ctx.gone();
     if (why !== undefined) return void card.all([id, "ACP-JSONRPC-005"], fail(`the client ${why} after ${what}`));
-    card.score(id, answer !== undefined && nullAnswer(code)(answer) ? pass : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${quoteText(answer.text)}, not ${code} with id null`));
+    card.score(
+      id,
+      answer !== undefined && nullAnswer(code)(answer)
+        ? pass
+        : fail(answer === undefined ? `check's agent sent ${what} (${line}) and got no error answer with id null (expected ${code})` : `check's agent sent ${what} (${line}) and the client answered ${quoteText(answer.text)}, not ${code} with id null`),
+    );
   }
   const again = await peer.request("_acp-router.check/ping", { probe: "again" }, timeoutMs);
   card.score("ACP-JSONRPC-005", again !== undefined ? pass : ctx.gone() !== undefined ? fail(`the client ${String(ctx.gone())} after the erroneous lines`) : fail(`after the erroneous lines a request got no answer within ${s}`));
@@ -175,18 +187,28 @@ async function batchProbes(ctx: TurnContext): Promise<void> {
   };
   const gone = () => {
     const why = ctx.gone();
-    if (why !== undefined) card.all(BATCH_ROWS.filter((id) => !card.has(id)), fail(`the client ${why} after a JSON-RPC batch`));
+    if (why !== undefined)
+      card.all(
+        BATCH_ROWS.filter((id) => !card.has(id)),
+        fail(`the client ${why} after a JSON-RPC batch`),
+      );
     return why !== undefined;
   };
   const empty = await send("[]");
   if (gone()) return;
-  card.score("ACP-JSONRPC-305", empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${quoteText(empty.text)}, not one -32600 with id null`));
+  card.score(
+    "ACP-JSONRPC-305",
+    empty !== undefined && empty.body !== undefined && isNullInvalid(empty.body) ? pass : fail(empty === undefined ? "an empty batch [] got no answer (one -32600 with id null is due)" : `an empty batch [] was answered ${quoteText(empty.text)}, not one -32600 with id null`),
+  );
   const notes = await send(JSON.stringify([note, note]), 500);
   if (gone()) return;
   // The row forbids returning an empty array for an all-notification batch; another answer (a refusal of the whole batch) is noted.
   const notesArray = notes !== undefined ? jsonArray(notes.text) : undefined;
   if (notes !== undefined && notesArray?.length !== 0) card.notes.push(`ACP-JSONRPC-308: a batch of two notifications was answered ${quoteText(notes.text)}: not the empty array the row forbids, so noted`);
-  card.score("ACP-JSONRPC-312", notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an array holding a Response object for a notification: ${quoteText(notes?.text ?? "")}`) : pass);
+  card.score(
+    "ACP-JSONRPC-312",
+    notesArray !== undefined && notesArray.length > 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an array holding a Response object for a notification: ${quoteText(notes?.text ?? "")}`) : pass,
+  );
   card.score("ACP-JSONRPC-308", notesArray?.length === 0 ? fail(`check's agent sent a batch of two notifications (${quoteText(JSON.stringify([note, note]))}); the client answered with an empty array`) : pass);
   const mixed = await send(JSON.stringify([ping("check-batch-1"), note]));
   if (gone()) return;

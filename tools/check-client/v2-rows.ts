@@ -27,8 +27,18 @@ const RESTATED: readonly (readonly [string, string, string])[] = [
 
 /** Rows whose subject only an agent sends, n/a on a client's card. */
 const AGENT_ONLY: Readonly<Record<string, string>> = {
-  "ACP-AUTH-306": "auth methods", "ACP-PROMPT-322": "stop reasons", "ACP-PERM-305": "permission options", "ACP-TOOL-304": "tool calls", "ACP-TOOL-305": "tool calls",
-  "ACP-PLAN-302": "plans", "ACP-PLAN-304": "plans", "ACP-PLAN-305": "plans", "ACP-CONFIG-310": "config options", "ACP-CONFIG-313": "config options", "ACP-EXT-310": "commands", "ACP-EXT-312": "icons",
+  "ACP-AUTH-306": "auth methods",
+  "ACP-PROMPT-322": "stop reasons",
+  "ACP-PERM-305": "permission options",
+  "ACP-TOOL-304": "tool calls",
+  "ACP-TOOL-305": "tool calls",
+  "ACP-PLAN-302": "plans",
+  "ACP-PLAN-304": "plans",
+  "ACP-PLAN-305": "plans",
+  "ACP-CONFIG-310": "config options",
+  "ACP-CONFIG-313": "config options",
+  "ACP-EXT-310": "commands",
+  "ACP-EXT-312": "icons",
 };
 
 /** Scores the added v2 client rows on the connected runs' traffic. */
@@ -58,24 +68,34 @@ export function judgeAddedV2ClientRows(card: Scorecard, runs: readonly RunResult
   each("ACP-INIT-311", listed, "the client called neither session/list nor session/delete", (x) => (initAt === -1 || lines.indexOf(x.l) < initAt ? `${String(x.l.body?.method)} before initialize` : undefined));
   each("ACP-DELETE-301", sent("session/delete"), "the client called no session/delete, which check's agent never advertises", () => "session/delete although check's agent did not advertise session.delete");
   if (sent("session/delete").length === 0 && news.length > 0) card.score("ACP-DELETE-301", pass);
-  each("ACP-SESSION-305", [...resumes, ...closes], "the client called neither session/resume nor session/close", (x) => (typeof x.p.sessionId !== "string" ? "no sessionId" : x.l.body?.method === "session/resume" && typeof x.p.cwd !== "string" ? "session/resume without the session's cwd" : undefined));
+  each("ACP-SESSION-305", [...resumes, ...closes], "the client called neither session/resume nor session/close", (x) =>
+    typeof x.p.sessionId !== "string" ? "no sessionId" : x.l.body?.method === "session/resume" && typeof x.p.cwd !== "string" ? "session/resume without the session's cwd" : undefined,
+  );
   const cwds = [...news, ...resumes].filter((x) => x.p.cwd !== undefined);
   each("ACP-SESSION-313", cwds, "the client sent no session cwd", (x) => (typeof x.p.cwd === "string" && isAbsolute(x.p.cwd) ? undefined : `the cwd ${JSON.stringify(x.p.cwd)} is not absolute`));
   const dirs = [...news, ...resumes].filter((x) => Array.isArray(x.p.additionalDirectories) && x.p.additionalDirectories.length > 0);
   each("ACP-SESSION-312", dirs, "the client sent no additionalDirectories", (x) => ((x.p.additionalDirectories as unknown[]).every((d) => typeof d === "string" && isAbsolute(d)) ? undefined : "an additionalDirectories entry that is not absolute"));
-  each("ACP-PATH-301", [...cwds, ...dirs], "the client sent no path", (x) => (typeof x.p.cwd === "string" && isAbsolute(x.p.cwd) && (!Array.isArray(x.p.additionalDirectories) || x.p.additionalDirectories.every((d) => typeof d === "string" && isAbsolute(d))) ? undefined : "a path that is not absolute"));
+  each("ACP-PATH-301", [...cwds, ...dirs], "the client sent no path", (x) =>
+    typeof x.p.cwd === "string" && isAbsolute(x.p.cwd) && (!Array.isArray(x.p.additionalDirectories) || x.p.additionalDirectories.every((d) => typeof d === "string" && isAbsolute(d))) ? undefined : "a path that is not absolute",
+  );
   const servers = [...news, ...resumes].flatMap((x) => (Array.isArray(x.p.mcpServers) ? x.p.mcpServers.filter(isObj).map((s) => ({ l: x.l, s })) : []));
   each("ACP-SESSION-318", servers, "the client declared no MCP server", (x) => (typeof x.s.type === "string" && (["stdio", "http", "sse"].includes(x.s.type) || x.s.type.startsWith("_")) ? undefined : `an MCP server whose type is ${JSON.stringify(x.s.type)}`));
-  each("ACP-SESSION-321", servers.filter((x) => Array.isArray(x.s.env)), "the client declared no MCP server with env entries", (x) => {
-    const names = (x.s.env as unknown[]).map((e) => (isObj(e) ? e.name : undefined));
-    return new Set(names).size === names.length ? undefined : "two env entries of one MCP server share a name";
-  });
+  each(
+    "ACP-SESSION-321",
+    servers.filter((x) => Array.isArray(x.s.env)),
+    "the client declared no MCP server with env entries",
+    (x) => {
+      const names = (x.s.env as unknown[]).map((e) => (isObj(e) ? e.name : undefined));
+      return new Set(names).size === names.length ? undefined : "two env entries of one MCP server share a name";
+    },
+  );
   const prompts = sent("session/prompt");
   each("ACP-PROMPT-319", prompts, "the client sent no prompt", (x) => (Array.isArray(x.p.prompt) && x.p.prompt.length === 0 ? "an empty prompt array" : undefined));
   const KNOWN_BLOCKS = new Set(["text", "image", "audio", "resource_link", "resource"]);
   const blocks = prompts.flatMap((x) => (Array.isArray(x.p.prompt) ? x.p.prompt.filter(isObj).map((b) => ({ l: x.l, type: b.type })) : []));
   const odd = blocks.find((b) => typeof b.type === "string" && !KNOWN_BLOCKS.has(b.type) && !b.type.startsWith("_"));
-  const enumVerdict: Verdict = blocks.length === 0 ? na("the client sent no content block") : odd === undefined ? pass : na(`a content block type ${JSON.stringify(odd.type)} is neither known nor _-prefixed: a custom type without its _ or a later schema's, which the traffic cannot tell apart (noted, not charged)`);
+  const enumVerdict: Verdict =
+    blocks.length === 0 ? na("the client sent no content block") : odd === undefined ? pass : na(`a content block type ${JSON.stringify(odd.type)} is neither known nor _-prefixed: a custom type without its _ or a later schema's, which the traffic cannot tell apart (noted, not charged)`);
   card.score("ACP-PROMPT-323", enumVerdict);
   card.score("ACP-EXT-306", enumVerdict);
   const traces = lines.flatMap((l) => traceContextUses(l.body).map((u) => ({ ...u, l })));
@@ -84,6 +104,13 @@ export function judgeAddedV2ClientRows(card: Scorecard, runs: readonly RunResult
   const served = runs.flatMap((r) => r.peer.lines.filter((l) => l.body !== undefined && l.body.method === undefined && "result" in l.body && r.peer.sent.some((s) => s.id === l.body?.id && s.method.startsWith("_"))));
   const init = lines.find((l) => l.body?.method === "initialize");
   const caps = isObj(init?.body?.params) && isObj((init.body.params as Obj).capabilities) ? ((init.body.params as Obj).capabilities as Obj) : {};
-  card.score("ACP-EXT-305", served.length === 0 ? na("the client served none of check's custom `_` requests with a result: no extension seen") : isObj(caps._meta) && Object.keys(caps._meta).length > 0 ? pass : fail(`the client served a custom \`_\` request with a result (${quoted(served[0]!.text)}), but advertises nothing under capabilities._meta`));
+  card.score(
+    "ACP-EXT-305",
+    served.length === 0
+      ? na("the client served none of check's custom `_` requests with a result: no extension seen")
+      : isObj(caps._meta) && Object.keys(caps._meta).length > 0
+        ? pass
+        : fail(`the client served a custom \`_\` request with a result (${quoted(served[0]!.text)}), but advertises nothing under capabilities._meta`),
+  );
   for (const [id, from, why] of RESTATED) card.restate?.(id, from, why);
 }

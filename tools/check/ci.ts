@@ -21,7 +21,10 @@ export interface Expectation {
 
 /** `--only` / `--skip` values: repeatable, each comma-separated; blanks dropped. */
 export function prefixes(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
+  return (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 /** The rows kept by `only` (none: all) minus those matched by `skip`; a prefix matches an id that starts with it. */

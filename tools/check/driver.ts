@@ -11,6 +11,7 @@ import { ErrorCode } from "../../src/error-code.ts";
 import { lineReader, readerLimits } from "../../src/transport/reader.ts";
 import { createMonitor, type Monitor } from "../inspect/monitor.ts";
 import { startProcess, type ManagedProcess } from "../../src/transport/process.ts";
+import { watchEnding, type AgentEnding } from "./ending.ts";
 import type { Recorder } from "./record.ts";
 import { createUtf8Watch, type Utf8Watch } from "./utf8-watch.ts";
 
@@ -100,6 +101,8 @@ export interface Driver {
   readonly death: Death | undefined;
   /** Closes the agent's stdin and waits the grace period for it to exit; then ends its process group. `exited`: it left by itself. */
   close(): Promise<{ readonly exited: boolean; readonly code: number | null; readonly signal: string | null; readonly note: string | undefined }>;
+  /** How the agent ended, once `close` settled (ending.ts): the report's section apart from the rows. */
+  readonly ending: AgentEnding | undefined;
   readonly process: ManagedProcess;
   /** Why the command could not be started (ENOENT, EACCES), once known. */
   readonly startError: Error | undefined;
@@ -154,6 +157,8 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const started = performance.now();
   const now = () => performance.now() - started;
   const monitor = createMonitor();
+  const endingWatch = watchEnding(proc);
+  let ending: AgentEnding | undefined;
   const lines: AgentLine[] = [];
   const waiters = new Set<() => void>();
   const unanswered: Unanswered[] = [];
@@ -180,32 +185,38 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   });
   // Both directions read as a connection with the default limits reads them (the one reader, no answers).
   const limits = readerLimits();
-  const fromAgent = lineReader({
-    line(text) {
-      const { index } = observe("agent", text);
-      const line = { text, body: parseBody(text), t: now(), index };
-      lines.push(line);
-      const { id, method } = line.body ?? {};
-      if (typeof method === "string" && id !== undefined) {
-        requests.push(line);
-        void Promise.resolve(driver.answerer(method, (line.body?.params ?? {}) as Record<string, unknown>, line)).then((answer) => {
-          if (answer !== undefined) driver.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...answer })}\n`);
-        });
-      }
-      for (const w of waiters) w();
+  const fromAgent = lineReader(
+    {
+      line(text) {
+        const { index } = observe("agent", text);
+        const line = { text, body: parseBody(text), t: now(), index };
+        lines.push(line);
+        const { id, method } = line.body ?? {};
+        if (typeof method === "string" && id !== undefined) {
+          requests.push(line);
+          void Promise.resolve(driver.answerer(method, (line.body?.params ?? {}) as Record<string, unknown>, line)).then((answer) => {
+            if (answer !== undefined) driver.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...answer })}\n`);
+          });
+        }
+        for (const w of waiters) w();
+      },
+      oversized: (n) => monitor.oversized("agent", n, now()),
     },
-    oversized: (n) => monitor.oversized("agent", n, now()),
-  }, limits);
-  const fromClient = lineReader({
-    line(text) {
-      const { index } = observe("client", text);
-      const sent = { text, index };
-      written.push(sent);
-      const id = parseBody(text)?.id;
-      if ((typeof id === "number" || typeof id === "string") && !byId.has(id)) byId.set(id, sent);
+    limits,
+  );
+  const fromClient = lineReader(
+    {
+      line(text) {
+        const { index } = observe("client", text);
+        const sent = { text, index };
+        written.push(sent);
+        const id = parseBody(text)?.id;
+        if ((typeof id === "number" || typeof id === "string") && !byId.has(id)) byId.set(id, sent);
+      },
+      oversized: () => undefined,
     },
-    oversized: () => undefined,
-  }, limits);
+    limits,
+  );
   const utf8 = createUtf8Watch();
   proc.child.stdout?.on("data", (chunk: Uint8Array) => {
     proc.heard(); // the grace period after close starts now, not startMs after it (process.ts)
@@ -215,7 +226,18 @@ export function startDriver(command: readonly string[], options: DriverOptions =
   const isAnswer = (id: number | string) => (l: AgentLine) => l.body?.id === id && l.body.method === undefined;
 
   const driver: Driver = {
-    monitor, lines, utf8, timeout, quiet, grace, unanswered, requests, sent: methods, written, process: proc, probe: "initialize",
+    monitor,
+    lines,
+    utf8,
+    timeout,
+    quiet,
+    grace,
+    unanswered,
+    requests,
+    sent: methods,
+    written,
+    process: proc,
+    probe: "initialize",
     sentLine: (id) => byId.get(id),
     recordLine: (index) => recorded.get(index),
     answerer: (method) => ({ error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client does not offer ${method}` } }),
@@ -225,6 +247,9 @@ export function startDriver(command: readonly string[], options: DriverOptions =
     },
     get startError() {
       return startError;
+    },
+    get ending() {
+      return ending;
     },
     write(text) {
       if (death === undefined && !proc.hasExited && proc.child.stdin?.writable) proc.child.stdin.write(text);
@@ -274,7 +299,9 @@ export function startDriver(command: readonly string[], options: DriverOptions =
       return lines.find(isAnswer(id));
     },
     async close() {
+      endingWatch.stdinClosing();
       const end = await proc.close();
+      ending = endingWatch.result(end);
       fromAgent.end();
       return { exited: end.lingered !== true, code: end.code, signal: end.signal, note: end.note };
     },

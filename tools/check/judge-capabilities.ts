@@ -6,7 +6,7 @@
 import { isAbsolute, join } from "node:path";
 import { quoteText, type Run, show, quote } from "./kit.ts";
 import { fail, na, pass } from "./score.ts";
-import { EXERCISES, RELATIVE_FILE, type Seen } from "./probes-capabilities.ts";
+import { EXERCISES, RELATIVE_FILE, type Seen } from "./capabilities-exercises.ts";
 import { isObj, paramsOf, requestsOf, updatesOf } from "./depth-kit.ts";
 
 /** Tool calls, plans, paths, terminals and elicitations as the capabilities run showed them. */
@@ -32,7 +32,10 @@ export function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
   const creates = requestsOf(lines, "terminal/create");
   const locations = [...tools, ...toolUpdates].flatMap((u) => (Array.isArray(u.update.locations) ? u.update.locations.filter(isObj) : []));
   const paths = [...fs.map((l) => paramsOf(l).path), ...creates.map((l) => paramsOf(l).cwd).filter((c) => c !== undefined && c !== null), ...locations.map((x) => x.path)];
-  card.score("ACP-PATH-101", paths.length === 0 ? na("the agent sent no path (no fs request, terminal cwd or tool call location)") : paths.every((p) => typeof p === "string" && isAbsolute(p)) ? pass : fail(`the agent sent the path ${show(paths.find((p) => typeof p !== "string" || !isAbsolute(p)))}, not absolute`));
+  card.score(
+    "ACP-PATH-101",
+    paths.length === 0 ? na("the agent sent no path (no fs request, terminal cwd or tool call location)") : paths.every((p) => typeof p === "string" && isAbsolute(p)) ? pass : fail(`the agent sent the path ${show(paths.find((p) => typeof p !== "string" || !isAbsolute(p)))}, not absolute`),
+  );
   const numbers = [...fs.map((l) => paramsOf(l).line), ...locations.map((x) => x.line)].filter((n) => n !== undefined && n !== null);
   card.score("ACP-PATH-102", numbers.length === 0 ? na("the agent sent no line number") : numbers.every((n) => Number.isInteger(n) && (n as number) >= 1) ? pass : fail(`the agent sent the line number ${show(numbers.find((n) => !Number.isInteger(n) || (n as number) < 1))} (lines are 1-based)`));
   const touched = [...fs.map((l) => paramsOf(l).path), ...creates.map((l) => paramsOf(l).cwd).filter((c) => c !== undefined && c !== null)];
@@ -41,10 +44,24 @@ export function judgeCapabilities(run: Run, seen: Seen, cwd: string): void {
   const inSpawnDir = touched.filter((p) => typeof p === "string" && (p === spawnDir || p.startsWith(`${spawnDir}/`)) && !(p === cwd || p.startsWith(`${cwd}/`)));
   card.score("ACP-SESSION-104", touched.length === 0 ? na("the agent made no file-system call and created no terminal") : inSpawnDir.length === 0 ? pass : fail(`the session's cwd was ${cwd}, but the agent reached ${show(inSpawnDir[0])} in the folder it was started in`));
   const relative = fs.map((l) => paramsOf(l).path).filter((p) => typeof p === "string" && p.endsWith(`/${RELATIVE_FILE}`));
-  card.score("ACP-SESSION-105", relative.length === 0 ? na(`the agent resolved no relative path (no fs request for ${RELATIVE_FILE}, which the # directives name relative to the session cwd)`) : relative.every((p) => p === join(cwd, RELATIVE_FILE)) ? pass : fail(`${RELATIVE_FILE}, relative to the session cwd ${cwd}, was resolved to ${show(relative.find((p) => p !== join(cwd, RELATIVE_FILE)))}`));
+  card.score(
+    "ACP-SESSION-105",
+    relative.length === 0
+      ? na(`the agent resolved no relative path (no fs request for ${RELATIVE_FILE}, which the # directives name relative to the session cwd)`)
+      : relative.every((p) => p === join(cwd, RELATIVE_FILE))
+        ? pass
+        : fail(`${RELATIVE_FILE}, relative to the session cwd ${cwd}, was resolved to ${show(relative.find((p) => p !== join(cwd, RELATIVE_FILE)))}`),
+  );
   card.score("ACP-SESSION-107", touched.length === 0 ? na("the agent made no file-system call and created no terminal") : outside.length === 0 ? pass : fail(`the agent reached ${show(outside[0])}, outside the session's roots (${cwd})`));
 
-  card.score("ACP-TERM-102", creates.length === 0 ? na("the agent created no terminal") : creates.every((l) => paramsOf(l).cwd == null || (typeof paramsOf(l).cwd === "string" && isAbsolute(paramsOf(l).cwd as string))) ? pass : fail(`terminal/create with a cwd that is not absolute: ${creates.find((l) => typeof paramsOf(l).cwd === "string" && !isAbsolute(paramsOf(l).cwd as string))?.text.slice(0, 160)}`));
+  card.score(
+    "ACP-TERM-102",
+    creates.length === 0
+      ? na("the agent created no terminal")
+      : creates.every((l) => paramsOf(l).cwd == null || (typeof paramsOf(l).cwd === "string" && isAbsolute(paramsOf(l).cwd as string)))
+        ? pass
+        : fail(`terminal/create with a cwd that is not absolute: ${creates.find((l) => typeof paramsOf(l).cwd === "string" && !isAbsolute(paramsOf(l).cwd as string))?.text.slice(0, 160)}`),
+  );
   const released = new Set(requestsOf(lines, "terminal/release").map((l) => paramsOf(l).terminalId));
   const unreleased = seen.terminals.filter((t) => !released.has(t));
   card.score("ACP-TERM-104", seen.terminals.length === 0 ? na("the agent created no terminal") : unreleased.length === 0 ? pass : fail(`terminal ${unreleased[0]} was never released`));

@@ -14,20 +14,18 @@
  * known or begins with `_` (n/a otherwise). A row the traffic never touched
  * is n/a with what was missing.
  */
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { AgentLine } from "./driver.ts";
 import { quote, type Run } from "./kit.ts";
 import { fail, na, pass, type Verdict } from "./score.ts";
 import { isObj, type Obj } from "./depth-kit.ts";
 import { traceContextUses } from "./trace-context.ts";
+import { SCHEMA_DEFS } from "./schema-defs.ts";
 
-type Def = { readonly anyOf?: readonly { readonly const?: unknown; readonly properties?: Record<string, { const?: unknown }> }[] };
-let defs: Record<string, Def> | undefined;
 /** The known values of an open enum of the v2 schema: its `const`s, or its variants' `discriminator` consts. */
 function known(name: string, discriminator?: string): ReadonlySet<string> {
-  defs ??= (JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v2/schema.json"), "utf8")) as { $defs: Record<string, Def> }).$defs;
+  const defs = SCHEMA_DEFS[2].stable;
+  if (defs === undefined) throw new Error("check needs @agentclientprotocol/sdk's schema/v2/schema.json to judge v2 open enums");
   const out = new Set<string>();
   for (const v of defs[name]?.anyOf ?? []) {
     const c = discriminator === undefined ? v.const : v.properties?.[discriminator]?.const;
@@ -37,10 +35,11 @@ function known(name: string, discriminator?: string): ReadonlySet<string> {
 }
 
 /** The session/update payloads of `lines`, with their line. */
-const updates = (lines: readonly AgentLine[]) => lines.flatMap((l) => {
-  const p = l.body?.method === "session/update" && isObj(l.body.params) ? l.body.params : undefined;
-  return p !== undefined && isObj(p.update) ? [{ l, sessionId: p.sessionId, u: p.update }] : [];
-});
+const updates = (lines: readonly AgentLine[]) =>
+  lines.flatMap((l) => {
+    const p = l.body?.method === "session/update" && isObj(l.body.params) ? l.body.params : undefined;
+    return p !== undefined && isObj(p.update) ? [{ l, sessionId: p.sessionId, u: p.update }] : [];
+  });
 const ofKind = (lines: readonly AgentLine[], kind: string) => updates(lines).filter((x) => x.u.sessionUpdate === kind);
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
@@ -63,7 +62,10 @@ function openEnum(run: Run, id: string, what: string, values: readonly { value: 
     if (odd !== undefined) tally.odd ??= { ...odd, what };
   }
   if (odd === undefined) return run.card.score(id, pass);
-  run.card.score(id, na(`a ${what} ${JSON.stringify(odd.value)} is neither a value of the v2 schema check knows (@agentclientprotocol/sdk 2.4.0) nor _-prefixed: a custom value without its _ or a variant of a later schema, which the traffic cannot tell apart (noted, not charged): ${quote(run.d, odd.line)}`));
+  run.card.score(
+    id,
+    na(`a ${what} ${JSON.stringify(odd.value)} is neither a value of the v2 schema check knows (@agentclientprotocol/sdk 2.4.0) nor _-prefixed: a custom value without its _ or a variant of a later schema, which the traffic cannot tell apart (noted, not charged): ${quote(run.d, odd.line)}`),
+  );
 }
 
 /** Scores `id` by `bad` over `items`: n/a when there are none, fail quoting the first bad one, else pass. */
@@ -97,7 +99,16 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   }
   each(run, "ACP-PROMPT-304", turns, "no turn ended with an idle state_update", (t) => (t.sawRunning ? undefined : "a turn went idle with a stop reason, and no state_update running or requires_action came before it in that session"));
   const nonStandard = states.filter((s) => !STANDARD_STATES.has(String(s.u.state)));
-  run.card.score("ACP-PROMPT-315", states.length === 0 ? na("the agent sent no state_update") : nonStandard.length === 0 ? pass : turns.length > 0 ? pass : fail(`check's client advertised no state beyond the standard ones, and the agent reported ${JSON.stringify(nonStandard[0]!.u.state)} without ever going idle: ${quote(run.d, nonStandard[0]!.l)}`));
+  run.card.score(
+    "ACP-PROMPT-315",
+    states.length === 0
+      ? na("the agent sent no state_update")
+      : nonStandard.length === 0
+        ? pass
+        : turns.length > 0
+          ? pass
+          : fail(`check's client advertised no state beyond the standard ones, and the agent reported ${JSON.stringify(nonStandard[0]!.u.state)} without ever going idle: ${quote(run.d, nonStandard[0]!.l)}`),
+  );
   const errors = states.filter((s) => s.u.stopReason === "error").map((s) => ({ ...s, line: s.l }));
   each(run, "ACP-PROMPT-314", errors, "no turn ended with the error stop reason", (s) => (isObj(s.u.error) ? undefined : "a turn ended with the error stop reason and no error object"));
   const withBackground = states.filter((s) => s.u.background !== undefined && s.u.background !== null);
@@ -113,18 +124,46 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   const tools = ofKind(lines, "tool_call_update").map((x) => ({ ...x, line: x.l }));
   const firstReport = tools.filter((t, i) => tools.findIndex((o) => o.u.toolCallId === t.u.toolCallId) === i);
   each(run, "ACP-TOOL-302", firstReport, "the agent reported no tool call", (t) => (typeof t.u.title === "string" && t.u.title !== "" ? undefined : `the first report of tool call ${JSON.stringify(t.u.toolCallId)} has no title`));
-  openEnum(run, "ACP-TOOL-304", "tool kind", tools.map((t) => ({ value: t.u.kind, line: t.l })), known("ToolKind"), tally);
-  openEnum(run, "ACP-TOOL-305", "tool call status", tools.map((t) => ({ value: t.u.status, line: t.l })), known("ToolCallStatus"), tally);
+  openEnum(
+    run,
+    "ACP-TOOL-304",
+    "tool kind",
+    tools.map((t) => ({ value: t.u.kind, line: t.l })),
+    known("ToolKind"),
+    tally,
+  );
+  openEnum(
+    run,
+    "ACP-TOOL-305",
+    "tool call status",
+    tools.map((t) => ({ value: t.u.status, line: t.l })),
+    known("ToolCallStatus"),
+    tally,
+  );
   const finals = new Set(["completed", "failed", "cancelled"]);
-  each(run, "ACP-CANCEL-317", tools.filter((t) => finals.has(String(t.u.status))), "no tool call reached a final status", (t) => (isObj(t.u.capabilities) && t.u.capabilities.cancel !== undefined && t.u.capabilities.cancel !== null ? "a tool call in a final status still advertises capabilities.cancel" : undefined));
+  each(
+    run,
+    "ACP-CANCEL-317",
+    tools.filter((t) => finals.has(String(t.u.status))),
+    "no tool call reached a final status",
+    (t) => (isObj(t.u.capabilities) && t.u.capabilities.cancel !== undefined && t.u.capabilities.cancel !== null ? "a tool call in a final status still advertises capabilities.cancel" : undefined),
+  );
   const locations = tools.flatMap((t) => arr(t.u.locations).map((loc) => ({ loc, line: t.l })));
   const terminals = ofKind(lines, "terminal_update").map((x) => ({ ...x, line: x.l }));
-  const subjects = lines.filter((l) => l.body?.method === "session/request_permission").flatMap((l) => {
-    const subject = isObj(l.body?.params) ? (l.body.params as Obj).subject : undefined;
-    return isObj(subject) && subject.type === "command" ? [{ subject, line: l }] : [];
-  });
+  const subjects = lines
+    .filter((l) => l.body?.method === "session/request_permission")
+    .flatMap((l) => {
+      const subject = isObj(l.body?.params) ? (l.body.params as Obj).subject : undefined;
+      return isObj(subject) && subject.type === "command" ? [{ subject, line: l }] : [];
+    });
   each(run, "ACP-TOOL-306", subjects, "the agent asked no permission for a command", (x) => (typeof x.subject.cwd === "string" && isAbsolute(x.subject.cwd) ? undefined : `a command permission subject's cwd ${JSON.stringify(x.subject.cwd)} is not absolute`));
-  each(run, "ACP-TERM-303", terminals.filter((t) => t.u.cwd !== undefined && t.u.cwd !== null), "no terminal update gave a cwd", (t) => (typeof t.u.cwd === "string" && isAbsolute(t.u.cwd) ? undefined : `a terminal cwd ${JSON.stringify(t.u.cwd)} is not absolute`));
+  each(
+    run,
+    "ACP-TERM-303",
+    terminals.filter((t) => t.u.cwd !== undefined && t.u.cwd !== null),
+    "no terminal update gave a cwd",
+    (t) => (typeof t.u.cwd === "string" && isAbsolute(t.u.cwd) ? undefined : `a terminal cwd ${JSON.stringify(t.u.cwd)} is not absolute`),
+  );
   // A terminal id stays one terminal's: after its exit, an update naming another command under the same id reuses it.
   const exited = new Map<unknown, unknown>();
   const reused = terminals.find((t) => {
@@ -135,7 +174,11 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   run.card.score("ACP-TERM-301", terminals.length === 0 ? na("the agent reported no terminal") : reused === undefined ? pass : fail(`terminal ${JSON.stringify(reused.u.terminalId)} exited and its id came back for another command: ${quote(run.d, reused.l)}`));
   const firstTerminal = terminals.filter((t, i) => terminals.findIndex((o) => o.u.terminalId === t.u.terminalId) === i);
   each(run, "ACP-TERM-302", firstTerminal, "the agent reported no terminal", (t) => (typeof t.u.command === "string" || (isObj(t.u.command) && Object.keys(t.u.command).length > 0) ? undefined : `the first update of terminal ${JSON.stringify(t.u.terminalId)} gives no command`));
-  const patches = tools.flatMap((t) => arr(t.u.content).filter((c) => c.type === "diff").flatMap((c) => (isObj(c.patch) && typeof c.patch.text === "string" ? [{ text: c.patch.text, line: t.l }] : [])));
+  const patches = tools.flatMap((t) =>
+    arr(t.u.content)
+      .filter((c) => c.type === "diff")
+      .flatMap((c) => (isObj(c.patch) && typeof c.patch.text === "string" ? [{ text: c.patch.text, line: t.l }] : [])),
+  );
   each(run, "ACP-DIFF-304", patches, "the agent sent no git patch", (p) => (/^(?:diff --git (?!\/)|--- a\/|\+\+\+ b\/|rename (?:from|to) (?!\/)|copy (?:from|to) (?!\/))/m.test(p.text) ? "a git patch path is not absolute or carries a/ or b/" : undefined));
   each(run, "ACP-DIFF-305", patches, "the agent sent no git patch", (p) => (/^(?:From [0-9a-f]{7,} |Subject: |Date: )/m.test(p.text) ? "a git patch carries commit metadata or an email envelope" : undefined));
   const paths = [...locations.filter((x) => typeof x.loc.path === "string").map((x) => ({ path: x.loc.path, line: x.line })), ...patches.flatMap((p) => [...p.text.matchAll(/^diff --git (\S+)/gm)].map((m) => ({ path: m[1], line: p.line })))];
@@ -145,29 +188,76 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   const plans = ofKind(lines, "plan_update").map((x) => ({ ...x, line: x.l, plan: isObj(x.u.plan) ? x.u.plan : {} }));
   run.card.score("ACP-PLAN-301", plans.length > 0 ? pass : na("the agent reported no plan in answer to the exercise prompts"));
   each(run, "ACP-PLAN-303", plans, "the agent reported no plan", (p) => (typeof p.plan.planId === "string" ? undefined : "a plan_update whose plan has no planId"));
-  openEnum(run, "ACP-PLAN-302", "plan content type", plans.map((p) => ({ value: p.plan.type, line: p.l })), known("PlanUpdateContent", "type"), tally);
+  openEnum(
+    run,
+    "ACP-PLAN-302",
+    "plan content type",
+    plans.map((p) => ({ value: p.plan.type, line: p.l })),
+    known("PlanUpdateContent", "type"),
+    tally,
+  );
   const entries = plans.flatMap((p) => arr(p.plan.entries).map((e) => ({ e, line: p.l })));
-  openEnum(run, "ACP-PLAN-304", "plan entry priority", entries.map((x) => ({ value: x.e.priority, line: x.line })), known("PlanEntryPriority"), tally);
-  openEnum(run, "ACP-PLAN-305", "plan entry status", entries.map((x) => ({ value: x.e.status, line: x.line })), known("PlanEntryStatus"), tally);
+  openEnum(
+    run,
+    "ACP-PLAN-304",
+    "plan entry priority",
+    entries.map((x) => ({ value: x.e.priority, line: x.line })),
+    known("PlanEntryPriority"),
+    tally,
+  );
+  openEnum(
+    run,
+    "ACP-PLAN-305",
+    "plan entry status",
+    entries.map((x) => ({ value: x.e.status, line: x.line })),
+    known("PlanEntryStatus"),
+    tally,
+  );
   const ids = new Set(plans.map((p) => p.plan.planId));
   run.card.score("ACP-PLAN-306", plans.length < 2 ? na(plans.length === 0 ? "the agent reported no plan" : "one plan update only: no progress to report") : ids.size < plans.length ? pass : na("each plan update carried a new planId: no plan was updated"));
-  each(run, "ACP-PLAN-307", plans.filter((p) => Array.isArray(p.plan.entries)), "the agent reported no item-based plan", (p) => (arr(p.plan.entries).every((e) => typeof e.content === "string" && typeof e.status === "string") ? undefined : "a plan update whose entries lack their content or status"));
+  each(
+    run,
+    "ACP-PLAN-307",
+    plans.filter((p) => Array.isArray(p.plan.entries)),
+    "the agent reported no item-based plan",
+    (p) => (arr(p.plan.entries).every((e) => typeof e.content === "string" && typeof e.status === "string") ? undefined : "a plan update whose entries lack their content or status"),
+  );
 
   // Commands, icons, permission options, auth methods, config options.
   const commands = ofKind(lines, "available_commands_update").flatMap((x) => arr(x.u.availableCommands).map((c) => ({ c, line: x.l })));
-  each(run, "ACP-EXT-311", commands.filter((x) => typeof x.c.name === "string"), "the agent advertised no command", (x) => {
-    const name = x.c.name as string;
-    return /\s/.test(name) ? `the command name ${JSON.stringify(name)} has whitespace` : commands.filter((o) => o.line === x.line && o.c.name === name).length > 1 ? `the command name ${JSON.stringify(name)} is listed twice` : undefined;
-  });
-  const icons = lines.flatMap((l) => [...l.text.matchAll(/"icons?"\s*:/g)].length > 0 ? iconSources(l.body).map((src) => ({ src, line: l })) : []);
+  each(
+    run,
+    "ACP-EXT-311",
+    commands.filter((x) => typeof x.c.name === "string"),
+    "the agent advertised no command",
+    (x) => {
+      const name = x.c.name as string;
+      return /\s/.test(name) ? `the command name ${JSON.stringify(name)} has whitespace` : commands.filter((o) => o.line === x.line && o.c.name === name).length > 1 ? `the command name ${JSON.stringify(name)} is listed twice` : undefined;
+    },
+  );
+  const icons = lines.flatMap((l) => ([...l.text.matchAll(/"icons?"\s*:/g)].length > 0 ? iconSources(l.body).map((src) => ({ src, line: l })) : []));
   each(run, "ACP-EXT-312", icons, "the agent sent no icon", (x) => (/^(https:|data:)/.test(x.src) ? undefined : `the icon src ${JSON.stringify(x.src.slice(0, 80))} is neither https: nor data:`));
   const permissions = lines.filter((l) => l.body?.method === "session/request_permission").map((l) => ({ line: l, options: arr((l.body?.params as Obj | undefined)?.options) }));
   each(run, "ACP-PERM-304", permissions, "the agent asked no permission", (p) => (new Set(p.options.map((o) => o.optionId)).size === p.options.length ? undefined : "two permission options share an optionId"));
-  openEnum(run, "ACP-PERM-305", "permission option kind", permissions.flatMap((p) => p.options.map((o) => ({ value: o.kind, line: p.line }))), known("PermissionOptionKind"), tally);
+  openEnum(
+    run,
+    "ACP-PERM-305",
+    "permission option kind",
+    permissions.flatMap((p) => p.options.map((o) => ({ value: o.kind, line: p.line }))),
+    known("PermissionOptionKind"),
+    tally,
+  );
   const methods = arr(init.authMethods);
   const initLine = lines.find((l) => isObj(l.body?.result) && "protocolVersion" in (l.body.result as Obj)) ?? lines[0];
   if (initLine !== undefined) {
-    openEnum(run, "ACP-AUTH-306", "auth method type", methods.map((m) => ({ value: m.type, line: initLine })), known("AuthMethod", "type"), tally);
+    openEnum(
+      run,
+      "ACP-AUTH-306",
+      "auth method type",
+      methods.map((m) => ({ value: m.type, line: initLine })),
+      known("AuthMethod", "type"),
+      tally,
+    );
     const terminal = methods.filter((m) => m.type === "terminal");
     run.card.score("ACP-AUTH-308", methods.length === 0 ? na("the agent lists no authMethods") : terminal.length === 0 ? pass : fail(`check's client did not enable terminal authentication, yet the agent lists the terminal method ${JSON.stringify(terminal[0]!.methodId)}: ${quote(run.d, initLine)}`));
     const envs = terminal.filter((m) => Array.isArray(m.env)).map((m) => arr(m.env).map((e) => e.name));
@@ -181,17 +271,40 @@ export function judgeV2Traffic(run: Run, lines: readonly AgentLine[], init: Obj)
   });
   each(run, "ACP-CONFIG-313", lists, "the agent sent no configOptions", (x) => (Array.isArray(x.options) ? undefined : `configOptions is ${JSON.stringify(x.options)}, not an array`));
   const options = lists.flatMap((x) => arr(x.options).map((o) => ({ o, line: x.line })));
-  openEnum(run, "ACP-CONFIG-310", "config option type", options.map((x) => ({ value: x.o.type, line: x.line })), known("SessionConfigOption", "type"), tally);
+  openEnum(
+    run,
+    "ACP-CONFIG-310",
+    "config option type",
+    options.map((x) => ({ value: x.o.type, line: x.line })),
+    known("SessionConfigOption", "type"),
+    tally,
+  );
   const selects = options.filter((x) => x.o.type === "select");
-  const values = (o: Obj) => arr(o.options).flatMap((v) => (Array.isArray(v.options) ? arr(v.options) : [v])).map((v) => v.value);
-  each(run, "ACP-CONFIG-301", options, "the agent offered no config option", (x) => (x.o.currentValue === undefined || x.o.currentValue === null ? `config option ${JSON.stringify(x.o.configId)} has no current value` : x.o.type === "select" && !values(x.o).includes(x.o.currentValue) ? `select option ${JSON.stringify(x.o.configId)}'s current value is none of its values` : undefined));
+  const values = (o: Obj) =>
+    arr(o.options)
+      .flatMap((v) => (Array.isArray(v.options) ? arr(v.options) : [v]))
+      .map((v) => v.value);
+  each(run, "ACP-CONFIG-301", options, "the agent offered no config option", (x) =>
+    x.o.currentValue === undefined || x.o.currentValue === null
+      ? `config option ${JSON.stringify(x.o.configId)} has no current value`
+      : x.o.type === "select" && !values(x.o).includes(x.o.currentValue)
+        ? `select option ${JSON.stringify(x.o.configId)}'s current value is none of its values`
+        : undefined,
+  );
   each(run, "ACP-CONFIG-312", selects, "the agent offered no select option", (x) => {
     const v = values(x.o);
     return v.length === 0 ? `select option ${JSON.stringify(x.o.configId)} has no value` : new Set(v).size !== v.length ? `select option ${JSON.stringify(x.o.configId)} repeats a value` : undefined;
   });
 
   // Command input types, stop reasons, content block types: the other open enums the agent writes.
-  openEnum(run, "ACP-EXT-310", "command input type", commands.flatMap((x) => (isObj(x.c.input) ? [{ value: x.c.input.type, line: x.line }] : [])), known("AvailableCommandInput", "type"), tally);
+  openEnum(
+    run,
+    "ACP-EXT-310",
+    "command input type",
+    commands.flatMap((x) => (isObj(x.c.input) ? [{ value: x.c.input.type, line: x.line }] : [])),
+    known("AvailableCommandInput", "type"),
+    tally,
+  );
   const stops = states.flatMap((s) => (s.u.stopReason === undefined || s.u.stopReason === null ? [] : [{ value: s.u.stopReason, line: s.l }]));
   openEnum(run, "ACP-PROMPT-322", "stop reason", stops, known("IdleStateUpdate", "stopReason"), tally);
   const blocks = all.filter((x) => MESSAGE_KINDS.has(String(x.u.sessionUpdate))).flatMap((x) => (isObj(x.u.content) ? [x.u.content] : arr(x.u.content)).map((c) => ({ value: c.type, line: x.l })));

@@ -51,7 +51,10 @@ export function quote(d: Driver, line: { readonly text: string; readonly index: 
 export function quoteText(text: string, recordLine?: number): string {
   const size = Buffer.byteLength(text);
   if (size <= QUOTE_BYTES) return text;
-  const head = Buffer.from(text).subarray(0, QUOTE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+  const head = Buffer.from(text)
+    .subarray(0, QUOTE_BYTES)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return `${head}… (${size} bytes; ${recordLine === undefined ? "the rest is not shown" : `the whole line is line ${recordLine} of the record file`})`;
 }
 
@@ -64,8 +67,7 @@ export function exchange(d: Driver, sent: { readonly text: string; readonly inde
 
 /** A message (or any value) as evidence shows it: its JSON, whole up to {@link QUOTE_BYTES}, else its first 2 KB and its size. */
 export const show = (v: unknown): string => (v === undefined ? "no answer" : quoteText(JSON.stringify(v) ?? String(v)));
-export const errorOf = (a: Body): { code?: unknown; message?: unknown; data?: unknown } | undefined =>
-  typeof a?.error === "object" && a.error !== null ? (a.error as { code?: unknown; message?: unknown; data?: unknown }) : undefined;
+export const errorOf = (a: Body): { code?: unknown; message?: unknown; data?: unknown } | undefined => (typeof a?.error === "object" && a.error !== null ? (a.error as { code?: unknown; message?: unknown; data?: unknown }) : undefined);
 export const errorCode = (a: Body): unknown => errorOf(a)?.code;
 /** `error -32000 "Authentication required"`, for evidence. */
 export const describeError = (a: Body): string => {
@@ -107,13 +109,18 @@ export async function step(run: Run, name: string, ids: readonly string[], probe
 }
 
 /** An answer line (no method) with this id. */
-export const answerOf = (id: unknown) => (l: AgentLine): boolean => l.body !== undefined && l.body.id === id && l.body.method === undefined;
+export const answerOf =
+  (id: unknown) =>
+  (l: AgentLine): boolean =>
+    l.body !== undefined && l.body.id === id && l.body.method === undefined;
 /** A response-shaped line: no method, and an id member (possibly null) or none at all. */
 export const isResponse = (l: AgentLine): boolean => l.body !== undefined && l.body.method === undefined;
 
 /** A session/update notification for `sessionId`. */
-export const updateFor = (sessionId: string) => (l: AgentLine): boolean =>
-  l.body?.method === "session/update" && (l.body.params as { sessionId?: unknown } | undefined)?.sessionId === sessionId;
+export const updateFor =
+  (sessionId: string) =>
+  (l: AgentLine): boolean =>
+    l.body?.method === "session/update" && (l.body.params as { sessionId?: unknown } | undefined)?.sessionId === sessionId;
 
 /**
  * Sends `write()` (a line expecting no answer or an unusual one), then a

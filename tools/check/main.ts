@@ -16,6 +16,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { applyExpectations, prefixes, readExpectations, renderJUnit, selectRows, type Expectation } from "./ci.ts";
 import { DEFAULT_TIMEOUT_MS, startDriver } from "./driver.ts";
+import { renderEnding } from "./ending.ts";
 import { runCheck } from "./probes.ts";
 import { tally, type CheckReport, type ScoreRow } from "./score.ts";
 import { createRecorder } from "./record.ts";
@@ -86,7 +87,6 @@ export interface CheckOptions {
   readonly record?: string | undefined;
 }
 
-
 /** Runs the probes against `command` and returns the scorecard. */
 export async function scoreAgent(command: readonly string[], options: CheckOptions): Promise<CheckReport> {
   const recorder = options.record !== undefined ? createRecorder(options.record) : undefined;
@@ -99,7 +99,8 @@ export async function scoreAgent(command: readonly string[], options: CheckOptio
     if (recorder !== undefined) card.notes.push(`every line of every run is recorded in ${recorder.file}`);
     const rows = card.rows(unprobed);
     const passed = !rows.some((r) => r.outcome === "fail" && r.tier.startsWith("MUST"));
-    return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, sections: card.sections, passed };
+    const ending = driver.ending;
+    return { protocol: card.checklist.version, catalogue: card.checklist.catalogue, rows, notes: card.notes, sections: card.sections, passed, ...(ending !== undefined ? { ending } : {}) };
   } finally {
     recorder?.close();
   }
@@ -114,6 +115,7 @@ export function renderText(report: CheckReport): string {
     if (r.outcome === "fail" && r.sameAs === undefined) for (const w of specWords(r.id)) out.push(`${" ".repeat(44)}the spec: ${quoteWords(w)}`);
   }
   if (report.notes.length > 0) out.push("", "notes:", ...report.notes.map((n) => `  - ${n}`));
+  if (report.ending !== undefined) out.push("", ...renderEnding(report.ending));
   out.push(...renderSectionsText(report.sections ?? []));
   out.push("", `${countLine(report.rows)}${report.passed ? "" : "; a MUST failed"}`);
   return `${out.join("\n")}\n`;
@@ -161,13 +163,46 @@ function finish(report: CheckReport, extra: Record<string, unknown>, json: boole
 export async function checkMain(argv: readonly string[]): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let values: { json?: boolean | undefined; "strict-ids"?: boolean | undefined; record?: string | undefined; cwd?: string | undefined; timeout?: string | undefined; quiet?: string | undefined; "exit-grace"?: string | undefined; auth?: string | undefined; protocol?: string | undefined; client?: boolean | undefined; prompt?: string | undefined; "fresh-dir"?: boolean | undefined; junit?: string | undefined; expect?: string | undefined; only?: string[] | undefined; skip?: string[] | undefined; help?: boolean | undefined };
+  let values: {
+    json?: boolean | undefined;
+    "strict-ids"?: boolean | undefined;
+    record?: string | undefined;
+    cwd?: string | undefined;
+    timeout?: string | undefined;
+    quiet?: string | undefined;
+    "exit-grace"?: string | undefined;
+    auth?: string | undefined;
+    protocol?: string | undefined;
+    client?: boolean | undefined;
+    prompt?: string | undefined;
+    "fresh-dir"?: boolean | undefined;
+    junit?: string | undefined;
+    expect?: string | undefined;
+    only?: string[] | undefined;
+    skip?: string[] | undefined;
+    help?: boolean | undefined;
+  };
   try {
     values = parseArgs({
       args: dash === -1 ? [...argv] : argv.slice(0, dash),
       options: {
-        json: { type: "boolean" }, "strict-ids": { type: "boolean" }, record: { type: "string" }, cwd: { type: "string" }, timeout: { type: "string" }, quiet: { type: "string" }, "exit-grace": { type: "string" }, auth: { type: "string" }, protocol: { type: "string" }, client: { type: "boolean" }, prompt: { type: "string" }, "fresh-dir": { type: "boolean" },
-        junit: { type: "string" }, expect: { type: "string" }, only: { type: "string", multiple: true }, skip: { type: "string", multiple: true }, help: { type: "boolean", short: "h" },
+        json: { type: "boolean" },
+        "strict-ids": { type: "boolean" },
+        record: { type: "string" },
+        cwd: { type: "string" },
+        timeout: { type: "string" },
+        quiet: { type: "string" },
+        "exit-grace": { type: "string" },
+        auth: { type: "string" },
+        protocol: { type: "string" },
+        client: { type: "boolean" },
+        prompt: { type: "string" },
+        "fresh-dir": { type: "boolean" },
+        junit: { type: "string" },
+        expect: { type: "string" },
+        only: { type: "string", multiple: true },
+        skip: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
       },
     }).values;
   } catch (error) {
@@ -182,10 +217,18 @@ export async function checkMain(argv: readonly string[]): Promise<number> {
   const quiet = values.quiet === undefined ? undefined : Number(values.quiet);
   const grace = values["exit-grace"] === undefined ? undefined : Number(values["exit-grace"]);
   const protocol = values.protocol === undefined ? undefined : Number(values.protocol);
-  const bad = seconds !== undefined && !(seconds > 0) ? `--timeout must be a positive number of seconds, not ${values.timeout}`
-    : quiet !== undefined && !(quiet > 0) ? `--quiet must be a positive number of seconds, not ${values.quiet}`
-    : grace !== undefined && !(grace > 0) ? `--exit-grace must be a positive number of seconds, not ${values["exit-grace"]}`
-    : protocol !== undefined && protocol !== 1 && protocol !== 2 ? `--protocol must be 1 or 2, not ${values.protocol}` : command.length === 0 ? `no ${values.client ? "client" : "agent"} command after --` : undefined;
+  const bad =
+    seconds !== undefined && !(seconds > 0)
+      ? `--timeout must be a positive number of seconds, not ${values.timeout}`
+      : quiet !== undefined && !(quiet > 0)
+        ? `--quiet must be a positive number of seconds, not ${values.quiet}`
+        : grace !== undefined && !(grace > 0)
+          ? `--exit-grace must be a positive number of seconds, not ${values["exit-grace"]}`
+          : protocol !== undefined && protocol !== 1 && protocol !== 2
+            ? `--protocol must be 1 or 2, not ${values.protocol}`
+            : command.length === 0
+              ? `no ${values.client ? "client" : "agent"} command after --`
+              : undefined;
   if (bad !== undefined) {
     process.stderr.write(`acp-router check: ${bad}\n${USAGE}`);
     return 2;

@@ -15,6 +15,7 @@ import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { CLIENT_INFO, configLists, isObj } from "./depth-kit.ts";
 import { judgeCapabilities } from "./judge-capabilities.ts";
+import { ABSOLUTE_FILE, CAPS_ROWS, EXERCISES, newSeen, type Seen } from "./capabilities-exercises.ts";
 
 /** Every client capability v1 defines, as the capabilities run advertises them. */
 export const ALL_CLIENT_CAPABILITIES = {
@@ -24,46 +25,6 @@ export const ALL_CLIENT_CAPABILITIES = {
   elicitation: { form: {}, url: {} },
   session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
 };
-
-/**
- * The prompts both runs send, one turn each: plain requests an example or
- * model-backed agent may act on, and the mock agent's directives (one per
- * line; three permissions in one turn: allowed, rejected, cancelled). `FILE`
- * becomes an absolute path in the session cwd (check's client answers reads
- * of it with fixed text; nothing is read or written on disk).
- */
-/** The file the plain-words prompts name by absolute path; the `#` directives name RELATIVE_FILE, relative to the session cwd. */
-export const ABSOLUTE_FILE = "acp-router-check-absolute.txt";
-export const RELATIVE_FILE = "acp-router-check.txt";
-
-export const EXERCISES = [
-  "plan the steps to say hello",
-  "read FILE", "read FILE", "read FILE",
-  "#updates plan\n#updates tool\n#read acp-router-check.txt\n#write acp-router-check.txt checked\n#terminal echo checked\n#terminal-kill sleep 5\n#elicit\n#updates all",
-  "#permission\n#permission\n#permission",
-];
-
-/** The rows the capabilities run decides. */
-export const CAPS_ROWS = ["ACP-SESSION-104", "ACP-SESSION-105", "ACP-INIT-003", "ACP-INIT-106", "ACP-TOOL-101", "ACP-TOOL-102", "ACP-PLAN-101", "ACP-PLAN-102", "ACP-PLAN-103", "ACP-PATH-101", "ACP-PATH-102", "ACP-TERM-102", "ACP-TERM-104", "ACP-TERM-105",
-  "ACP-SESSION-107", "ACP-ELICIT-116", "ACP-ELICIT-117", "ACP-ELICIT-119", "ACP-ELICIT-122", "ACP-ELICIT-123"];
-
-/** What check's client did and saw in one run, for the judgements at the end. */
-export interface Seen {
-  readonly lines: AgentLine[];
-  /** Exercise prompts answered with a result / with an error. */
-  results: number;
-  errors: number;
-  /** Turns cancelled mid-permission and how they ended. */
-  readonly cancelledMidPermission: string[];
-  /** Permission requests answered "allow", with their tool call id. */
-  readonly allowed: { toolCallId: string; at: number; sessionId: string }[];
-  /** Terminal ids check's client handed out. */
-  readonly terminals: string[];
-  /** Elicitations declined, and whether their turn was then answered. */
-  readonly declined: number[];
-}
-
-export const newSeen = (): Seen => ({ lines: [], results: 0, errors: 0, cancelledMidPermission: [], allowed: [], terminals: [], declined: [] });
 
 /**
  * check's client: permissions allow, reject, then cancel mid-permission (the
@@ -93,20 +54,27 @@ export function answerer(d: Driver, seen: Seen, advertised: boolean): Driver["an
     }
     if (!advertised) return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: check's client did not advertise the capability for ${method}` } };
     switch (method) {
-      case "fs/read_text_file": return { result: { content: "acp-router check: a line read through the client\nand a second one\n" } };
-      case "fs/write_text_file": return { result: {} };
+      case "fs/read_text_file":
+        return { result: { content: "acp-router check: a line read through the client\nand a second one\n" } };
+      case "fs/write_text_file":
+        return { result: {} };
       case "terminal/create": {
         const terminalId = `check-terminal-${++terminals}`;
         seen.terminals.push(terminalId);
         return { result: { terminalId } };
       }
-      case "terminal/output": return { result: { output: "checked\n", truncated: false, exitStatus: { exitCode: 0, signal: null } } };
-      case "terminal/wait_for_exit": return { result: { exitCode: 0, signal: null } };
-      case "terminal/kill": case "terminal/release": return { result: {} };
+      case "terminal/output":
+        return { result: { output: "checked\n", truncated: false, exitStatus: { exitCode: 0, signal: null } } };
+      case "terminal/wait_for_exit":
+        return { result: { exitCode: 0, signal: null } };
+      case "terminal/kill":
+      case "terminal/release":
+        return { result: {} };
       case "elicitation/create":
         seen.declined.push(line.t);
         return { result: { action: "decline" } };
-      default: return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` } };
+      default:
+        return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` } };
     }
   };
 }
@@ -154,9 +122,14 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
     const version = (first?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     const asked = d.sentLine(d.lastRequestId);
     const answerLine = d.answerTo(d.lastRequestId);
-    card.score("ACP-INIT-003", first === undefined ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
-      : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999 ? pass
-      : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`));
+    card.score(
+      "ACP-INIT-003",
+      first === undefined
+        ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
+        : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999
+          ? pass
+          : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`),
+    );
     if (version !== 1) {
       // A fresh process for protocol 1: the first one is initialized with another version already.
       await d.close();
@@ -164,14 +137,20 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
       d.answerer = answerer(d, seen, true);
       const again = await d.request("initialize", { protocolVersion: 1, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
       if ((again?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion !== 1) {
-        card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, a fresh process asked for protocol 1 answered ${show(again)}`));
+        card.all(
+          CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"),
+          na(`in ${label}, a fresh process asked for protocol 1 answered ${show(again)}`),
+        );
         return undefined;
       }
     }
     const created = await d.request("session/new", { cwd, mcpServers: [] });
     const sid = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof sid !== "string") {
-      card.all(CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"), na(`in ${label}, session/new was answered ${show(created)}`));
+      card.all(
+        CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"),
+        na(`in ${label}, session/new was answered ${show(created)}`),
+      );
       return undefined;
     }
     const booleans = configLists(d.lines).filter((l) => l.options.some((o) => o.type === "boolean"));
@@ -181,7 +160,10 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
     // Coping is shown by answers; an agent that exits fails. A prompt still unanswered at the timeout is no evidence (late is not never: an
     // agent without credentials may wait minutes on its model), so it leaves the row n/a with the count.
     const answered = seen.results + seen.errors;
-    card.score("ACP-INIT-106", d.death !== undefined ? fail(`in ${label} the agent exited (${deathReason(d)})`) : answered === EXERCISES.length ? pass : na(`in ${label}, ${EXERCISES.length - answered} of ${EXERCISES.length} exercise prompts got no answer within ${seconds(d.timeout)}: not shown either way`));
+    card.score(
+      "ACP-INIT-106",
+      d.death !== undefined ? fail(`in ${label} the agent exited (${deathReason(d)})`) : answered === EXERCISES.length ? pass : na(`in ${label}, ${EXERCISES.length - answered} of ${EXERCISES.length} exercise prompts got no answer within ${seconds(d.timeout)}: not shown either way`),
+    );
     judgeCapabilities(run, seen, cwd);
     return seen;
   } finally {

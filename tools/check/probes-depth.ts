@@ -29,19 +29,43 @@ import type { AgentLine, Driver } from "./driver.ts";
 import { describeError, quoteText, type Run, show, step, quote } from "./kit.ts";
 import { fail, na, pass, type Verdict } from "./score.ts";
 import { configLists, isObj, requestsOf, updatesOf, type Obj } from "./depth-kit.ts";
-import { answerer, capabilitiesRun, CAPS_ROWS, exercise, EXERCISES, newSeen, type Seen } from "./probes-capabilities.ts";
+import { answerer, capabilitiesRun, exercise } from "./probes-capabilities.ts";
+import { CAPS_ROWS, EXERCISES, newSeen, type Seen } from "./capabilities-exercises.ts";
 import { sessionNewDepth } from "./probes-session-depth.ts";
 import { sessionLifecycleDepth } from "./probes-session-lifecycle.ts";
 import { trafficRows } from "./probes-traffic-v1.ts";
 
-export { ALL_CLIENT_CAPABILITIES, EXERCISES } from "./probes-capabilities.ts";
+export { ALL_CLIENT_CAPABILITIES } from "./probes-capabilities.ts";
+export { EXERCISES } from "./capabilities-exercises.ts";
 export { properties } from "./probes-traffic-v1.ts";
 
 /** A probe's rows that never break: MAY statements. */
 const MAY_ROWS = ["ACP-TRANSPORT-102", "ACP-CANCEL-106", "ACP-CANCEL-107", "ACP-CANCEL-108", "ACP-EXT-203", "ACP-CLOSE-102", "ACP-AUTH-104", "ACP-EXT-102"];
 const INIT_ROWS = ["ACP-INIT-002", "ACP-INIT-004", "ACP-INIT-109", "ACP-INIT-110", "ACP-AUTH-001", "ACP-AUTH-002", "ACP-MCP-103", "ACP-TRANSPORT-103"];
-const SESSION_ROWS = ["ACP-META-001", "ACP-META-102", "ACP-MCP-101", "ACP-MCP-102", "ACP-EXT-101", "ACP-SESSION-002", "ACP-CONFIG-003", "ACP-CONFIG-101", "ACP-CONFIG-002", "ACP-CONFIG-111", "ACP-CONFIG-114", "ACP-CANCEL-205",
-  "ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-204", "ACP-LIST-002", "ACP-LIST-107", "ACP-SESSION-103", "ACP-ADDDIRS-101", "ACP-DELETE-002"];
+const SESSION_ROWS = [
+  "ACP-META-001",
+  "ACP-META-102",
+  "ACP-MCP-101",
+  "ACP-MCP-102",
+  "ACP-EXT-101",
+  "ACP-SESSION-002",
+  "ACP-CONFIG-003",
+  "ACP-CONFIG-101",
+  "ACP-CONFIG-002",
+  "ACP-CONFIG-111",
+  "ACP-CONFIG-114",
+  "ACP-CANCEL-205",
+  "ACP-LOAD-102",
+  "ACP-LOAD-002",
+  "ACP-RESUME-002",
+  "ACP-CLOSE-002",
+  "ACP-LIST-204",
+  "ACP-LIST-002",
+  "ACP-LIST-107",
+  "ACP-SESSION-103",
+  "ACP-ADDDIRS-101",
+  "ACP-DELETE-002",
+];
 const GATE_ROWS = ["ACP-CLIENTCAP-001", "ACP-CLIENTCAP-002", "ACP-CLIENTCAP-003", "ACP-FS-101", "ACP-TERM-101", "ACP-INIT-107", "ACP-CLIENTCAP-101", "ACP-CLIENTCAP-102", "ACP-ELICIT-102"];
 const TRAFFIC_ROWS = ["ACP-META-101", "ACP-EXT-103", "ACP-EXT-202", "ACP-TRANSPORT-002", "ACP-JSONRPC-102", "ACP-JSONRPC-103", "ACP-ERROR-001", "ACP-INIT-103", "ACP-SCHEMA-002"];
 /** Every row this file scores. */

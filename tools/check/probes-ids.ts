@@ -49,7 +49,11 @@ async function sendWithId(run: Run, token: string): Promise<{ sent: { text: stri
   const { d } = run;
   const at = d.written.length;
   const sentAt = d.now();
-  const { found, sentinel } = await withSentinel(run, () => d.write(`{"jsonrpc":"2.0","id":${token},"method":${JSON.stringify(ID_PROBE_METHOD)},"params":{}}\n`), (l) => l.body !== undefined && l.body.method === undefined && !(typeof l.body.id === "number" && d.sent.has(l.body.id)));
+  const { found, sentinel } = await withSentinel(
+    run,
+    () => d.write(`{"jsonrpc":"2.0","id":${token},"method":${JSON.stringify(ID_PROBE_METHOD)},"params":{}}\n`),
+    (l) => l.body !== undefined && l.body.method === undefined && !(typeof l.body.id === "number" && d.sent.has(l.body.id)),
+  );
   const sent = d.written[at] ?? { text: "", index: -1 };
   const answer = found[0];
   // Unanswered within the wait: looked up again at the end of the run, where a late answer withdraws the silence's fail.

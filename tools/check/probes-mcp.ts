@@ -35,10 +35,19 @@ rl.on("close", () => process.exit(0));`;
 
 /** Reads the marker: the lines the server wrote (started, then each method it received), or undefined when it never started. */
 function readMarker(file: string): string[] | undefined {
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : undefined;
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : undefined;
 }
 
-/** Resolves with the marker once the server has written it (a change in its folder), or with whatever is there after `ms`. */
+/**
+ * Resolves with the marker once the server has written its start and a first method (a change in
+ * its folder), or with whatever is there after `ms`: a server that was started but was sent nothing
+ * yet is reported as such only once the window is over, so what the note says it received does not
+ * depend on how fast the server got its first line.
+ */
 function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
   return new Promise((resolve) => {
     const done = (seen: string[] | undefined) => {
@@ -46,14 +55,15 @@ function markerWithin(file: string, ms: number): Promise<string[] | undefined> {
       watcher.close();
       resolve(seen);
     };
-    // Watching first, then looking: a start between the two is still seen.
+    const received = (seen: string[] | undefined): seen is string[] => seen !== undefined && seen.length > 1;
+    // Watching first, then looking: a write between the two is still seen.
     const watcher = watch(dirname(file), () => {
       const seen = readMarker(file);
-      if (seen !== undefined) done(seen);
+      if (received(seen)) done(seen);
     });
     const timer = setTimeout(() => done(readMarker(file)), ms);
     const now = readMarker(file);
-    if (now !== undefined) done(now);
+    if (received(now)) done(now);
   });
 }
 
@@ -89,7 +99,12 @@ export async function mcpProbe(run: Run, v2 = false): Promise<void> {
       if (answer === undefined) return card.score(ROW, na(`${sent}; the prompt in that session got no answer within ${seconds(d.timeout)}, and the server was not started`));
       if (answer.error !== undefined) return card.score(ROW, na(`${sent}; the prompt in that session was answered ${describeError(answer)} (no turn ran), and the server was not started`));
       if (toolCall === undefined) return card.score(ROW, na(`${sent}; the turn in that session was answered ${show(answer)} without a tool call, and the server was not started: an agent may connect when its model first needs tools`));
-      card.score(ROW, fail(`${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`));
+      card.score(
+        ROW,
+        fail(
+          `${sent}; session/new answered ${show(created)}, the turn in that session used a tool (${quote(d, toolCall)}) and was answered ${show(answer)}, yet the server's command was never started (its marker file stayed absent ${seconds(2 * d.quiet)} after). Agents should connect to all MCP servers the client specifies`,
+        ),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

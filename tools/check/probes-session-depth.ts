@@ -65,7 +65,11 @@ export async function sessionNewDepth(run: Run): Promise<string | undefined> {
         const allIds = options.map((o) => o.id);
         if (set === undefined) card.score("ACP-CONFIG-002", silent(run, "ACP-CONFIG-002"));
         else if (set.error !== undefined) card.score("ACP-CONFIG-002", fail(`session/set_config_option ${show(select.id)} = ${show(value)} (a value it offered) was answered ${describeError(set)}`));
-        else card.score("ACP-CONFIG-002", after !== undefined && allIds.every((id) => after.some((o) => o.id === id)) && after.find((o) => o.id === select.id)?.currentValue === value ? pass : fail(`session/set_config_option ${show(select.id)} = ${show(value)} was answered ${show(set)}, not the complete list with the new value`));
+        else
+          card.score(
+            "ACP-CONFIG-002",
+            after !== undefined && allIds.every((id) => after.some((o) => o.id === id)) && after.find((o) => o.id === select.id)?.currentValue === value ? pass : fail(`session/set_config_option ${show(select.id)} = ${show(value)} was answered ${show(set)}, not the complete list with the new value`),
+          );
         const bad = await d.request("session/set_config_option", { sessionId: sid, configId: select.id, value: "acp-router-check-no-such-value" });
         if (bad?.result !== undefined) card.notes.push(`session/set_config_option with a value the option does not offer was accepted: ${show(bad)}`);
       }
@@ -87,7 +91,11 @@ export async function sessionNewDepth(run: Run): Promise<string | undefined> {
     }
 
     // session/cancel is a notification: never answered.
-    const cancel = await withSentinel(run, () => d.notify("session/cancel", { sessionId: sid }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
+    const cancel = await withSentinel(
+      run,
+      () => d.notify("session/cancel", { sessionId: sid }),
+      (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined),
+    );
     card.score("ACP-CANCEL-205", cancel.found.length > 0 ? fail(`session/cancel was answered: ${quoteText(cancel.found[0]!.text)}`) : cancel.sentinel !== undefined ? pass : silent(run, "ACP-CANCEL-205"));
   });
   return sid;

@@ -20,7 +20,11 @@ export const NOTICE = /\b(authenticat\w*|log ?in|sign ?in|api key|credentials?|u
 
 /** The text of the updates of one kind, joined. */
 export const textOf = (us: readonly Obj[], kind: string) =>
-  us.filter((u) => u.sessionUpdate === kind).flatMap((u) => (Array.isArray(u.content) ? u.content : [u.content])).map((c) => (isObj(c) && typeof c.text === "string" ? c.text : "")).join("");
+  us
+    .filter((u) => u.sessionUpdate === kind)
+    .flatMap((u) => (Array.isArray(u.content) ? u.content : [u.content]))
+    .map((c) => (isObj(c) && typeof c.text === "string" ? c.text : ""))
+    .join("");
 
 /** "user_message_chunk ×1, agent_message_chunk ×3": the kinds of a list of updates, counted. */
 export const kindsOf = (us: readonly Obj[]): string => {
@@ -63,7 +67,9 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     const hello = await d.request("session/prompt", text(id, "hello from check"));
     const promptExchange = exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
     if (hello?.result === undefined) return card.all(["ACP-LOAD-102", "ACP-LOAD-002"], na(`no conversation to replay: ${promptExchange}`));
-    const live = updatesOf(d.lines.slice(liveFrom)).filter((u) => u.sessionId === id).map((u) => u.update);
+    const live = updatesOf(d.lines.slice(liveFrom))
+      .filter((u) => u.sessionId === id)
+      .map((u) => u.update);
     const at = d.lines.length;
     const loaded = await d.request("session/load", { sessionId: id, cwd, mcpServers: [] });
     if (loaded === undefined) return card.score("ACP-LOAD-002", silent(run, "ACP-LOAD-002"));
@@ -78,7 +84,15 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     card.score("ACP-LOAD-002", late.length === 0 ? pass : fail(`${loadExchange}, and after that answer came a conversation update: ${quote(d, late[0]!)}`));
     const otherLate = replay.filter((l) => d.lines.indexOf(l) > answerLine && !isConversation(l));
     if (otherLate.length > 0) card.notes.push(`ACP-LOAD-002: after the session/load answer came ${otherLate.length} update(s) that are not conversation history (${[...new Set(otherLate.map(updateKind))].join(", ")}), which an agent may send at any time; not counted as replay`);
-    card.score("ACP-LOAD-102", judgeReplay(hello, live, updatesOf(replay).map((u) => u.update), promptExchange));
+    card.score(
+      "ACP-LOAD-102",
+      judgeReplay(
+        hello,
+        live,
+        updatesOf(replay).map((u) => u.update),
+        promptExchange,
+      ),
+    );
   });
 
   await step(run, "session/resume", ["ACP-RESUME-002"], async () => {
@@ -87,7 +101,10 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     const resumed = await d.request("session/resume", { sessionId: sid, cwd, mcpServers: [] });
     if (resumed === undefined) return card.score("ACP-RESUME-002", silent(run, "ACP-RESUME-002"));
     if (resumed.error !== undefined) return card.score("ACP-RESUME-002", na(`session/resume was answered ${describeError(resumed)}`));
-    const before = d.lines.slice(at).filter(updateFor(sid!)).filter((l) => d.lines.indexOf(l) < d.lines.indexOf(d.answerTo(d.lastRequestId)!));
+    const before = d.lines
+      .slice(at)
+      .filter(updateFor(sid!))
+      .filter((l) => d.lines.indexOf(l) < d.lines.indexOf(d.answerTo(d.lastRequestId)!));
     const history = before.filter(isConversation);
     card.score("ACP-RESUME-002", history.length === 0 ? pass : fail(`session/resume replayed history before answering: ${quote(d, history[0]!)}`));
   });
@@ -114,7 +131,12 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     // The lines that show it: the turn's prompt and the update that showed it running, the close and its answer.
     const shown = `check sent ${quote(d, d.sentLine(promptId)!)}; the agent sent ${quote(d, first)} for that session with the prompt still unanswered; ${exchange(d, d.sentLine(closeId), d.answerTo(closeId))}`;
     if (closed.error !== undefined) return card.score("ACP-CLOSE-002", fail(`${shown}: session/close of a session with a running turn was refused`));
-    const judge = (a: Obj, note = ""): Verdict => ((a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled" ? (note === "" ? pass : passNoted(note)) : fail(`${shown}; the running turn was then answered ${d.answerTo(promptId) !== undefined ? quote(d, d.answerTo(promptId)!) : show(a)}, not stopReason "cancelled" (as session/cancel would have ended it)${note === "" ? "" : ` (${note})`}`));
+    const judge = (a: Obj, note = ""): Verdict =>
+      (a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled"
+        ? note === ""
+          ? pass
+          : passNoted(note)
+        : fail(`${shown}; the running turn was then answered ${d.answerTo(promptId) !== undefined ? quote(d, d.answerTo(promptId)!) : show(a)}, not stopReason "cancelled" (as session/cancel would have ended it)${note === "" ? "" : ` (${note})`}`);
     card.score("ACP-CLOSE-002", answer === undefined ? silent(run, "ACP-CLOSE-002", promptId, "after session/close, the running turn got no answer", judge) : judge(answer));
   });
 

@@ -56,7 +56,8 @@ export async function shutdown(run: Run): Promise<void> {
     const stop = (answer?.body?.result as { stopReason?: unknown } | undefined)?.stopReason;
     if (answer !== undefined && (errorCode(answer.body) === ErrorCode.RequestCancelled || stop === "cancelled")) card.score(CANCEL_ROW, pass);
     else if (answer !== undefined) card.score(CANCEL_ROW, na(`${sent}; the agent answered it ${answer.body?.error !== undefined ? describeError(answer.body) : `stopReason ${JSON.stringify(stop)}`}: the turn was not cancelled`));
-    else if (end.exited) card.score(CANCEL_ROW, fail(`${sent}; the agent exited (${end.signal !== null ? `signal ${end.signal}` : `code ${String(end.code)}`}) without answering it. A request cancelled internally (here: by the client hanging up) should get the -32800 answer it would get for $/cancel_request`));
+    else if (end.exited)
+      card.score(CANCEL_ROW, fail(`${sent}; the agent exited (${end.signal !== null ? `signal ${end.signal}` : `code ${String(end.code)}`}) without answering it. A request cancelled internally (here: by the client hanging up) should get the -32800 answer it would get for $/cancel_request`));
     else card.score(CANCEL_ROW, na(`${sent}; the agent neither answered it nor exited within ${seconds(d.grace)}: no cancellation seen`));
   }
   if (end.exited) {

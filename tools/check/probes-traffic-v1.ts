@@ -4,8 +4,6 @@
  * trace context in `_meta`, and custom root fields (a field an earlier
  * published schema defined is drift, a note).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { AgentLine } from "./driver.ts";
 import { isResponse, quote, type Run, show } from "./kit.ts";
 import { describeErrors, resultShape } from "./schema-shape.ts";
@@ -13,27 +11,21 @@ import { fail, na, pass } from "./score.ts";
 import { withdrawn } from "./withdrawn-fields.ts";
 import { traceContextUses } from "./trace-context.ts";
 import { isObj, type Obj } from "./depth-kit.ts";
+import { SCHEMA_DEFS } from "./schema-defs.ts";
 
-let schemaProps: Map<string, Set<string>> | undefined | null;
 /** The properties of the v1 schema's (stable and unstable) response and notification types, by name; null when the schema is not installed. */
 export function properties(): Map<string, Set<string>> | null {
-  if (schemaProps !== undefined) return schemaProps;
-  try {
-    const require = createRequire(import.meta.url);
-    const out = new Map<string, Set<string>>();
-    for (const file of ["schema.json", "schema.unstable.json"]) {
-      const defs = (JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v1/${file}`), "utf8")) as { $defs: Record<string, { properties?: Obj }> }).$defs;
-      for (const name of ["InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "SessionNotification"]) {
-        const set = out.get(name) ?? new Set<string>();
-        for (const k of Object.keys(defs[name]?.properties ?? {})) set.add(k);
-        out.set(name, set);
-      }
+  const files = [SCHEMA_DEFS[1].stable, SCHEMA_DEFS[1].unstable];
+  if (files.some((defs) => defs === undefined)) return null;
+  const out = new Map<string, Set<string>>();
+  for (const defs of files) {
+    for (const name of ["InitializeResponse", "NewSessionResponse", "LoadSessionResponse", "PromptResponse", "SessionNotification"]) {
+      const set = out.get(name) ?? new Set<string>();
+      for (const k of Object.keys(defs?.[name]?.properties ?? {})) set.add(k);
+      out.set(name, set);
     }
-    schemaProps = out;
-  } catch {
-    schemaProps = null;
   }
-  return schemaProps;
+  return out;
 }
 
 /** Rows the whole traffic decides: UTF-8, ids, error messages, the version kept, custom root fields. */
@@ -71,7 +63,10 @@ export function trafficRows(run: Run, init: Obj, lines: readonly AgentLine[], tw
   // ACP-META-101, the part on the wire: the reserved _meta keys, wherever the agent writes them, hold W3C trace context.
   const traces = lines.flatMap((l) => traceContextUses(l.body).map((u) => ({ ...u, l })));
   const badTrace = traces.find((u) => u.problem !== undefined);
-  card.score("ACP-META-101", traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${quote(run.d, badTrace.l)}`));
+  card.score(
+    "ACP-META-101",
+    traces.length === 0 ? na("the agent wrote none of the _meta keys reserved for W3C trace context (traceparent, tracestate, baggage)") : badTrace === undefined ? pass : fail(`in the agent's _meta, ${badTrace.problem!}; the key is reserved for W3C trace context: ${quote(run.d, badTrace.l)}`),
+  );
   const props = properties();
   if (props === null) return card.score("ACP-SCHEMA-002", na("the v1 schema (@agentclientprotocol/sdk) is not installed: no list of fields to compare with"));
   const extra: string[] = [];

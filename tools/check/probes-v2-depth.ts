@@ -38,9 +38,35 @@ const text = (sessionId: string, t: string) => ({ sessionId, prompt: [{ type: "t
 export const EXERCISES_V2 = ["plan the steps to say hello", "#updates all", "#permission\n#permission\n#permission\n#permission\n#permission"];
 
 /** Every row this file scores. */
-export const V2_DEPTH_ROWS = ["ACP-INIT-310", "ACP-PROMPT-321", "ACP-TOOL-301", "ACP-TOOL-303", "ACP-PERM-301", "ACP-PERM-302", "ACP-PERM-303", "ACP-PROMPT-306", "ACP-PROMPT-307", "ACP-PROMPT-309",
-  "ACP-LIST-301", "ACP-LIST-302", "ACP-LIST-306", "ACP-SESSION-313", "ACP-SESSION-303", "ACP-SESSION-304", "ACP-SESSION-319", "ACP-SESSION-325", "ACP-DELETE-302", "ACP-SESSION-306", "ACP-SESSION-307", "ACP-SESSION-308", "ACP-SESSION-309", "ACP-SESSION-310",
-  "ACP-CONFIG-302", "ACP-CONFIG-303", "ACP-CONFIG-304"];
+export const V2_DEPTH_ROWS = [
+  "ACP-INIT-310",
+  "ACP-PROMPT-321",
+  "ACP-TOOL-301",
+  "ACP-TOOL-303",
+  "ACP-PERM-301",
+  "ACP-PERM-302",
+  "ACP-PERM-303",
+  "ACP-PROMPT-306",
+  "ACP-PROMPT-307",
+  "ACP-PROMPT-309",
+  "ACP-LIST-301",
+  "ACP-LIST-302",
+  "ACP-LIST-306",
+  "ACP-SESSION-313",
+  "ACP-SESSION-303",
+  "ACP-SESSION-304",
+  "ACP-SESSION-319",
+  "ACP-SESSION-325",
+  "ACP-DELETE-302",
+  "ACP-SESSION-306",
+  "ACP-SESSION-307",
+  "ACP-SESSION-308",
+  "ACP-SESSION-309",
+  "ACP-SESSION-310",
+  "ACP-CONFIG-302",
+  "ACP-CONFIG-303",
+  "ACP-CONFIG-304",
+];
 
 /** One permission request check's client answered, and how. */
 interface Answered {
@@ -77,7 +103,10 @@ const toolOf = (line: AgentLine): unknown => {
 /** The tool call updates of `toolCallId` after `from` (a line index) in `lines`, up to the next permission request. */
 const progressOf = (lines: readonly AgentLine[], from: number, toolCallId: unknown) => {
   const next = lines.findIndex((l, i) => i > from && l.body?.method === "session/request_permission");
-  return lines.slice(from, next === -1 ? undefined : next).filter((l) => updateKind(l) === "tool_call_update" && (l.body?.params as { update: { toolCallId?: unknown } }).update.toolCallId === toolCallId).map((l) => ({ l, status: String((l.body?.params as { update: { status?: unknown } }).update.status) }));
+  return lines
+    .slice(from, next === -1 ? undefined : next)
+    .filter((l) => updateKind(l) === "tool_call_update" && (l.body?.params as { update: { toolCallId?: unknown } }).update.toolCallId === toolCallId)
+    .map((l) => ({ l, status: String((l.body?.params as { update: { status?: unknown } }).update.status) }));
 };
 
 /** Judges one row on the permission answered `how`: the tool call may not go on (`mustStop`) or must run (allow). */
@@ -109,7 +138,16 @@ export async function v2DepthProbes(run: Run, init: Obj, sid: string, hello: { r
     if (promptCaps.image === true) return card.score("ACP-PROMPT-321", na("the agent advertises image prompts: no unsupported content block to send"));
     const image = await d.request("session/prompt", { sessionId: sid, prompt: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }] });
     const shown = exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
-    card.score("ACP-PROMPT-321", image === undefined ? silent(run, "ACP-PROMPT-321") : image.result !== undefined ? na(`${shown}: accepted, so the agent supports it (not advertising a capability is no evidence against support)`) : errorCode(image) === ErrorCode.InvalidParams ? pass : fail(`${shown}: an image block the agent did not advertise refused with another code than -32602`));
+    card.score(
+      "ACP-PROMPT-321",
+      image === undefined
+        ? silent(run, "ACP-PROMPT-321")
+        : image.result !== undefined
+          ? na(`${shown}: accepted, so the agent supports it (not advertising a capability is no evidence against support)`)
+          : errorCode(image) === ErrorCode.InvalidParams
+            ? pass
+            : fail(`${shown}: an image block the agent did not advertise refused with another code than -32602`),
+    );
     await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, d.lines.length);
   });
 
@@ -137,7 +175,14 @@ export async function v2DepthProbes(run: Run, init: Obj, sid: string, hello: { r
       const sent = d.sentLine(l.body?.id as number);
       return sent !== undefined && d.lines.some((u) => u.index > sent.index && u.index < l.index && updateFor(sid)(u) && /^user_message/.test(updateKind(u)));
     });
-    card.score("ACP-PROMPT-309", inserted === undefined ? (errored.length === 0 ? pass : na("the prompts answered with an error came before any user message was reported inserted")) : fail(`the agent reported the user message inserted, then answered session/prompt with an error: ${exchange(d, d.sentLine(inserted.body?.id as number), inserted)}`));
+    card.score(
+      "ACP-PROMPT-309",
+      inserted === undefined
+        ? errored.length === 0
+          ? pass
+          : na("the prompts answered with an error came before any user message was reported inserted")
+        : fail(`the agent reported the user message inserted, then answered session/prompt with an error: ${exchange(d, d.sentLine(inserted.body?.id as number), inserted)}`),
+    );
   });
 
   await sessionMethods(run, sid, session);
@@ -173,7 +218,14 @@ async function sessionMethods(run: Run, sid: string, session: Obj): Promise<void
   await step(run, "v2 session methods", ["ACP-LIST-301", "ACP-LIST-302", "ACP-LIST-306", "ACP-SESSION-313", "ACP-SESSION-303", "ACP-SESSION-304", "ACP-SESSION-319", "ACP-SESSION-325", "ACP-DELETE-302"], async () => {
     const other = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     const otherId = (other?.result as { sessionId?: unknown } | undefined)?.sessionId;
-    card.score("ACP-SESSION-303", typeof otherId !== "string" ? na(`a second session/new was answered ${exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId))}`) : otherId !== sid ? pass : fail(`two session/new requests were answered with the same sessionId ${JSON.stringify(sid)}: ${exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId))}`));
+    card.score(
+      "ACP-SESSION-303",
+      typeof otherId !== "string"
+        ? na(`a second session/new was answered ${exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId))}`)
+        : otherId !== sid
+          ? pass
+          : fail(`two session/new requests were answered with the same sessionId ${JSON.stringify(sid)}: ${exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId))}`),
+    );
     const list = await d.request("session/list", {});
     const listed = isObj(list?.result) && Array.isArray(list.result.sessions) ? list.result.sessions.filter(isObj) : undefined;
     const said = () => exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));
@@ -192,7 +244,16 @@ async function sessionMethods(run: Run, sid: string, session: Obj): Promise<void
     if (mcp.http === true) card.score("ACP-SESSION-319", na("the agent advertises HTTP MCP servers: no unsupported transport to send"));
     else {
       const http = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [{ type: "http", name: "acp-router-check", url: "http://127.0.0.1:9/mcp", headers: [] }] });
-      card.score("ACP-SESSION-319", http === undefined ? silent(run, "ACP-SESSION-319") : http.result !== undefined ? na(`${said()}: accepted, so the agent supports HTTP servers (not advertising a capability is no evidence against support)`) : errorCode(http) === ErrorCode.InvalidParams ? pass : fail(`${said()}: an MCP transport the agent did not advertise refused with another code than -32602`));
+      card.score(
+        "ACP-SESSION-319",
+        http === undefined
+          ? silent(run, "ACP-SESSION-319")
+          : http.result !== undefined
+            ? na(`${said()}: accepted, so the agent supports HTTP servers (not advertising a capability is no evidence against support)`)
+            : errorCode(http) === ErrorCode.InvalidParams
+              ? pass
+              : fail(`${said()}: an MCP transport the agent did not advertise refused with another code than -32602`),
+      );
     }
     const missing = [list, closed].filter((a) => errorCode(a) === ErrorCode.MethodNotFound);
     card.score("ACP-SESSION-304", missing.length === 0 ? pass : fail(`the agent advertises capabilities.session, yet answered ${describeError(missing[0])} for a baseline session method`));
@@ -229,7 +290,14 @@ async function resumeProbes(run: Run, sid: string, hello: { readonly stop: unkno
       card.score("ACP-SESSION-307", judgeReplay(hello, replayed, said()));
       const messages = replayed.filter((u) => /message/.test(String(u.sessionUpdate)));
       const ids = messages.map((u) => u.messageId);
-      card.score("ACP-SESSION-308", messages.length === 0 ? na("nothing replayed carries a message") : ids.every((x) => typeof x === "string") && new Set(ids).size === new Set(messages.map((u) => `${String(u.messageId)}|${String(u.sessionUpdate).replace(/_chunk$/, "")}`)).size ? pass : fail(`${said()}: a replayed message without a messageId, or two messages sharing one (${JSON.stringify(ids)})`));
+      card.score(
+        "ACP-SESSION-308",
+        messages.length === 0
+          ? na("nothing replayed carries a message")
+          : ids.every((x) => typeof x === "string") && new Set(ids).size === new Set(messages.map((u) => `${String(u.messageId)}|${String(u.sessionUpdate).replace(/_chunk$/, "")}`)).size
+            ? pass
+            : fail(`${said()}: a replayed message without a messageId, or two messages sharing one (${JSON.stringify(ids)})`),
+      );
       const lastState = replay.filter((l) => stateOf(l) !== undefined).at(-1);
       card.score("ACP-SESSION-309", lastState !== undefined ? pass : fail(`${said()}: no state_update came after the replay and before the answer`));
     }
@@ -266,7 +334,14 @@ async function configProbes(run: Run, sid: string): Promise<void> {
     if (set === undefined) return card.score("ACP-CONFIG-303", silent(run, "ACP-CONFIG-303"));
     card.score("ACP-CONFIG-303", errorCode(set) === ErrorCode.MethodNotFound ? fail(`the agent offers config options, yet ${said()}`) : pass);
     const after = isObj(set.result) && Array.isArray(set.result.configOptions) ? set.result.configOptions.filter(isObj) : undefined;
-    card.score("ACP-CONFIG-302", set.error !== undefined ? na(`${said()}: an error, so no list to judge`) : after !== undefined && options.every((o) => after.some((x) => x.configId === o.configId)) && after.find((x) => x.configId === select.configId)?.currentValue === value ? pass : fail(`${said()}: not the complete list with the new value`));
+    card.score(
+      "ACP-CONFIG-302",
+      set.error !== undefined
+        ? na(`${said()}: an error, so no list to judge`)
+        : after !== undefined && options.every((o) => after.some((x) => x.configId === o.configId)) && after.find((x) => x.configId === select.configId)?.currentValue === value
+          ? pass
+          : fail(`${said()}: not the complete list with the new value`),
+    );
     const bad = await d.request("session/set_config_option", { sessionId: sid, configId: select.configId, type: select.type, value: "acp-router-check-no-such-value" });
     card.score("ACP-CONFIG-304", bad === undefined ? silent(run, "ACP-CONFIG-304") : errorCode(bad) === ErrorCode.InvalidParams ? pass : fail(`${said()}: a value the option does not offer is not refused -32602`));
   });

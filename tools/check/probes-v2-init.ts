@@ -71,13 +71,21 @@ export async function versionProbes(run: Run, spawn: ((label: string) => Driver)
   const high = await askVersion(spawn, 9999);
   const highVersion = (high.answer?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
   if (high.answer === undefined) card.notes.push(`ACP-INIT-303: initialize with protocolVersion 9999 got no answer within ${seconds(high.waited)}`);
-  else if (high.answer.result !== undefined) card.score("ACP-INIT-303", typeof highVersion === "number" && Number.isInteger(highVersion) && highVersion >= 1 && highVersion < 9999 ? pass : fail(`${high.evidence}: protocolVersion ${show(highVersion)}, a version no agent speaks, not the latest version the agent supports`));
+  else if (high.answer.result !== undefined)
+    card.score("ACP-INIT-303", typeof highVersion === "number" && Number.isInteger(highVersion) && highVersion >= 1 && highVersion < 9999 ? pass : fail(`${high.evidence}: protocolVersion ${show(highVersion)}, a version no agent speaks, not the latest version the agent supports`));
   else card.score("ACP-INIT-303", fail(`${high.evidence}: an error, not the latest version the agent supports`));
   const low = await askVersion(spawn, 0);
   const data = (low.answer?.error as { data?: { requested?: unknown; supported?: unknown } } | undefined)?.data;
   const lowVersion = (low.answer?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
   if (lowVersion === 0) card.score("ACP-INIT-303", fail(`${low.evidence}: protocolVersion 0, an echo of a version that does not exist, not a version the agent supports`));
-  card.score("ACP-INIT-304", low.answer === undefined ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(low.waited)}`) : errorCode(low.answer) === v2.errorCodes.UnsupportedProtocolVersion && data?.requested === 0 && data.supported !== undefined ? pass : fail(`${low.evidence}: not -32022 with data {requested, supported}`));
+  card.score(
+    "ACP-INIT-304",
+    low.answer === undefined
+      ? fail(`initialize with protocolVersion 0 (below every version) got no answer within ${seconds(low.waited)}`)
+      : errorCode(low.answer) === v2.errorCodes.UnsupportedProtocolVersion && data?.requested === 0 && data.supported !== undefined
+        ? pass
+        : fail(`${low.evidence}: not -32022 with data {requested, supported}`),
+  );
 }
 
 /** ACP-AUTH-301 on the main connection, judged only when the condition of its sentence holds. */
@@ -89,7 +97,10 @@ export async function authRow(run: Run, init: Record<string, unknown>, initShape
   const valid = validAuthEntries(methods.length, shape?.errors ?? []);
   if (valid.length === 0) {
     const where = (shape?.errors ?? []).filter((e) => e.path.startsWith("/authMethods"));
-    return card.score("ACP-AUTH-301", na(`the requirement is about "one or more valid entries" of authMethods, and none of the ${methods.length} entries the agent returned is a valid v2 AuthMethod (${describeErrors(where)})${initShape !== undefined ? "; the initialize answer's schema finding is under ACP-INIT-382" : ""}`));
+    return card.score(
+      "ACP-AUTH-301",
+      na(`the requirement is about "one or more valid entries" of authMethods, and none of the ${methods.length} entries the agent returned is a valid v2 AuthMethod (${describeErrors(where)})${initShape !== undefined ? "; the initialize answer's schema finding is under ACP-INIT-382" : ""}`),
+    );
   }
   const login = await d.request("auth/login", { methodId: "acp-router-check-no-such-method" });
   const evidence = exchange(d, d.sentLine(d.lastRequestId), d.answerTo(d.lastRequestId));

@@ -80,7 +80,14 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
   const served = d.lines.filter((l) => l.body?.method === undefined && l.body?.result !== undefined && typeof l.body.id === "number" && d.sent.get(l.body.id)?.startsWith("_") === true && d.sent.get(l.body.id) !== "_acp-router.check/sentinel");
   const caps = (init.capabilities ?? {}) as Record<string, unknown>;
   const advertised = typeof caps._meta === "object" && caps._meta !== null && Object.keys(caps._meta).length > 0;
-  card.score("ACP-EXT-305", served.length === 0 ? na("the agent served none of check's custom `_` requests: no extension seen") : advertised ? pass : fail(`the agent served a custom \`_\` request with a result (${exchange(d, d.sentLine(served[0]!.body?.id as number), served[0])}), but advertises nothing under capabilities._meta`));
+  card.score(
+    "ACP-EXT-305",
+    served.length === 0
+      ? na("the agent served none of check's custom `_` requests: no extension seen")
+      : advertised
+        ? pass
+        : fail(`the agent served a custom \`_\` request with a result (${exchange(d, d.sentLine(served[0]!.body?.id as number), served[0])}), but advertises nothing under capabilities._meta`),
+  );
   card.score("ACP-INIT-309", typeof init.capabilities === "object" && init.capabilities !== null ? pass : fail(`the initialize answer states no capabilities object: its result was ${show(init)}`));
   // An answer of v1's shape has v1's agentCapabilities instead: the same fact ACP-INIT-382 shows, counted once there.
   if (run.notV2 !== undefined) card.link("ACP-INIT-309", "ACP-INIT-382", "the agent answered protocol 2 with a v1 InitializeResponse, whose capabilities are v1's agentCapabilities");

@@ -74,11 +74,23 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const messageId = (ack.result as { messageId?: unknown } | undefined)?.messageId;
     card.score("ACP-PROMPT-301", typeof messageId === "string" ? pass : fail(`session/prompt was acknowledged with ${show(ack)}, no messageId`));
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, from);
-    const user = d.lines.slice(from).filter(updateFor(sid)).map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update).filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
-    if (typeof messageId === "string") card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
+    const user = d.lines
+      .slice(from)
+      .filter(updateFor(sid))
+      .map((l) => (l.body?.params as { update?: { sessionUpdate?: unknown; messageId?: unknown } }).update)
+      .filter((u) => u?.sessionUpdate === "user_message" || u?.sessionUpdate === "user_message_chunk");
+    if (typeof messageId === "string")
+      card.score("ACP-PROMPT-303", user.some((u) => u?.messageId === messageId) ? pass : fail(`no user_message update carried the prompt's messageId ${JSON.stringify(messageId)}${user.length > 0 ? ` (user updates carried ${show(user.map((u) => u?.messageId))})` : ""}`));
     card.score("ACP-PROMPT-302", idle === undefined ? silent(run, "ACP-PROMPT-302", d.lastRequestId, "no idle state_update") : typeof stopOf(idle) === "string" ? pass : fail(`the turn's idle state_update has no stopReason: ${quote(d, idle)}`));
     if (idle !== undefined) uncancelledStop = stopOf(idle);
-    if (idle !== undefined) hello = { stop: stopOf(idle), live: d.lines.slice(from, d.lines.indexOf(idle)).filter(updateFor(sid)).map((l) => (l.body?.params as { update: Record<string, unknown> }).update) };
+    if (idle !== undefined)
+      hello = {
+        stop: stopOf(idle),
+        live: d.lines
+          .slice(from, d.lines.indexOf(idle))
+          .filter(updateFor(sid))
+          .map((l) => (l.body?.params as { update: Record<string, unknown> }).update),
+      };
   });
 
   await step(run, "session/cancel", ["ACP-CANCEL-302"], async () => {
@@ -95,10 +107,16 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const idle = await d.waitFor((l) => updateFor(sid)(l) && isIdle(l), d.timeout, at);
     const stop = idle === undefined ? undefined : stopOf(idle);
     const sameAsUncancelled = stop !== "cancelled" && stop === uncancelledStop && stop !== "end_turn";
-    card.score("ACP-CANCEL-302", idle === undefined ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update")
-      : stop === "cancelled" ? pass
-      : sameAsUncancelled ? na(`the cancelled turn went idle with stopReason ${JSON.stringify(stop)}, as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel`)
-      : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${quote(d, first)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${quote(d, idle)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`));
+    card.score(
+      "ACP-CANCEL-302",
+      idle === undefined
+        ? silent(run, "ACP-CANCEL-302", d.lastRequestId, "after session/cancel on a running turn, no idle state_update")
+        : stop === "cancelled"
+          ? pass
+          : sameAsUncancelled
+            ? na(`the cancelled turn went idle with stopReason ${JSON.stringify(stop)}, as the same kind of prompt did uncancelled: the turn failed on its own, which shows nothing about the cancel`)
+            : fail(`check sent session/cancel while the turn was running (a session/update showed it: ${quote(d, first)}); the turn went idle with stopReason ${JSON.stringify(stop)}: ${quote(d, idle)}. After aborting, the agent MUST send an idle state_update with the cancelled stop reason`),
+    );
     if (idle === undefined) return card.score("ACP-CANCEL-306", na("no idle state_update after the cancel"));
     // No content or tool call update of the cancelled turn may follow its idle state_update (the next prompt is sent only after this wait);
     // session metadata (a title, commands, usage, modes) is not turn content and may come at any time.
@@ -137,8 +155,22 @@ export async function v2Probes(run: Run, init: Record<string, unknown>): Promise
     const later = d.lines.slice(answerAt + 1).filter((l) => updateFor(id)(l) && !isIdle(l));
     // When closing cancels running work, its idle state_update (cancelled) comes before the close's answer.
     const idleBefore = d.lines.slice(at, answerAt).find((l) => updateFor(id)(l) && isIdle(l));
-    card.score("ACP-SESSION-323", idleBefore !== undefined && stopOf(idleBefore) === "cancelled" ? pass : fail(`check sent session/close for a session whose turn was running (${quote(d, running)}); ${idleBefore === undefined ? `the close was answered ${quote(d, d.answerTo(d.lastRequestId)!)} before any idle state_update` : `the idle state_update before the answer says ${JSON.stringify(stopOf(idleBefore))}, not "cancelled"`}`));
-    card.score("ACP-SESSION-302", later.length > 0 ? fail(`the closed session's turn went on after the session/close answer: ${quote(d, later[0]!)}`) : idle !== undefined && stopOf(idle) !== "cancelled" ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`) : pass);
+    card.score(
+      "ACP-SESSION-323",
+      idleBefore !== undefined && stopOf(idleBefore) === "cancelled"
+        ? pass
+        : fail(
+            `check sent session/close for a session whose turn was running (${quote(d, running)}); ${idleBefore === undefined ? `the close was answered ${quote(d, d.answerTo(d.lastRequestId)!)} before any idle state_update` : `the idle state_update before the answer says ${JSON.stringify(stopOf(idleBefore))}, not "cancelled"`}`,
+          ),
+    );
+    card.score(
+      "ACP-SESSION-302",
+      later.length > 0
+        ? fail(`the closed session's turn went on after the session/close answer: ${quote(d, later[0]!)}`)
+        : idle !== undefined && stopOf(idle) !== "cancelled"
+          ? fail(`the closed session's running turn went idle with stopReason ${JSON.stringify(stopOf(idle))}, not "cancelled"`)
+          : pass,
+    );
   });
 
   await v2DepthProbes(run, init, sid, hello);

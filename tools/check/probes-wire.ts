@@ -34,13 +34,29 @@ export interface WireIds {
 }
 
 export const V1_WIRE: WireIds = {
-  parse: "ACP-INFO-PARSE-001", invalid: "ACP-INFO-INVALIDREQ-001", unknownMethod: "ACP-JSONRPC-004", extAnswered: "ACP-EXT-001", idEcho: "ACP-JSONRPC-001",
-  notificationAnswered: "ACP-JSONRPC-003", notificationIgnored: "ACP-EXT-201", envelope: "ACP-JSONRPC-101", framing: "ACP-TRANSPORT-203", serving: "ACP-JSONRPC-005",
+  parse: "ACP-INFO-PARSE-001",
+  invalid: "ACP-INFO-INVALIDREQ-001",
+  unknownMethod: "ACP-JSONRPC-004",
+  extAnswered: "ACP-EXT-001",
+  idEcho: "ACP-JSONRPC-001",
+  notificationAnswered: "ACP-JSONRPC-003",
+  notificationIgnored: "ACP-EXT-201",
+  envelope: "ACP-JSONRPC-101",
+  framing: "ACP-TRANSPORT-203",
+  serving: "ACP-JSONRPC-005",
 };
 
 export const V2_WIRE: WireIds = {
-  parse: undefined, invalid: undefined, unknownMethod: undefined, extAnswered: "ACP-EXT-302", idEcho: "ACP-JSONRPC-302",
-  notificationAnswered: "ACP-JSONRPC-307", notificationIgnored: "ACP-EXT-303", envelope: undefined, framing: "ACP-TRANSPORT-302", serving: undefined,
+  parse: undefined,
+  invalid: undefined,
+  unknownMethod: undefined,
+  extAnswered: "ACP-EXT-302",
+  idEcho: "ACP-JSONRPC-302",
+  notificationAnswered: "ACP-JSONRPC-307",
+  notificationIgnored: "ACP-EXT-303",
+  envelope: undefined,
+  framing: "ACP-TRANSPORT-302",
+  serving: undefined,
 };
 
 /** The ids a set of wire probes scores. */
@@ -57,7 +73,11 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   const own = <T>(x: T | undefined): T[] => (x === undefined ? [] : [x]);
 
   await step(run, "parse error", own(ids.parse), async () => {
-    const { found, sentinel } = await withSentinel(run, () => d.write("this is not json\n"), (l) => isResponse(l) && errorCode(l.body) === ErrorCode.ParseError);
+    const { found, sentinel } = await withSentinel(
+      run,
+      () => d.write("this is not json\n"),
+      (l) => isResponse(l) && errorCode(l.body) === ErrorCode.ParseError,
+    );
     const answer = found[0];
     if (answer !== undefined) on(run, ids.parse, answer.body?.id === null ? pass : fail(`a line that is not JSON was answered ${show(answer.body)} (id should be null)`));
     else on(run, ids.parse, sentinel === undefined ? silent(run, ids.parse ?? "", d.lastRequestId, "no -32700 answer, and no answer to the next request,") : fail(`a line that is not JSON got no -32700 answer (the request sent after it was answered)`));
@@ -65,7 +85,11 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
 
   await step(run, "invalid request", own(ids.invalid), async () => {
     // JSON-RPC 2.0 §7's own example of an invalid Request object: valid JSON, a method that is not a string, no id.
-    const { found, sentinel } = await withSentinel(run, () => d.write(`${INVALID_REQUEST}\n`), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
+    const { found, sentinel } = await withSentinel(
+      run,
+      () => d.write(`${INVALID_REQUEST}\n`),
+      (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined),
+    );
     const answer = found[0];
     const sent = `check sent ${INVALID_REQUEST} (JSON-RPC 2.0 §7's example of an invalid Request object)`;
     if (answer !== undefined) on(run, ids.invalid, answer.body?.id === null && errorCode(answer.body) === ErrorCode.InvalidRequest ? pass : fail(`${sent}; the agent answered ${quote(d, answer)}, not -32600 with id null`));
@@ -75,13 +99,21 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
   await step(run, "id-only message", [], async () => {
     // {"jsonrpc":"2.0","id":77} has no method, no result and no error: the shape of a stray response, which JSON-RPC asks nobody to
     // answer (a server replies to requests; this is none). Whatever the agent does with it is noted, never scored.
-    const { found } = await withSentinel(run, () => d.write('{"jsonrpc":"2.0","id":77}\n'), (l) => isResponse(l) && (l.body?.id === 77 || l.body?.id === null));
+    const { found } = await withSentinel(
+      run,
+      () => d.write('{"jsonrpc":"2.0","id":77}\n'),
+      (l) => isResponse(l) && (l.body?.id === 77 || l.body?.id === null),
+    );
     run.card.notes.push(`an id-only message {"jsonrpc":"2.0","id":77} (no requirement: it is response-shaped, and JSON-RPC asks no answer to it) was ${found[0] === undefined ? "not answered" : `answered ${quote(d, found[0])}`}`);
   });
 
   await step(run, "fractional id", [], async () => {
     const line = '{"jsonrpc":"2.0","id":1.5,"method":"_acp-router.check/fractional_id","params":{}}\n';
-    const { found } = await withSentinel(run, () => d.write(line), (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)));
+    const { found } = await withSentinel(
+      run,
+      () => d.write(line),
+      (l) => isResponse(l) && (l.body?.id === 1.5 || (l.body?.id === null && errorCode(l.body) === ErrorCode.InvalidRequest)),
+    );
     const answer = found[0];
     // JSON-RPC allows any number as an id; the schema's RequestId prose says fractional parts SHOULD NOT be used (by the sender),
     // not that a receiver must refuse them. Served or refused, it is noted, never scored: neither is evidence of any row.
@@ -104,7 +136,11 @@ export async function wireProbes(run: Run, ids: WireIds): Promise<void> {
 
   await step(run, "notifications", [ids.notificationAnswered, ids.notificationIgnored], async () => {
     for (const method of ["_acp-router.check/note", "session/no_such_notification"]) {
-      const { found, sentinel } = await withSentinel(run, () => d.notify(method, { n: 1 }), (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined));
+      const { found, sentinel } = await withSentinel(
+        run,
+        () => d.notify(method, { n: 1 }),
+        (l) => isResponse(l) && (l.body?.id === null || l.body?.id === undefined),
+      );
       if (found.length > 0) {
         const evidence = `the notification ${method} was answered: ${quote(d, found[0]!)}`;
         // One observation, two rows (the MUST NOT and the SHOULD): shown once, counted once.

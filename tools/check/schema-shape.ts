@@ -63,10 +63,12 @@ export const describeErrors = (errors: readonly FieldError[]): string => errors.
 
 /** The indices of `authMethods` entries the schema finds no error in (the "valid entries" of ACP-AUTH-301). */
 export function validAuthEntries(count: number, errors: readonly FieldError[]): number[] {
-  const bad = new Set(errors.flatMap((e) => {
-    const m = /^\/authMethods\/(\d+)(?:\/|$)/.exec(e.path);
-    return m === null ? [] : [Number(m[1])];
-  }));
+  const bad = new Set(
+    errors.flatMap((e) => {
+      const m = /^\/authMethods\/(\d+)(?:\/|$)/.exec(e.path);
+      return m === null ? [] : [Number(m[1])];
+    }),
+  );
   const whole = errors.some((e) => e.path === "/authMethods");
   return whole ? [] : Array.from({ length: count }, (_, i) => i).filter((i) => !bad.has(i));
 }

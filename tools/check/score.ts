@@ -23,6 +23,7 @@
  * count.
  */
 import type { Checklist } from "./checklist.ts";
+import type { AgentEnding } from "./ending.ts";
 import type { ReportSection } from "./sections.ts";
 
 export type Outcome = "pass" | "fail" | "n/a" | "not observable" | "not run";
@@ -57,7 +58,13 @@ const TIER_RANK: Readonly<Record<string, number>> = { MUST: 3, "MUST NOT": 3, SH
 
 /** Counts of a report's rows by outcome, each fact once: a row linked to another (`sameAs`) is counted with that row. */
 export function tally(rows: readonly ScoreRow[]): { readonly counts: ReadonlyMap<string, number>; readonly linked: number } {
-  const counts = new Map<string, number>([["pass", 0], ["fail", 0], ["n/a", 0], ["not run", 0], ["not observable", 0]]);
+  const counts = new Map<string, number>([
+    ["pass", 0],
+    ["fail", 0],
+    ["n/a", 0],
+    ["not run", 0],
+    ["not observable", 0],
+  ]);
   let linked = 0;
   for (const r of rows) {
     if (r.sameAs !== undefined) linked++;
@@ -111,7 +118,9 @@ export function createScorecard(checklist: Checklist): Scorecard {
   /** Rows whose verdict follows from another row's fact: the row that shows the fact, and why. */
   const follows = new Map<string, { readonly primary: string; readonly why: string }>();
   const card: Scorecard = {
-    checklist, notes, sections,
+    checklist,
+    notes,
+    sections,
     score(id, v) {
       if (v.outcome === "fail" && checklist.tier(id) === "MAY") {
         notes.push(`${id} (MAY) cannot be violated; noted: ${v.evidence}`);
@@ -207,4 +216,6 @@ export interface CheckReport {
   /** Findings apart from the spec rows (sections.ts): shown after the rows, never counted in the totals or the exit status. Absent: none. */
   readonly sections?: readonly ReportSection[];
   readonly passed: boolean;
+  /** How the agent ended after check closed its stdin: measured, apart from the rows (ending.ts). */
+  readonly ending?: AgentEnding;
 }

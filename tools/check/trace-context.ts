@@ -17,7 +17,11 @@ const BAGGAGE_MEMBER = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\s*=\s*[^,;\s]*(\s*;.*)?$/;
 /** Why `value` is not valid W3C trace context for the reserved key `key`, or undefined when it is. */
 export function traceContextProblem(key: "traceparent" | "tracestate" | "baggage", value: unknown): string | undefined {
   if (typeof value !== "string") return `${key} is ${JSON.stringify(value)}, not a string`;
-  const members = (v: string) => v.split(",").map((m) => m.trim()).filter((m) => m !== "");
+  const members = (v: string) =>
+    v
+      .split(",")
+      .map((m) => m.trim())
+      .filter((m) => m !== "");
   switch (key) {
     case "traceparent":
       return TRACEPARENT.test(value) ? undefined : `traceparent ${JSON.stringify(value)} is not version-traceid-parentid-flags in lowercase hex`;

@@ -54,8 +54,13 @@ function schemaVerdict(run: Run, line: AgentLine, version: 1 | 2): string | "not
 
 /** v1 ids the monitor may report on a v2 run, and their v2 counterparts. */
 const V2_OF: ReadonlyMap<string, string> = new Map([
-  ["ACP-TRANSPORT-001", "ACP-TRANSPORT-303"], ["ACP-TRANSPORT-203", "ACP-TRANSPORT-302"], ["ACP-JSONRPC-001", "ACP-JSONRPC-302"],
-  ["ACP-JSONRPC-003", "ACP-JSONRPC-307"], ["ACP-EXT-001", "ACP-EXT-302"], ["ACP-EXT-201", "ACP-EXT-303"], ["ACP-CANCEL-105", "ACP-CANCEL-303"],
+  ["ACP-TRANSPORT-001", "ACP-TRANSPORT-303"],
+  ["ACP-TRANSPORT-203", "ACP-TRANSPORT-302"],
+  ["ACP-JSONRPC-001", "ACP-JSONRPC-302"],
+  ["ACP-JSONRPC-003", "ACP-JSONRPC-307"],
+  ["ACP-EXT-001", "ACP-EXT-302"],
+  ["ACP-EXT-201", "ACP-EXT-303"],
+  ["ACP-CANCEL-105", "ACP-CANCEL-303"],
 ]);
 
 export function fromMonitor(run: Run): void {

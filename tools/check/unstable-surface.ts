@@ -72,7 +72,8 @@ export const V2_SURFACE: Surface = {
 /** v2: the row of the subagent announcement order, judged on the traffic so far. */
 export const SUBAGENT_ORDER = "ACP-SESSION-513";
 
-const rowsOf = (s: Surface): string[] => [s.fork, s.archive, s.archiveCancels, s.listArchived, s.status, s.statusQuiet, s.title, s.listFilter, s.systemPromptRejects, s.systemPromptMode, s.systemPromptText, s.authNoReject, s.authStatus, s.providers, s.providersOpen].filter((r): r is string => r !== undefined);
+const rowsOf = (s: Surface): string[] =>
+  [s.fork, s.archive, s.archiveCancels, s.listArchived, s.status, s.statusQuiet, s.title, s.listFilter, s.systemPromptRejects, s.systemPromptMode, s.systemPromptText, s.authNoReject, s.authStatus, s.providers, s.providersOpen].filter((r): r is string => r !== undefined);
 
 /** Every row the v1 probes of this file score. */
 export const V1_UNSTABLE_ROWS = [...rowsOf(V1_SURFACE), "ACP-MCP-401", "ACP-MCP-402", "ACP-MCP-406"];

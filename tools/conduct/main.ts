@@ -64,10 +64,11 @@ export async function conductMain(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const commands: string[][] = [];
-  if (first !== -1) for (const arg of argv.slice(first + 1)) {
-    if (arg === "--" || commands.length === 0) commands.push([]);
-    if (arg !== "--") (commands[commands.length - 1] as string[]).push(arg);
-  }
+  if (first !== -1)
+    for (const arg of argv.slice(first + 1)) {
+      if (arg === "--" || commands.length === 0) commands.push([]);
+      if (arg !== "--") (commands[commands.length - 1] as string[]).push(arg);
+    }
   if (commands.length === 0 || commands.some((c) => c.length === 0)) {
     process.stderr.write(`acp-router conduct: every component needs a command after its --\n${CONDUCT_USAGE}\n`);
     return 2;

@@ -115,10 +115,11 @@ export function createAnalysisQueue(open: (from: Sender, time: () => number) => 
       while (head < queue.length) analyse(queue[head++] as Entry);
       queue = [];
       head = 0;
-      for (const from of ["client", "agent"] as const) if (!ended[from]) {
-        ended[from] = true;
-        framers[from].end();
-      }
+      for (const from of ["client", "agent"] as const)
+        if (!ended[from]) {
+          ended[from] = true;
+          framers[from].end();
+        }
     },
   };
 }

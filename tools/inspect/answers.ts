@@ -29,7 +29,7 @@ export function onAnswer(state: MonitorState, from: Sender, m: Record<string, un
   if (error === undefined) onResult(state, call, m.result, report);
   else onError(state, call, error, report);
   const s = call.method === "session/prompt" && call.sessionId !== undefined ? state.sessions.get(call.sessionId) : undefined;
-  if (s !== undefined) onPromptAnswered(s, id, call, error === undefined ? m.result ?? {} : undefined);
+  if (s !== undefined) onPromptAnswered(s, id, call, error === undefined ? (m.result ?? {}) : undefined);
   if (call.row?.lifecycle === "opens_session" && call.method !== "session/new" && call.method !== "session/fork" && call.sessionId !== undefined) {
     const s = sessionOf(state, call.sessionId);
     s.loading = Math.max(0, s.loading - 1);

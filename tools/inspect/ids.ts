@@ -30,7 +30,7 @@
 export const INTEROPERABLE_IDS_SOURCES = [
   'the schema\'s RequestId: "The Server MUST reply with the same value in the Response object if included." (v1) / "The receiver MUST reply with the same value in the response." (v2) (schema.json#/$defs/RequestId, @agentclientprotocol/sdk 2.4.0, published 2026-11-02)',
   'its numeric branch is annotated "format": "int64", generated from the Rust type Number(i64) (agent-client-protocol-schema/src/rpc.rs:36 at the spec commit b7f0005, 2026-08-22); no prose of the spec adopts it',
-  'RFC 8259 §6 (December 2017): implementations may limit the range and precision of numbers; integers in [-(2**53)+1, (2**53)-1] are interoperable, in that implementations agree exactly on their values',
+  "RFC 8259 §6 (December 2017): implementations may limit the range and precision of numbers; integers in [-(2**53)+1, (2**53)-1] are interoperable, in that implementations agree exactly on their values",
   "@agentclientprotocol/sdk reads each line with JSON.parse (dist/core/stream.js:45 in 2.4.0), which holds no integer beyond 2^53 exactly",
 ] as const;
 

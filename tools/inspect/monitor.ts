@@ -23,7 +23,6 @@ import type { MonitorState, Observed, SessionState } from "./monitor-state.ts";
 
 export type { MonitorState, Observed, SessionState };
 
-
 export interface Monitor {
   /**
    * Observes one line (without its newline) written by `from` at `t` ms.

@@ -61,16 +61,19 @@ export function createObserver(options: ObserverOptions, maxBytes = ANALYSIS_MAX
   // The connection's default limits, resolved once: the monitor judges lines as a connection would read them.
   const limits = readerLimits();
   const framer = (from: Sender, time: () => number) =>
-    lineReader({
-      line(text, shallow) {
-        const o = monitor.observe(from, text, time(), shallow);
-        if (log) log.write(traceLines(o, text, log.tty));
-        if (record) record.write(recordLines(o, text));
-        if (rust) rust.write(rustTraceLines(from, text, o.t));
+    lineReader(
+      {
+        line(text, shallow) {
+          const o = monitor.observe(from, text, time(), shallow);
+          if (log) log.write(traceLines(o, text, log.tty));
+          if (record) record.write(recordLines(o, text));
+          if (rust) rust.write(rustTraceLines(from, text, o.t));
+        },
+        oversized: (length) => monitor.oversized(from, length, time()),
+        // The reader counts each line's opening brackets up to limits.maxDepth, so the monitor's depth bound scans only lines with many.
       },
-      oversized: (length) => monitor.oversized(from, length, time()),
-      // The reader counts each line's opening brackets up to limits.maxDepth, so the monitor's depth bound scans only lines with many.
-    }, limits);
+      limits,
+    );
   const analysis = createAnalysisQueue(framer, maxBytes, undefined, released);
   return {
     push: analysis.push,

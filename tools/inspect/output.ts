@@ -44,7 +44,7 @@ export function openOutput(path: string): TextOutput {
 
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, "utf8");
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(fd, bytes, at);
     } catch (error) {

@@ -83,14 +83,24 @@ export async function runProxy(options: ProxyOptions, io: ProxyStdio = { stdin: 
   const notes: string[] = [];
 
   // The editor's EOF goes on to the agent; one that lingers after it is ended (grace → SIGTERM → SIGKILL).
-  pipe(io.stdin, child.stdin, (chunk) => analysis.push("client", chunk, now()), () => {
-    analysis.end("client");
-    void agent.close();
-  });
-  pipe(child.stdout, io.stdout, (chunk) => {
-    agent.heard();
-    analysis.push("agent", chunk, now());
-  }, () => analysis.end("agent"));
+  pipe(
+    io.stdin,
+    child.stdin,
+    (chunk) => analysis.push("client", chunk, now()),
+    () => {
+      analysis.end("client");
+      void agent.close();
+    },
+  );
+  pipe(
+    child.stdout,
+    io.stdout,
+    (chunk) => {
+      agent.heard();
+      analysis.push("agent", chunk, now());
+    },
+    () => analysis.end("agent"),
+  );
   io.stdout.on("error", () => undefined); // the editor went away: the agent still gets end of input
 
   let finished = false;

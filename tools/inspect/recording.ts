@@ -65,7 +65,11 @@ export type RecordEntry =
 export function readRecording(text: string): RecordEntry[] {
   if (isRustTrace(text)) {
     return readRustTrace(text).map((e) => ({
-      type: "message", t: e.t, from: hopSender(e.from, e.to), msg: e.msg, line: JSON.stringify(e.msg),
+      type: "message",
+      t: e.t,
+      from: hopSender(e.from, e.to),
+      msg: e.msg,
+      line: JSON.stringify(e.msg),
       hop: { name: hopName(e.from, e.to), from: e.from, to: e.to, mcp: e.protocol === "mcp" },
     }));
   }

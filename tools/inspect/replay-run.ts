@@ -17,7 +17,6 @@ import { compareRules } from "./replay-rules.ts";
 import { compareShape, substituteIds, type IdMap } from "./shape.ts";
 import { ErrorCode } from "../../src/errors.ts";
 
-
 export interface ReplayOutcome {
   readonly sent: { requests: number; notifications: number; answers: number; other: number };
   readonly compared: { answers: number; agentRequests: number };
@@ -152,7 +151,8 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
     if (await until(expectedAnswered(keys), ms)) return;
     for (const k of keys) {
       const recorded = plan.answers.get(k);
-      if (recorded !== undefined && sentRequests.has(k) && !answered.has(k) && driver.death === undefined) differences.push({ kind: "timeout", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: `no answer within ${Math.round(ms)} ms; the replay went on` });
+      if (recorded !== undefined && sentRequests.has(k) && !answered.has(k) && driver.death === undefined)
+        differences.push({ kind: "timeout", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: `no answer within ${Math.round(ms)} ms; the replay went on` });
     }
   };
   for (const step of plan.steps) {
@@ -168,7 +168,8 @@ export async function runReplay(plan: Plan, command: readonly string[], options:
   sync();
 
   for (const [key, recorded] of plan.answers) {
-    if (sentRequests.has(key) && !answered.has(key)) differences.push({ kind: "missing", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: driver.death !== undefined ? "no answer: the agent exited" : `no answer within ${Math.round(waitFor([key]))} ms` });
+    if (sentRequests.has(key) && !answered.has(key))
+      differences.push({ kind: "missing", at: label(recorded), recorded: `${outcomeOf(recorded.body)} after ${Math.round(recorded.ms)} ms`, replayed: driver.death !== undefined ? "no answer: the agent exited" : `no answer within ${Math.round(waitFor([key]))} ms` });
   }
   for (const r of plan.agentRequests) {
     if ((agentRequests.get(r.method)?.length ?? 0) <= r.ordinal) differences.push({ kind: "missing", at: `${r.method} (agent request ${r.ordinal + 1})`, recorded: "sent", replayed: "not sent" });

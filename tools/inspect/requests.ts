@@ -22,7 +22,6 @@ export function sessionOf(state: MonitorState, id: string): SessionState {
   return s;
 }
 
-
 /**
  * The table that judges a message `handler` receives: for the client's
  * `initialize`, the table of the version it asks for (the answer decides
@@ -33,7 +32,9 @@ function tableOf(state: MonitorState, from: Sender, kind: "request" | "notificat
   if (kind === "request" && opensConnection(state, from, method)) return state.tables.forVersion((params as { protocolVersion?: unknown } | undefined)?.protocolVersion) ?? state.table;
   const wider = widerTableFor(state.table, peerOf(from), kind, method) ?? (declaresAcpServer(method, params) ? state.table.wider : undefined);
   if (wider !== undefined) {
-    state.notes.push(`switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has${wider.router.inboundRow(peerOf(from), kind, method) !== undefined && state.table.router.inboundRow(peerOf(from), kind, method) !== undefined ? " with a type acp MCP server" : ""}`);
+    state.notes.push(
+      `switched from the ${state.table.name} table to ${wider.name} at message ${index}: ${from} sent ${method}, which only ${wider.name} has${wider.router.inboundRow(peerOf(from), kind, method) !== undefined && state.table.router.inboundRow(peerOf(from), kind, method) !== undefined ? " with a type acp MCP server" : ""}`,
+    );
     state.table = wider;
   }
   return state.table;
@@ -81,8 +82,19 @@ export function onRequest(state: MonitorState, from: Sender, m: Record<string, u
     }
   }
   const call: Call = {
-    id, method, from, t, index, row, table, sessionId, unknownMethod,
-    envelopeInvalid: !envelopeOk, cancelledByRequest: false, cancelledBySession: false, reported: false,
+    id,
+    method,
+    from,
+    t,
+    index,
+    row,
+    table,
+    sessionId,
+    unknownMethod,
+    envelopeInvalid: !envelopeOk,
+    cancelledByRequest: false,
+    cancelledBySession: false,
+    reported: false,
   };
   book.pending.set(id, call);
 }

@@ -15,7 +15,11 @@ export interface Requirement {
 /** v2 entries by id (ids numbered from 301, so they never collide with v1's). */
 export const V2_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-CANCEL-302": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:503; docs/protocol/v2/prompt-lifecycle.mdx:510", statement: "After aborting on session/cancel, the agent sends an idle state_update with the cancelled stop reason." },
-  "ACP-CANCEL-303": { tier: "MUST", citation: "docs/protocol/v2/cancellation.mdx:20; schema.json#/anyOf/2/properties/params/anyOf/0/anyOf/0", statement: "The receiver of $/cancel_request still sends a response for the original request: a normal result, the method's cancellation result, or -32800." },
+  "ACP-CANCEL-303": {
+    tier: "MUST",
+    citation: "docs/protocol/v2/cancellation.mdx:20; schema.json#/anyOf/2/properties/params/anyOf/0/anyOf/0",
+    statement: "The receiver of $/cancel_request still sends a response for the original request: a normal result, the method's cancellation result, or -32800.",
+  },
   "ACP-CANCEL-306": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:514", statement: "Updates the agent sends after session/cancel come before the idle state_update that reports the cancellation; none follow it." },
   "ACP-EXT-302": { tier: "MUST", citation: "docs/protocol/v2/extensibility.mdx:65", statement: "On receiving a custom request, an implementation responds with the provided id." },
   "ACP-EXT-303": { tier: "SHOULD", citation: "docs/protocol/v2/extensibility.mdx:109", statement: "Implementations ignore unrecognized notifications." },
@@ -31,8 +35,16 @@ export const V2_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-JSONRPC-309": { tier: "none", citation: "docs/protocol/v2/transports.mdx:73", statement: "(Declarative.) Invalid entries of a non-empty batch get their own -32600 response with id null, and do not make the whole batch fail." },
   "ACP-PROMPT-301": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:109", statement: "The agent answers session/prompt once it has accepted the prompt; completion is reported by state_update notifications, not by the response." },
   "ACP-PROMPT-302": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:332", statement: "When the agent is ready for a new prompt it reports idle with a state_update, with the stop reason when the transition ends foreground work." },
-  "ACP-PROMPT-303": { tier: "MUST", citation: "docs/protocol/v2/prompt-lifecycle.mdx:119; schema.json#/$defs/PromptResponse", statement: "After accepting a prompt, the agent reports where the user message was inserted: a user_message or user_message_chunk update carrying the messageId of the session/prompt answer." },
-  "ACP-SESSION-301": { tier: "none", citation: "schema.json#/$defs/SessionCapabilities; docs/protocol/v2/initialization.mdx:104", statement: "(Declarative.) Supplying capabilities.session {} advertises the baseline session methods (session/new, list, resume, close, prompt, cancel, update); omitted, they are unsupported." },
+  "ACP-PROMPT-303": {
+    tier: "MUST",
+    citation: "docs/protocol/v2/prompt-lifecycle.mdx:119; schema.json#/$defs/PromptResponse",
+    statement: "After accepting a prompt, the agent reports where the user message was inserted: a user_message or user_message_chunk update carrying the messageId of the session/prompt answer.",
+  },
+  "ACP-SESSION-301": {
+    tier: "none",
+    citation: "schema.json#/$defs/SessionCapabilities; docs/protocol/v2/initialization.mdx:104",
+    statement: "(Declarative.) Supplying capabilities.session {} advertises the baseline session methods (session/new, list, resume, close, prompt, cancel, update); omitted, they are unsupported.",
+  },
   "ACP-TRANSPORT-302": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:25; docs/protocol/v2/transports.mdx:23", statement: "stdio messages (requests, notifications, responses or batch arrays) are delimited by \\n and never contain an embedded newline." },
   "ACP-TRANSPORT-303": { tier: "MUST NOT", citation: "docs/protocol/v2/transports.mdx:27", statement: "The agent writes nothing to its stdout except valid ACP messages." },
 };

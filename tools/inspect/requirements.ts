@@ -9,7 +9,6 @@ import { MCP_ENTRIES } from "./mcp.ts";
 
 export type { Requirement };
 
-
 /** Entries by id. Look up with `requirement(id)`. */
 const V1_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-AGENTCAP-103": { tier: "MUST NOT", citation: "docs/protocol/v1/session-setup.mdx:104", statement: "If loadSession is false or absent, the client does not call session/load." },
@@ -43,14 +42,14 @@ const V1_ENTRIES: Readonly<Record<string, Requirement>> = {
   "ACP-JSONRPC-003": { tier: "MUST NOT", citation: "docs/protocol/v1/overview.mdx:223", statement: "Notifications never receive a response, neither a result nor an error." },
   "ACP-JSONRPC-004": { tier: "SHOULD", citation: "docs/protocol/v1/extensibility.mdx:80", statement: "A request for a method the receiver does not recognise (including unknown _ methods) gets -32601 Method not found." },
   "ACP-JSONRPC-005": { tier: "none", citation: "docs/protocol/v1/overview.mdx:219", statement: "(Inferred, as in acp-tck.) After an erroneous message or a failed request the connection stays usable." },
-  "ACP-JSONRPC-101": { tier: "MUST", citation: "docs/protocol/v1/overview.mdx:227", statement: "Messages follow JSON-RPC 2.0: jsonrpc is \"2.0\" and the envelope fields id/method/params/result/error keep their JSON-RPC meaning." },
+  "ACP-JSONRPC-101": { tier: "MUST", citation: "docs/protocol/v1/overview.mdx:227", statement: 'Messages follow JSON-RPC 2.0: jsonrpc is "2.0" and the envelope fields id/method/params/result/error keep their JSON-RPC meaning.' },
   "ACP-JSONRPC-102": { tier: "MUST", citation: "schema.json#/$defs/RequestId", statement: "A request id, when present, is a string, a number or null; a message without an id is a notification." },
   "ACP-JSONRPC-103": { tier: "SHOULD NOT", citation: "schema.json#/$defs/RequestId", statement: "Outgoing request ids should not be null, and numeric ids should not have fractional parts." },
   "ACP-LIST-101": { tier: "MUST", citation: "docs/protocol/v1/session-list.mdx:10", statement: "The client completes initialization before calling session/list." },
   "ACP-LIST-103": { tier: "MUST", citation: "docs/protocol/v1/session-list.mdx:94", statement: "The agent answers session/list with a sessions list and optional pagination data." },
   "ACP-LOAD-101": { tier: "MUST", citation: "docs/protocol/v1/session-setup.mdx:108", statement: "session/load carries sessionId, mcpServers and cwd." },
   "ACP-PERM-101": { tier: "MUST", citation: "docs/protocol/v1/prompt-turn.mdx:328; schema.json#/$defs/RequestPermissionOutcome", statement: "When cancelling a turn, the client answers every pending session/request_permission with the cancelled outcome." },
-  "ACP-PERM-102": { tier: "MUST", citation: "docs/protocol/v1/tool-calls.mdx:168; schema.json#/$defs/AgentRequest", statement: "If the turn is cancelled, the client answers the permission request with outcome \"cancelled\"." },
+  "ACP-PERM-102": { tier: "MUST", citation: "docs/protocol/v1/tool-calls.mdx:168; schema.json#/$defs/AgentRequest", statement: 'If the turn is cancelled, the client answers the permission request with outcome "cancelled".' },
   "ACP-PROMPT-001": { tier: "MUST", citation: "docs/protocol/v1/prompt-turn.mdx:217", statement: "When the turn ends, the agent answers session/prompt with a StopReason." },
   "ACP-PROMPT-003": { tier: "MUST", citation: "docs/protocol/v1/initialization.mdx:204; schema.json#/$defs/PromptRequest", statement: "Every agent accepts text and resource_link content blocks in session/prompt. (acp-tck keeps this ADVISORY because content.mdx only names text.)" },
   "ACP-PROMPT-101": { tier: "MUST", citation: "docs/protocol/v1/content.mdx:31; schema.json#/$defs/ContentBlock", statement: "Every agent accepts text content blocks in prompts." },

@@ -74,17 +74,26 @@ export interface Violation {
 export function requirementForGate(method: string, version: number): string {
   if (version === 2) return method.startsWith("session/") || method.endsWith("/cancel") ? "ACP-SESSION-301" : "ACP-INIT-306";
   switch (method) {
-    case "session/load": return "ACP-AGENTCAP-103";
-    case "session/resume": return "ACP-AGENTCAP-105";
-    case "session/close": return "ACP-AGENTCAP-107";
-    case "session/list": return "ACP-AGENTCAP-111";
-    case "session/delete": return "ACP-AGENTCAP-113";
-    case "logout": return "ACP-AGENTCAP-114";
+    case "session/load":
+      return "ACP-AGENTCAP-103";
+    case "session/resume":
+      return "ACP-AGENTCAP-105";
+    case "session/close":
+      return "ACP-AGENTCAP-107";
+    case "session/list":
+      return "ACP-AGENTCAP-111";
+    case "session/delete":
+      return "ACP-AGENTCAP-113";
+    case "logout":
+      return "ACP-AGENTCAP-114";
     case "fs/read_text_file":
-    case "fs/write_text_file": return "ACP-CLIENTCAP-001";
+    case "fs/write_text_file":
+      return "ACP-CLIENTCAP-001";
     case "elicitation/create":
-    case "elicitation/complete": return "ACP-CLIENTCAP-003";
-    default: return method.startsWith("terminal/") ? "ACP-CLIENTCAP-002" : "ACP-AGENTCAP-103";
+    case "elicitation/complete":
+      return "ACP-CLIENTCAP-003";
+    default:
+      return method.startsWith("terminal/") ? "ACP-CLIENTCAP-002" : "ACP-AGENTCAP-103";
   }
 }
 
@@ -93,16 +102,23 @@ export function requirementForSchema(method: string, part: "params" | "result", 
   if (version === 2 && method === "session/prompt" && part === "result") return "ACP-PROMPT-301";
   if (part === "result") {
     switch (method) {
-      case "initialize": return "ACP-INIT-001";
-      case "session/new": return "ACP-SESSION-001";
-      case "session/prompt": return "ACP-PROMPT-001";
-      case "session/list": return "ACP-LIST-103";
+      case "initialize":
+        return "ACP-INIT-001";
+      case "session/new":
+        return "ACP-SESSION-001";
+      case "session/prompt":
+        return "ACP-PROMPT-001";
+      case "session/list":
+        return "ACP-LIST-103";
     }
   } else {
     switch (method) {
-      case "session/load": return "ACP-LOAD-101";
-      case "session/resume": return "ACP-RESUME-101";
-      case "session/close": return "ACP-CLOSE-101";
+      case "session/load":
+        return "ACP-LOAD-101";
+      case "session/resume":
+        return "ACP-RESUME-101";
+      case "session/close":
+        return "ACP-CLOSE-101";
     }
   }
   return "ACP-JSONRPC-101";
@@ -112,9 +128,13 @@ export function requirementForSchema(method: string, part: "params" | "result", 
 export function requirementForInitOrder(method: string, version: number): string {
   if (version === 2) return "ACP-INIT-301";
   switch (method) {
-    case "session/new": return "ACP-SESSION-102";
-    case "session/list": return "ACP-LIST-101";
-    case "session/delete": return "ACP-DELETE-101";
-    default: return "ACP-INIT-101";
+    case "session/new":
+      return "ACP-SESSION-102";
+    case "session/list":
+      return "ACP-LIST-101";
+    case "session/delete":
+      return "ACP-DELETE-101";
+    default:
+      return "ACP-INIT-101";
   }
 }

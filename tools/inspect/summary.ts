@@ -53,8 +53,14 @@ export function buildSummary(state: MonitorState, violations: readonly Violation
   const methods: MethodRow[] = [];
   for (const [method, c] of state.stats.methods) {
     methods.push({
-      method, sentBy: [...c.senders].join("+") || "?", requests: c.requests, notifications: c.notifications, results: c.results, errors: c.errors,
-      p50Ms: round(quantile(c.latencies, 0.5)), p99Ms: round(quantile(c.latencies, 0.99)),
+      method,
+      sentBy: [...c.senders].join("+") || "?",
+      requests: c.requests,
+      notifications: c.notifications,
+      results: c.results,
+      errors: c.errors,
+      p50Ms: round(quantile(c.latencies, 0.5)),
+      p99Ms: round(quantile(c.latencies, 0.99)),
     });
   }
   methods.sort((a, b) => a.method.localeCompare(b.method));
@@ -66,12 +72,26 @@ export function buildSummary(state: MonitorState, violations: readonly Violation
     else groups.set(key, { v, count: 1 });
   }
   const rows: ViolationRow[] = [...groups.values()].map(({ v, count }) => ({
-    rule: v.rule, requirement: v.requirement, tier: requirement(v.requirement)?.tier ?? "?", by: v.by, count, title: RULES[v.rule].title, example: v.message,
+    rule: v.rule,
+    requirement: v.requirement,
+    tier: requirement(v.requirement)?.tier ?? "?",
+    by: v.by,
+    count,
+    title: RULES[v.rule].title,
+    example: v.message,
   }));
   const noteOnly = (r: ViolationRow) => r.tier === "none" || r.tier === "MAY";
   return {
-    command, table: state.table.name, protocolVersion: state.negotiated, messages: { ...state.stats.messages },
-    methods, violations: rows.filter((r) => !noteOnly(r)), noted: rows.filter(noteOnly), unanswered: [...state.stats.unanswered], notes: [...state.notes], exitCode,
+    command,
+    table: state.table.name,
+    protocolVersion: state.negotiated,
+    messages: { ...state.stats.messages },
+    methods,
+    violations: rows.filter((r) => !noteOnly(r)),
+    noted: rows.filter(noteOnly),
+    unanswered: [...state.stats.unanswered],
+    notes: [...state.notes],
+    exitCode,
   };
 }
 
@@ -104,7 +124,10 @@ export function formatSummary(s: Summary): string {
 const WIDTHS = [28, 14, 9, 14, 8, 7, 9, 9];
 
 function row(cells: readonly (string | number)[]): string {
-  return cells.map((c, i) => (i === 0 ? String(c).padEnd(WIDTHS[i] ?? 10) : String(c).padStart(WIDTHS[i] ?? 10))).join(" ").trimEnd();
+  return cells
+    .map((c, i) => (i === 0 ? String(c).padEnd(WIDTHS[i] ?? 10) : String(c).padStart(WIDTHS[i] ?? 10)))
+    .join(" ")
+    .trimEnd();
 }
 
 function fmt(ms: number | undefined): string {

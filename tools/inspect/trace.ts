@@ -19,14 +19,17 @@ export function traceLines(o: Observed, line: string, colour: boolean): string {
   const id = o.id === undefined ? "" : ` #${JSON.stringify(o.id)}`;
   let what: string;
   switch (o.kind) {
-    case "request": what = `request${id} ${c("cyan", o.method ?? "")}`; break;
-    case "notification": what = `notify ${c("cyan", o.method ?? "")}`; break;
-    case "response":
-      what = o.answers
-        ? `${o.answers.error === undefined ? c("green", "result") : c("yellow", `error ${o.answers.error}`)}${id} ${o.answers.method} (${o.answers.ms.toFixed(2)} ms)`
-        : `answer${id}`;
+    case "request":
+      what = `request${id} ${c("cyan", o.method ?? "")}`;
       break;
-    default: what = o.kind.replace("_", " ") + id;
+    case "notification":
+      what = `notify ${c("cyan", o.method ?? "")}`;
+      break;
+    case "response":
+      what = o.answers ? `${o.answers.error === undefined ? c("green", "result") : c("yellow", `error ${o.answers.error}`)}${id} ${o.answers.method} (${o.answers.ms.toFixed(2)} ms)` : `answer${id}`;
+      break;
+    default:
+      what = o.kind.replace("_", " ") + id;
   }
   const excerpt = line.length > TRACE_EXCERPT ? `${line.slice(0, TRACE_EXCERPT)}…` : line;
   if (o.mcp !== undefined) what += ` [${o.mcp}]`;

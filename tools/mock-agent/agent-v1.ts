@@ -40,10 +40,7 @@ export interface TurnHost {
  * characters), and returns the step context that sends updates through `send`
  * and client requests through the peer of `ctx` by `table`.
  */
-export function startTurn(
-  version: StepContext["version"], ctx: TurnHost, session: MockSession, text: string, messageId: string,
-  send: (update: JsonObject, sessionId?: string) => Promise<void>, table: ReadonlyMap<string, string>, log: (message: string) => void,
-): StepContext {
+export function startTurn(version: StepContext["version"], ctx: TurnHost, session: MockSession, text: string, messageId: string, send: (update: JsonObject, sessionId?: string) => Promise<void>, table: ReadonlyMap<string, string>, log: (message: string) => void): StepContext {
   const turn = new AbortController();
   session.turn = turn;
   session.title ??= text.trim().slice(0, 60) || null;
@@ -64,10 +61,11 @@ export function startTurn(
 export function createMockAgentV1(options: MockOptions): AgentHandler {
   const { advertise } = options;
   const sessions = createSessions();
-  const state = (s: MockSession, ctx: { readonly clientCapabilities: unknown }) => ({
-    ...(advertise.modes ? { modes: { ...mockModes, currentModeId: s.modeId } } : {}),
-    ...(advertise.configOptions ? { configOptions: mockConfigOptions(1, s.model, s.verbose, booleanConfigAdvertised(ctx.clientCapabilities)) } : {}),
-  }) as Record<string, never>;
+  const state = (s: MockSession, ctx: { readonly clientCapabilities: unknown }) =>
+    ({
+      ...(advertise.modes ? { modes: { ...mockModes, currentModeId: s.modeId } } : {}),
+      ...(advertise.configOptions ? { configOptions: mockConfigOptions(1, s.model, s.verbose, booleanConfigAdvertised(ctx.clientCapabilities)) } : {}),
+    }) as Record<string, never>;
   const refuse = (wire: string, what: string): never => {
     throw RpcError.methodNotFound(wire, `this mock agent was started without ${what}`);
   };

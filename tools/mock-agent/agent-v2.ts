@@ -115,9 +115,7 @@ async function turnOf(sc: StepContext, session: MockSession, user: JsonObject, s
     if (!sc.signal.aborted) sc.log(`v2 turn failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     session.turn = undefined;
-    const idle = "error" in end
-      ? { stopReason: "error", error: { code: end.error.code, message: end.error.message } }
-      : { stopReason: sc.signal.aborted ? "cancelled" : end.stopReason };
+    const idle = "error" in end ? { stopReason: "error", error: { code: end.error.code, message: end.error.message } } : { stopReason: sc.signal.aborted ? "cancelled" : end.stopReason };
     // Sent after a cancel too (unless the connection is gone): it is what ends the turn for the client.
     await sc.sendUpdate({ sessionUpdate: "state_update", state: "idle", ...idle }).catch(() => {});
   }

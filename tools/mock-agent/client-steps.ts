@@ -26,9 +26,7 @@ export async function permission(ctx: StepContext): Promise<TurnEnd | undefined>
     { optionId: "allow", name: "Allow", kind: "allow_once" },
     { optionId: "reject", name: "Reject", kind: "reject_once" },
   ];
-  const params = ctx.version === 1
-    ? { sessionId: ctx.sessionId, toolCall: { toolCallId, title: toolCall.title, kind: "edit", status: "pending" }, options }
-    : { sessionId: ctx.sessionId, title: toolCall.title, subject: { type: "tool_call", toolCall: { toolCallId } }, options };
+  const params = ctx.version === 1 ? { sessionId: ctx.sessionId, toolCall: { toolCallId, title: toolCall.title, kind: "edit", status: "pending" }, options } : { sessionId: ctx.sessionId, title: toolCall.title, subject: { type: "tool_call", toolCall: { toolCallId } }, options };
   let outcome: { outcome?: string; optionId?: string } | undefined;
   // v2: the foreground work is blocked on the user while the request is pending, and running again once it is answered.
   if (ctx.version === 2) await ctx.sendUpdate({ sessionUpdate: "state_update", state: "requires_action" });
@@ -96,4 +94,3 @@ export function describe(error: unknown): string {
   }
   return String(error);
 }
-

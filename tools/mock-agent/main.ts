@@ -17,6 +17,7 @@ import { protocol as protocolV2 } from "../../src/v2/index.ts";
 import { routeAgent } from "../../src/versions/index.ts";
 import { createMockAgentV1 } from "./agent-v1.ts";
 import { createMockAgentV2 } from "./agent-v2.ts";
+import { applyProcessBehaviours, lingering } from "./lifetime.ts";
 import { loadScenario } from "./script.ts";
 import { ADVERTISE_ALL, type MockOptions } from "./sessions.ts";
 import { GRAMMAR } from "./steps.ts";
@@ -65,8 +66,9 @@ export async function mockAgentMain(argv: readonly string[]): Promise<number> {
   let options: MockOptions = { advertise: ADVERTISE_ALL, turns: [], log };
   if (values.script !== undefined) {
     try {
-      const scenario = loadScenario(values.script);
+      const { process: behaviours, ...scenario } = loadScenario(values.script);
       options = { ...options, ...scenario };
+      applyProcessBehaviours(behaviours, log);
     } catch (error) {
       process.stderr.write(`acp-router mock-agent: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
@@ -96,6 +98,12 @@ async function serveStdio(version: "1" | "2" | "negotiate", options: MockOptions
   if (closed?.error) log(`connection closed: ${closed.error.message}`);
   process.stdin.pause();
   process.stdin.unref?.();
+  if (lingering()) {
+    // `#linger` / "process": ["linger"]: stays until it is killed, as an agent that ignores EOF does.
+    log("stdin closed; lingering (#linger) until killed");
+    setInterval(() => undefined, 60_000);
+    return new Promise<number>(() => undefined);
+  }
   return 0;
 }
 
@@ -109,9 +117,7 @@ async function serveRemote(hostPort: string, version: 1 | 2, options: MockOption
     return 2;
   }
   // One handler for every connection: sessions outlive a connection, so a client may reconnect and load them.
-  const remote = version === 1
-    ? createRemoteServer({ protocol: protocolV1, agent: createMockAgentV1(options), connection: connectionOptions })
-    : createRemoteServer({ protocol: protocolV2, agent: createMockAgentV2(options), connection: connectionOptions });
+  const remote = version === 1 ? createRemoteServer({ protocol: protocolV1, agent: createMockAgentV1(options), connection: connectionOptions }) : createRemoteServer({ protocol: protocolV2, agent: createMockAgentV2(options), connection: connectionOptions });
   const server = await listen(remote, { host, port });
   log(`serving at ${server.url} (protocol ${version}, Streamable HTTP and WebSocket)`);
   return new Promise<number>((done) => {

@@ -7,6 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { call, elicitation, permission, report, say, terminal } from "./client-steps.ts";
+import { die, ignoreTerm, linger, silence, stubbornGrandchild } from "./lifetime.ts";
 import { preflight, samplesFor, advertised } from "./needs.ts";
 import type { Step, StepContext, TurnEnd } from "./steps.ts";
 
@@ -14,7 +15,6 @@ export type { StepContext, TurnEnd };
 import { metaLadenUpdate, unknownUpdate, type JsonObject, type SampleVersion } from "./updates.ts";
 
 export { say } from "./client-steps.ts";
-
 
 /** The session id `#foreign-session` sends to: one no client opened. */
 export const FOREIGN_SESSION_ID = "mock-foreign-session";
@@ -94,6 +94,22 @@ async function runStep(ctx: StepContext, step: Step): Promise<TurnEnd | undefine
     case "foreign-session":
       await ctx.sendUpdate({ sessionUpdate: "agent_message_chunk", ...(ctx.version === 2 ? { messageId: "mock-foreign-1" } : {}), content: { type: "text", text: "An update for a session you never opened." } }, FOREIGN_SESSION_ID);
       return undefined;
+    case "die":
+      return die(step.code);
+    case "silent":
+      ctx.log("#silent: this turn gets nothing more");
+      return silence();
+    case "ignore-term":
+      ignoreTerm();
+      await report(ctx, "ignoring SIGTERM from now on");
+      return undefined;
+    case "linger":
+      linger();
+      await report(ctx, "lingering after stdin closes from now on");
+      return undefined;
+    case "grandchild":
+      await report(ctx, `started a grandchild (pid ${stubbornGrandchild() ?? "?"}) that ignores SIGTERM and SIGHUP`);
+      return undefined;
   }
 }
 
@@ -134,9 +150,9 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     };
     const timer = Number.isFinite(ms)
       ? setTimeout(() => {
-        signal.removeEventListener("abort", onAbort);
-        done(true);
-      }, ms)
+          signal.removeEventListener("abort", onAbort);
+          done(true);
+        }, ms)
       : undefined;
     signal.addEventListener("abort", onAbort, { once: true });
   });

@@ -17,10 +17,16 @@
  * - `needs` (optional, default none): the agent capabilities advertised in
  *   `initialize`; a scenario gets exactly what it declares, so a client is
  *   tested against an agent without the rest.
+ * - `process` (optional, default none): how the process behaves from its
+ *   start, for testing a client's supervision: `"ignore-term"` (SIGTERM does
+ *   nothing), `"linger"` (it keeps running after stdin closes),
+ *   `"grandchild"` (it starts a grandchild that ignores SIGTERM and SIGHUP
+ *   and holds its stdout) — tools/mock-agent/lifetime.ts.
  *
  * Every turn is parsed up front: an error names the file, the turn and the line.
  */
 import { readFileSync } from "node:fs";
+import { PROCESS_BEHAVIOURS, type ProcessBehaviour } from "./lifetime.ts";
 import type { Advertise } from "./sessions.ts";
 import { parseSteps, type Step } from "./steps.ts";
 
@@ -28,6 +34,8 @@ import { parseSteps, type Step } from "./steps.ts";
 export interface Scenario {
   readonly advertise: Advertise;
   readonly turns: readonly (readonly Step[])[];
+  /** Process behaviours turned on at start (`"process"`). */
+  readonly process: readonly ProcessBehaviour[];
 }
 
 const NEEDS = ["loadSession", "list", "close", "modes", "configOptions"] as const;
@@ -41,9 +49,10 @@ export function parseScenario(text: string, name = "scenario"): Scenario {
     throw new Error(`${name}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error(`${name}: a scenario is a JSON object with "turns" (and optionally "needs")`);
-  const { turns, needs, ...rest } = value as Record<string, unknown>;
+  const { turns, needs, process: behaviours, ...rest } = value as Record<string, unknown>;
   const extra = Object.keys(rest);
-  if (extra.length > 0) throw new Error(`${name}: unknown key ${JSON.stringify(extra[0])} (a scenario has "turns" and "needs")`);
+  if (extra.length > 0) throw new Error(`${name}: unknown key ${JSON.stringify(extra[0])} (a scenario has "turns", "needs" and "process")`);
+  if (behaviours !== undefined && (!Array.isArray(behaviours) || !behaviours.every((b) => (PROCESS_BEHAVIOURS as readonly unknown[]).includes(b)))) throw new Error(`${name}: "process" must be an array of ${PROCESS_BEHAVIOURS.join(", ")}`);
   if (!Array.isArray(turns) || turns.length === 0) throw new Error(`${name}: "turns" must be a non-empty array of prompt texts (strings or arrays of lines)`);
   const parsed = turns.map((turn: unknown, i) => {
     const lines = typeof turn === "string" ? turn : Array.isArray(turn) && turn.every((l) => typeof l === "string") ? turn.join("\n") : undefined;
@@ -60,7 +69,7 @@ export function parseScenario(text: string, name = "scenario"): Scenario {
       advertise[need as (typeof NEEDS)[number]] = true;
     }
   }
-  return { advertise, turns: parsed };
+  return { advertise, turns: parsed, process: (behaviours ?? []) as ProcessBehaviour[] };
 }
 
 /** Reads and parses the scenario file at `path`. */

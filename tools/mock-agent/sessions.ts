@@ -101,7 +101,7 @@ export function setConfig(session: MockSession, configId: string, value: unknown
   } else if (configId === "verbose") {
     // A boolean for clients that advertised boolean options, else the select's "on" / "off".
     if (value === "on" || value === "off") session.verbose = value === "on";
-    else if (typeof value !== "boolean") throw RpcError.invalidParams({ configId, reason: "verbose is a boolean, or \"on\" / \"off\"" });
+    else if (typeof value !== "boolean") throw RpcError.invalidParams({ configId, reason: 'verbose is a boolean, or "on" / "off"' });
     else session.verbose = value;
   } else {
     throw RpcError.invalidParams({ configId, reason: "unknown config option; this agent has model and verbose" });

@@ -20,7 +20,12 @@ export type Step =
   | { readonly op: "error"; readonly code: number; readonly message: string }
   | { readonly op: "unknown-update" }
   | { readonly op: "meta" }
-  | { readonly op: "foreign-session" };
+  | { readonly op: "foreign-session" }
+  | { readonly op: "die"; readonly code: number }
+  | { readonly op: "silent" }
+  | { readonly op: "ignore-term" }
+  | { readonly op: "linger" }
+  | { readonly op: "grandchild" };
 
 /** The operations of the grammar, one per directive (`echo` is plain text). */
 export type StepOp = Step["op"];
@@ -60,6 +65,11 @@ chunk and 200 ms of cancellable thinking):
   #unknown-update         a session/update of a kind no schema knows (mock_future_update)
   #meta                   an agent_message_chunk carrying _meta on the update and its content
   #foreign-session        a session/update for a session the client never opened
+  #die [CODE]             exit the process now with CODE (default 1), the turn unanswered
+  #silent                 send nothing more, ever, and ignore session/cancel
+  #ignore-term            from now on ignore SIGTERM (only SIGKILL ends the agent)
+  #linger                 from now on keep running after stdin closes
+  #grandchild             start a grandchild that ignores SIGTERM and SIGHUP and holds stdout
 Steps run in order; a step that needs a client capability the client did not advertise
 (fs, terminal, elicitation) fails the whole prompt before any step runs.`;
 
@@ -71,10 +81,15 @@ const intIn = (text: string, min: number, max: number): number | undefined => {
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
 };
 
-const noArgs = (op: "permission" | "elicit" | "hang" | "unknown-update" | "meta" | "foreign-session"): Parser => (rest) =>
-  rest === "" ? { op } : `#${op} takes no arguments`;
+const noArgs =
+  (op: "permission" | "elicit" | "hang" | "unknown-update" | "meta" | "foreign-session" | "silent" | "ignore-term" | "linger" | "grandchild"): Parser =>
+  (rest) =>
+    rest === "" ? { op } : `#${op} takes no arguments`;
 
-const terminal = (kill: boolean): Parser => (rest) => (rest === "" ? `#terminal${kill ? "-kill" : ""} needs a command` : { op: "terminal", command: rest, kill });
+const terminal =
+  (kill: boolean): Parser =>
+  (rest) =>
+    rest === "" ? `#terminal${kill ? "-kill" : ""} needs a command` : { op: "terminal", command: rest, kill };
 
 const parsers: Readonly<Record<string, Parser>> = {
   updates(rest) {
@@ -112,6 +127,14 @@ const parsers: Readonly<Record<string, Parser>> = {
   "unknown-update": noArgs("unknown-update"),
   meta: noArgs("meta"),
   "foreign-session": noArgs("foreign-session"),
+  die(rest) {
+    const code = rest === "" ? 1 : intIn(rest, 0, 255);
+    return code === undefined ? "#die CODE must be an integer from 0 to 255" : { op: "die", code };
+  },
+  silent: noArgs("silent"),
+  "ignore-term": noArgs("ignore-term"),
+  linger: noArgs("linger"),
+  grandchild: noArgs("grandchild"),
 };
 
 /** The directive names the grammar knows, without `#`. */
@@ -171,6 +194,4 @@ export interface StepContext {
 }
 
 /** How a turn ended: a stop reason, or a JSON-RPC error to answer the prompt with. */
-export type TurnEnd =
-  | { readonly stopReason: "end_turn" | "cancelled" }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+export type TurnEnd = { readonly stopReason: "end_turn" | "cancelled" } | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };

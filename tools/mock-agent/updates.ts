@@ -46,14 +46,30 @@ export function mockConfigOptions(version: SampleVersion, model = "mock-small", 
   const idKey = version === 1 ? "id" : "configId";
   return [
     {
-      [idKey]: "model", name: "Model", category: "model", type: "select", currentValue: model,
-      options: [{ value: "mock-small", name: "Mock small" }, { value: "mock-large", name: "Mock large" }],
+      [idKey]: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: model,
+      options: [
+        { value: "mock-small", name: "Mock small" },
+        { value: "mock-large", name: "Mock large" },
+      ],
     },
     // v1 agents MUST NOT offer a boolean option to a client that did not advertise
     // session.configOptions.boolean: such a client gets `verbose` as a select of "on" and "off".
     boolean
       ? { [idKey]: "verbose", name: "Verbose", type: "boolean", currentValue: verbose }
-      : { [idKey]: "verbose", name: "Verbose", type: "select", currentValue: verbose ? "on" : "off", options: [{ value: "off", name: "Off" }, { value: "on", name: "On" }] },
+      : {
+          [idKey]: "verbose",
+          name: "Verbose",
+          type: "select",
+          currentValue: verbose ? "on" : "off",
+          options: [
+            { value: "off", name: "Off" },
+            { value: "on", name: "On" },
+          ],
+        },
   ];
 }
 
@@ -92,19 +108,24 @@ function chunks(version: SampleVersion): UpdateSample[] {
 function v1ToolCalls(): UpdateSample[] {
   const calls = toolKinds.map((kind, i) => {
     const status = v1Statuses[i % v1Statuses.length] ?? "pending";
-    const content = kind === "edit"
-      ? [{ type: "diff", path: samplePath, oldText: "old line\n", newText: "new line\n" }]
-      : [{ type: "content", content: text(`Tool call of kind ${kind}.`) }];
+    const content = kind === "edit" ? [{ type: "diff", path: samplePath, oldText: "old line\n", newText: "new line\n" }] : [{ type: "content", content: text(`Tool call of kind ${kind}.`) }];
     return sample("tool_call", `kind=${kind}/status=${status}`, {
-      toolCallId: `mock-tool-${kind}`, title: `Mock ${kind} tool`, kind, status, content,
-      locations: [{ path: samplePath, line: 1 }], rawInput: { kind },
+      toolCallId: `mock-tool-${kind}`,
+      title: `Mock ${kind} tool`,
+      kind,
+      status,
+      content,
+      locations: [{ path: samplePath, line: 1 }],
+      rawInput: { kind },
     });
   });
   const updates = v1Statuses.map((status) =>
     sample("tool_call_update", `status=${status}`, {
-      toolCallId: "mock-tool-read", status,
+      toolCallId: "mock-tool-read",
+      status,
       ...(status === "completed" ? { rawOutput: { ok: true }, content: [{ type: "content", content: text("read 1 line") }] } : {}),
-    }));
+    }),
+  );
   return [...calls, ...updates];
 }
 
@@ -112,8 +133,12 @@ function v2ToolCalls(): UpdateSample[] {
   const created = toolKinds.map((kind, i) => {
     const status = v2Statuses[i % v2Statuses.length] ?? "pending";
     return sample("tool_call_update", `kind=${kind}/status=${status}`, {
-      toolCallId: `mock-tool-${kind}`, title: `Mock ${kind} tool`, kind, status,
-      locations: [{ path: samplePath, line: 1 }], rawInput: { kind },
+      toolCallId: `mock-tool-${kind}`,
+      title: `Mock ${kind} tool`,
+      kind,
+      status,
+      locations: [{ path: samplePath, line: 1 }],
+      rawInput: { kind },
     });
   });
   const statuses = v2Statuses.map((status) => sample("tool_call_update", `status=${status}`, { toolCallId: "mock-tool-read", status }));
@@ -130,9 +155,7 @@ function plan(version: SampleVersion): UpdateSample[] {
     { content: "Change the file", priority: "medium", status: "in_progress" },
     { content: "Run the tests", priority: "low", status: "pending" },
   ];
-  return version === 1
-    ? [sample("plan", "", { entries })]
-    : [sample("plan_update", "", { plan: { type: "items", planId: "mock-plan-1", entries } })];
+  return version === 1 ? [sample("plan", "", { entries })] : [sample("plan_update", "", { plan: { type: "items", planId: "mock-plan-1", entries } })];
 }
 
 function commands(version: SampleVersion): UpdateSample {

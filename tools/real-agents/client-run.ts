@@ -100,17 +100,33 @@ export async function runClientOne(repo: string, dir: string, agent: RealAgent, 
   killGroups(new Set(left.map((p) => p.pgid)));
   const exitNote = lines.findIndex((l) => /^Agent (exited|did not exit)/.test(l.text.trim()));
   const printed = lines.filter((l) => l.text.trim() !== "");
-  const lastStep = exitNote > 0 ? lines.slice(0, exitNote).filter((l) => l.text.trim() !== "").at(-1) : printed.at(-1);
+  const lastStep =
+    exitNote > 0
+      ? lines
+          .slice(0, exitNote)
+          .filter((l) => l.text.trim() !== "")
+          .at(-1)
+      : printed.at(-1);
   const all = lines.map((l) => l.text).join("\n");
   const listed = all.indexOf("Authentication methods (use --auth ID):");
   // The listing: the header, then one "  id: name (type)…" line per method, ending at the first other line.
   const methods: string[] = [];
-  if (listed >= 0) for (const l of all.slice(listed).split("\n").slice(1)) {
-    const m = /^ {2}([^\s:]+): .*\(([\w-]+)\)/.exec(l);
-    if (!m) break;
-    methods.push(m[1]!);
-  }
-  const scrub = (s: string) => s.split(folder).join(`<${folderOf(agent)}>`).split(home).join("$HOME").split(cwd).join("<cwd>").split(repo).join("<repo>/");
+  if (listed >= 0)
+    for (const l of all.slice(listed).split("\n").slice(1)) {
+      const m = /^ {2}([^\s:]+): .*\(([\w-]+)\)/.exec(l);
+      if (!m) break;
+      methods.push(m[1]!);
+    }
+  const scrub = (s: string) =>
+    s
+      .split(folder)
+      .join(`<${folderOf(agent)}>`)
+      .split(home)
+      .join("$HOME")
+      .split(cwd)
+      .join("<cwd>")
+      .split(repo)
+      .join("<repo>/");
   return {
     agent,
     exit: code,
@@ -121,6 +137,11 @@ export async function runClientOne(repo: string, dir: string, agent: RealAgent, 
     authShown: listed >= 0,
     methods,
     left: left.map((p) => scrub(p.cmd)),
-    tail: scrub(lines.slice(-8).map((l) => l.text).join("\n")),
+    tail: scrub(
+      lines
+        .slice(-8)
+        .map((l) => l.text)
+        .join("\n"),
+    ),
   };
 }

@@ -60,7 +60,10 @@ function agentSection(run: AgentRun, timeout: number): string[] {
   }
   const judged = report.rows.filter((r) => r.evidence !== NO_PROBE && r.outcome !== "not observable");
   const noProbe = report.rows.filter((r) => r.evidence === NO_PROBE).length;
-  out.push(`Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe)${linkedNote(report)}. Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`, "");
+  out.push(
+    `Protocol v${report.protocol}, requirements from ${report.catalogue}. check exited ${String(run.exit)} after ${run.seconds.toFixed(0)} s: ${count(report, "pass")} pass, ${count(report, "fail")} fail, ${count(report, "n/a")} n/a, ${count(report, "not observable")} not observable, ${count(report, "not run")} not run (${noProbe} of them: no probe)${linkedNote(report)}. Processes left after the run: ${run.left.length === 0 ? "none" : run.left.map((c) => `\`${cell(c)}\``).join(", ")}.`,
+    "",
+  );
   if (run.sdk !== undefined) out.push(sdkLine(run.sdk, signsOf(report)), "");
   out.push("| outcome | requirement | tier | evidence |", "|---|---|---|---|");
   for (const r of judged) out.push(`| ${r.outcome === "fail" ? "**fail**" : r.outcome} | ${r.id} | ${r.tier} | ${cell(r.evidence)} |`);

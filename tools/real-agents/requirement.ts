@@ -19,10 +19,13 @@ export const cell = (s: string | undefined): string => (s ?? "").replace(/\|/g, 
 
 /** A citation as a link to the pinned spec commit where it is a docs line, as code otherwise (a schema pointer). */
 export const citationCell = (citation: string): string =>
-  citation.split("; ").map((c) => {
-    const url = citationUrl(c);
-    return url === undefined ? `\`${c}\`` : `[${c}](${url})`;
-  }).join(", ");
+  citation
+    .split("; ")
+    .map((c) => {
+      const url = citationUrl(c);
+      return url === undefined ? `\`${c}\`` : `[${c}](${url})`;
+    })
+    .join(", ");
 
 /**
  * The lines under a fail row: `Requirement: <statement>`, then each of the spec's sentences it rests on, quoted

@@ -35,7 +35,11 @@ function install(dir: string, agent: RealAgent): string | undefined {
     execFileSync("npm", ["install", "--no-audit", "--no-fund", `${agent.pkg}@${agent.version}`], { cwd: folder, stdio: "pipe" });
     return undefined;
   } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error).trim().split("\n").slice(-3).join(" ");
+    return String((error as { stderr?: Buffer }).stderr ?? error)
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join(" ");
   }
 }
 
@@ -83,7 +87,14 @@ async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1)
   } catch {
     report = undefined;
   }
-  const scrub = (s: string) => s.split(folder).join(`<${folderOf(agent)}>`).split(home).join("$HOME").split(cwd).join("<cwd>");
+  const scrub = (s: string) =>
+    s
+      .split(folder)
+      .join(`<${folderOf(agent)}>`)
+      .split(home)
+      .join("$HOME")
+      .split(cwd)
+      .join("<cwd>");
   if (report !== undefined) report = JSON.parse(scrub(JSON.stringify(report))) as CheckReport;
   const sdk = sdkOf(folder, agent.pkg);
   return { ...base, report, exit: result.code, seconds, stderrTail: scrub(result.stderr).trim().split("\n").slice(-3).join("\n"), left: left.map((p) => scrub(p.cmd)), ...(sdk === undefined ? {} : { sdk }) };

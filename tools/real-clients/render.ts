@@ -76,7 +76,10 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
     const fails = rep.rows.filter((x) => x.outcome === "fail" && x.sameAs === undefined);
     const noProbe = rep.rows.filter((x) => x.outcome === "not run" && x.evidence === UNPROBED).length;
     const linked = tally(rep.rows).linked;
-    lines.push(`${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not observable")} not observable, ${count(rep, "not run")} not run (${noProbe} of them: no probe)${linked === 0 ? "" : ` (${linked} more row${linked === 1 ? "" : "s"} decided by an observation counted with another row)`}; check exited ${String(r.exit)} after ${r.seconds} s.`, "");
+    lines.push(
+      `${count(rep, "pass")} pass, ${fails.length} fail, ${count(rep, "n/a")} n/a, ${count(rep, "not observable")} not observable, ${count(rep, "not run")} not run (${noProbe} of them: no probe)${linked === 0 ? "" : ` (${linked} more row${linked === 1 ? "" : "s"} decided by an observation counted with another row)`}; check exited ${String(r.exit)} after ${r.seconds} s.`,
+      "",
+    );
     if (fails.length === 0) lines.push("**Violations found: none** on the rows check judged.", "");
     else {
       lines.push("**Violations found** (each: what check's agent sent and saw, then the requirement, and the spec's own words with their source and date):", "");
@@ -98,7 +101,7 @@ export function renderPage(results: readonly ClientResult[], timeoutS: number): 
   lines.push(
     "## Clients without a command line",
     "",
-    "- **acp-factory** (npm, 0.1.14) is scored above, but only through a script: it is a library \"for spawning and managing agents through the Agent Client Protocol\" (its package has `main` and `exports`, depends on `@agentclientprotocol/sdk` ^0.18.0, and has no `bin`), so it cannot be driven from a command line as is. `tools/real-clients/acp-factory-client.mjs` registers `{agent}` as a custom agent type, spawns it with `permissionMode: \"auto-approve\"`, sends one prompt, calls `session.cancel()` on SIGINT and closes the agent.",
+    '- **acp-factory** (npm, 0.1.14) is scored above, but only through a script: it is a library "for spawning and managing agents through the Agent Client Protocol" (its package has `main` and `exports`, depends on `@agentclientprotocol/sdk` ^0.18.0, and has no `bin`), so it cannot be driven from a command line as is. `tools/real-clients/acp-factory-client.mjs` registers `{agent}` as a custom agent type, spawns it with `permissionMode: "auto-approve"`, sends one prompt, calls `session.cancel()` on SIGINT and closes the agent.',
     "- **acp-http-client** (npm, 0.4.2): a client library for ACP over Streamable HTTP only, with no command-line entry; `check --client` drives stdio clients, so it does not apply.",
     "",
   );

@@ -24,7 +24,6 @@ export type { RealClient };
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
-
 const node = process.execPath;
 const tsx = () => import.meta.resolve("tsx");
 
@@ -96,7 +95,14 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`real-clients: ${client.name}\n`);
     results.push(await runOne(client, dir, timeoutS));
   }
-  writeFileSync(join(dir, "real-clients.json"), `${JSON.stringify(results.map((r) => ({ ...r, client: r.client.name })), null, 2)}\n`);
+  writeFileSync(
+    join(dir, "real-clients.json"),
+    `${JSON.stringify(
+      results.map((r) => ({ ...r, client: r.client.name })),
+      null,
+      2,
+    )}\n`,
+  );
   const out = values.out ?? join(repo, "docs/real-clients.md");
   writeFileSync(out, renderPage(results, timeoutS));
   process.stderr.write(`wrote ${out}\n`);
@@ -104,8 +110,11 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code), (error: unknown) => {
-    process.stderr.write(`real-clients: ${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 1;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`real-clients: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -68,20 +68,24 @@ function row(m: ReportMessage, violations: readonly ReportViolation[]): string {
   }
   const excerpt = m.json.length > EXCERPT ? `${m.json.slice(0, EXCERPT)}…` : m.json;
   const marks = violations.map((v) => `<div class="v">✗ ${v.url ? `<a class="spec" href="${escapeHtml(v.url)}">${v.requirement}</a>` : v.requirement} ${escapeHtml(v.rule)}: ${escapeHtml(v.message)}</div>`).join("");
-  return `<tr id="m-${m.index}" class="${m.from}${violations.length > 0 ? " violation" : ""}" data-method="${escapeHtml(m.method)}" data-session="${escapeHtml(m.session)}" data-trace="${escapeHtml(m.traceId)}" data-dir="${m.from}" data-violation="${violations.length > 0}">`
-    + `<td>${m.index}</td><td>${m.t.toFixed(1)}</td><td>${m.fromName !== "" ? `${escapeHtml(m.fromName)} → ${escapeHtml(m.toName)}` : m.from === "client" ? "client → agent" : "agent → client"}</td><td>${escapeHtml(m.kind.replace("_", " "))}${m.error !== undefined && m.kind === "response" ? ` ${m.error}` : ""}</td>`
-    + `<td>${escapeHtml(m.id)}</td><td>${escapeHtml(m.method)}</td><td>${escapeHtml(m.session)}</td><td class="trace">${escapeHtml(m.traceId)}</td><td>${answer}</td>`
-    + `<td>${marks}<details><summary>${escapeHtml(excerpt)}</summary><pre>${escapeHtml(pretty)}</pre></details></td></tr>`;
+  return (
+    `<tr id="m-${m.index}" class="${m.from}${violations.length > 0 ? " violation" : ""}" data-method="${escapeHtml(m.method)}" data-session="${escapeHtml(m.session)}" data-trace="${escapeHtml(m.traceId)}" data-dir="${m.from}" data-violation="${violations.length > 0}">` +
+    `<td>${m.index}</td><td>${m.t.toFixed(1)}</td><td>${m.fromName !== "" ? `${escapeHtml(m.fromName)} → ${escapeHtml(m.toName)}` : m.from === "client" ? "client → agent" : "agent → client"}</td><td>${escapeHtml(m.kind.replace("_", " "))}${m.error !== undefined && m.kind === "response" ? ` ${m.error}` : ""}</td>` +
+    `<td>${escapeHtml(m.id)}</td><td>${escapeHtml(m.method)}</td><td>${escapeHtml(m.session)}</td><td class="trace">${escapeHtml(m.traceId)}</td><td>${answer}</td>` +
+    `<td>${marks}<details><summary>${escapeHtml(excerpt)}</summary><pre>${escapeHtml(pretty)}</pre></details></td></tr>`
+  );
 }
 
 /** One session's requests as bars on a shared time axis (start to last message). */
 function timeline(model: ReportModel, session: string): string {
   const end = Math.max(1, model.messages.at(-1)?.t ?? 1);
-  const bars = model.messages.filter((m) => m.session === session && (m.kind === "request" || m.kind === "notification")).map((m) => {
-    const left = (m.t / end) * 100;
-    const width = m.kind === "request" ? Math.max(0.3, ((m.ms ?? end - m.t) / end) * 100) : 0.3;
-    const label = `${m.method} #${m.index}${m.ms !== undefined ? ` ${m.ms.toFixed(1)} ms` : m.kind === "request" ? " unanswered" : ""}`;
-    return `<a class="bar ${m.from}${m.kind === "notification" ? " note" : ""}" href="#m-${m.index}" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%" title="${escapeHtml(label)}"></a>`;
-  });
+  const bars = model.messages
+    .filter((m) => m.session === session && (m.kind === "request" || m.kind === "notification"))
+    .map((m) => {
+      const left = (m.t / end) * 100;
+      const width = m.kind === "request" ? Math.max(0.3, ((m.ms ?? end - m.t) / end) * 100) : 0.3;
+      const label = `${m.method} #${m.index}${m.ms !== undefined ? ` ${m.ms.toFixed(1)} ms` : m.kind === "request" ? " unanswered" : ""}`;
+      return `<a class="bar ${m.from}${m.kind === "notification" ? " note" : ""}" href="#m-${m.index}" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%" title="${escapeHtml(label)}"></a>`;
+    });
   return `<div class="session" data-session="${escapeHtml(session)}"><div class="name">${escapeHtml(session)}</div><div class="track">${bars.join("")}</div></div>`;
 }

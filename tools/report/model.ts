@@ -117,8 +117,18 @@ export function buildModel(text: string): ReportModel {
     const proxyInit = hop !== undefined && body.method === "_proxy/initialize";
     const o = h.monitor.observe(e.from, proxyInit ? JSON.stringify({ ...body, method: "initialize" }) : e.line, e.t);
     const m: ReportMessage = {
-      index, t: e.t, from: e.from, kind: o.kind, method: `${proxyInit ? "_proxy/initialize" : (o.method ?? o.answers?.method ?? "")}${o.mcp === undefined ? "" : ` [${o.mcp}]`}`, id: o.id === undefined ? "" : JSON.stringify(o.id),
-      session: sessionIdOf(params) ?? "", ...names, json: e.line, pair: undefined, ms: undefined, error: o.answers?.error,
+      index,
+      t: e.t,
+      from: e.from,
+      kind: o.kind,
+      method: `${proxyInit ? "_proxy/initialize" : (o.method ?? o.answers?.method ?? "")}${o.mcp === undefined ? "" : ` [${o.mcp}]`}`,
+      id: o.id === undefined ? "" : JSON.stringify(o.id),
+      session: sessionIdOf(params) ?? "",
+      ...names,
+      json: e.line,
+      pair: undefined,
+      ms: undefined,
+      error: o.answers?.error,
     };
     const key = `${names.hop}:${e.from}:${m.id}`;
     if (o.kind === "request") requests.set(key, index);
@@ -143,8 +153,14 @@ export function buildModel(text: string): ReportModel {
     for (const v of h.monitor.violations) {
       const entry = requirement(v.requirement);
       violations.push({
-        index: v.index < 0 ? -1 : (h.indexes[v.index] ?? -1), t: v.t, rule: v.rule, requirement: v.requirement, tier: entry?.tier ?? "?", by: v.by,
-        message: name === "" ? v.message : `${name}: ${v.message}`, url: entry ? citationUrl(entry.citation) : undefined,
+        index: v.index < 0 ? -1 : (h.indexes[v.index] ?? -1),
+        t: v.t,
+        rule: v.rule,
+        requirement: v.requirement,
+        tier: entry?.tier ?? "?",
+        by: v.by,
+        message: name === "" ? v.message : `${name}: ${v.message}`,
+        url: entry ? citationUrl(entry.citation) : undefined,
       });
     }
   }

@@ -74,4 +74,3 @@ export function sdkSender(sender: Sender, hooks: SideHooks): Sender {
           },
   };
 }
-

@@ -8,7 +8,8 @@
 import { requestOptions, type Sender } from "./sender.ts";
 import { RequestError } from "./request-error.ts";
 import type { SendRequestOptions, JsonRpcId } from "./wire-types.ts";
-import { SessionBuilder, type SessionRoutes } from "./sessions.ts";
+import { SessionBuilder } from "./sessions.ts";
+import type { SessionRoutes } from "./session-routes.ts";
 import type { ProtocolTypes } from "acp-router/runtime";
 import type { InitializationSnapshot, V2Initialization } from "./v2-initialization.ts";
 import { sdkSender, type SideHooks } from "./connection-hooks.ts";

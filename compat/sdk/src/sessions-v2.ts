@@ -8,7 +8,7 @@
  */
 import * as guards from "./guards.ts";
 import { requestOptions, type Sender } from "./sender.ts";
-import type { SessionRoutes } from "./sessions.ts";
+import type { SessionRoutes } from "./session-routes.ts";
 import type { SendRequestOptions } from "./wire-types.ts";
 
 type Json = Record<string, unknown>;

@@ -2,66 +2,18 @@
  * The client's session helpers: `SessionBuilder` (builds and sends
  * `session/new`) and `ActiveSession` (prompts one session and reads its
  * updates as a queue). Updates reach a session through the connection's
- * {@link SessionRoutes}, which the client's `session/update` handler feeds
+ * `SessionRoutes` (`session-routes.ts`), which the client's `session/update` handler feeds
  * after the core delivered the update in order.
  */
 import type { SendRequestOptions, MaybePromise } from "./wire-types.ts";
 import { requestOptions, type Sender } from "./sender.ts";
 import { ActiveSessionV2 } from "./sessions-v2.ts";
+import type { SessionRoutes } from "./session-routes.ts";
 
 type Json = Record<string, unknown>;
 
 /** One item of an active session's queue: an update, or the end of a turn. */
 export type ActiveSessionMessage = { kind: "session_update"; notification: Json & { sessionId: string; update: Json }; update: Json } | { kind: "stop"; response: Json & { stopReason: string }; stopReason: string };
-
-/**
- * Per connection: where each session's updates go, and which ACP version's sessions it makes.
- * While a `start()` waits for its `session/new` answer, updates for sessions nobody reads yet are
- * held, and the new session takes those of its id (an agent may send them right after, or even in
- * the same chunk as, the answer); nothing is held otherwise.
- */
-export class SessionRoutes {
-  /** The connection's ACP version: 2 makes v2 active sessions (sessions-v2.ts). */
-  readonly version: number;
-  readonly #routes = new Map<string, (notification: Json & { sessionId: string; update: Json }) => void>();
-  /** `start()` calls waiting for their answer. */
-  #starting = 0;
-  /** Updates held while a `start()` waits, by session id. */
-  readonly #early = new Map<string, (Json & { sessionId: string; update: Json })[]>();
-  constructor(version = 1) {
-    this.version = version;
-  }
-  /** Called for every inbound `session/update`. */
-  deliver(params: unknown): void {
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    if (typeof sessionId !== "string") return;
-    const route = this.#routes.get(sessionId);
-    if (route !== undefined) return route(params as Json & { sessionId: string; update: Json });
-    if (this.#starting === 0) return;
-    const held = this.#early.get(sessionId) ?? [];
-    held.push(params as Json & { sessionId: string; update: Json });
-    this.#early.set(sessionId, held);
-  }
-  /** Routes `sessionId`'s updates to `to` (the held ones first) until the returned function is called. */
-  add(sessionId: string, to: (notification: Json & { sessionId: string; update: Json }) => void): () => void {
-    this.#routes.set(sessionId, to);
-    const held = this.#early.get(sessionId);
-    this.#early.delete(sessionId);
-    for (const notification of held ?? []) to(notification);
-    return () => {
-      if (this.#routes.get(sessionId) === to) this.#routes.delete(sessionId);
-    };
-  }
-  /** A `start()` began waiting for its answer. @internal */
-  startBegan(): void {
-    this.#starting += 1;
-  }
-  /** A `start()` has its answer (and its session, when it got one); once none waits, nothing more is held. @internal */
-  startEnded(): void {
-    this.#starting -= 1;
-    if (this.#starting === 0) this.#early.clear();
-  }
-}
 
 /** Builds a `session/new` request; `start` sends it. */
 export class SessionBuilder {

@@ -10,7 +10,7 @@ import { App, type ConnectOptions, type SideHooks } from "./app.ts";
 import { AgentContext, ClientContext, type ParamsOf, type ResultOf, type WireOf } from "./contexts.ts";
 import type { Stream } from "./message-stream.ts";
 import type { Sender } from "./sender.ts";
-import { SessionRoutes } from "./sessions.ts";
+import { SessionRoutes } from "./session-routes.ts";
 import type { AppOptions, JsonRpcId, MaybePromise, ParamsParser } from "./wire-types.ts";
 
 /** What every SDK connection offers: its lifetime and `close`. */

@@ -24,7 +24,11 @@ export type { CloseInfo, ConnectionStats, Side } from "../../connection/core.ts"
 export type { ConnectionOptions, Diagnostic } from "../../connection/options.ts";
 export type { ExtensionCaller, ExtensionNotificationShape, ExtensionRequestShape, HandlerContext } from "../../context.ts";
 export type { PeerCaller, RequestOptions } from "../../peer-caller.ts";
-export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError, type ErrorObject } from "../../errors.ts";
+export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError, UnresponsiveError, type ErrorObject } from "../../errors.ts";
+export type { UnresponsiveEvent, UnresponsiveRequest, WatchdogDecision, WatchdogOptions } from "../../connection/watchdog-options.ts";
+export { superviseClient, type AgentStart, type SupervisedClient, type SupervisorEnd, type SupervisorOptions } from "../../supervision/supervisor.ts";
+export { isReplay, RestartLimitError, SessionLostError, type SessionOutcome, type SupervisionEvent } from "../../supervision/events.ts";
+export type { RestartPolicy } from "../../supervision/restart-policy.ts";
 export { ErrorCode, type ErrorCodeValue } from "./generated/errors.ts";
 export { CancelReason, type CancelCause } from "../../connection/cancel-cause.ts";
 export type { Transport, TransportReceiver } from "../../transport/transport.ts";

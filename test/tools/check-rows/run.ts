@@ -77,4 +77,3 @@ export function mismatches(passes: readonly PlainPass[], cases: readonly FaultCa
   }
   return out;
 }
-
