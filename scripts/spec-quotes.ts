@@ -122,7 +122,8 @@ function schemaQuote(file: string, pointer: string, statement: string): string |
     if (n === null || typeof n !== "object") return;
     const d = (n as { description?: unknown }).description;
     if (typeof d === "string") texts.push(d);
-    for (const [k, v] of Object.entries(n as Record<string, unknown>)) if (k !== "description") collect(v);
+    // `_meta`'s own boilerplate ("Implementations MUST NOT make assumptions about values at these keys") is no type's rule.
+    for (const [k, v] of Object.entries(n as Record<string, unknown>)) if (k !== "description" && k !== "_meta") collect(v);
   };
   collect(node);
   const target = words(statement);

@@ -129,7 +129,7 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
     const answer = await turn;
     if (closed === undefined) return card.score("ACP-CLOSE-002", silent(run, "ACP-CLOSE-002"));
     // The lines that show it: the turn's prompt and the update that showed it running, the close and its answer.
-    const shown = `check sent ${quote(d, d.sentLine(promptId)!)}; ${quote(d, first)} showed the turn running; ${exchange(d, d.sentLine(closeId), d.answerTo(closeId))}`;
+    const shown = `check sent ${quote(d, d.sentLine(promptId)!)}; the agent sent ${quote(d, first)} for that session with the prompt still unanswered; ${exchange(d, d.sentLine(closeId), d.answerTo(closeId))}`;
     if (closed.error !== undefined) return card.score("ACP-CLOSE-002", fail(`${shown}: session/close of a session with a running turn was refused`));
     const judge = (a: Obj, note = ""): Verdict =>
       (a.result as { stopReason?: unknown } | undefined)?.stopReason === "cancelled"

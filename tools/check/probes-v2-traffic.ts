@@ -88,7 +88,9 @@ export async function v2TrafficProbes(run: Run, init: Record<string, unknown>, s
         ? pass
         : fail(`the agent served a custom \`_\` request with a result (${exchange(d, d.sentLine(served[0]!.body?.id as number), served[0])}), but advertises nothing under capabilities._meta`),
   );
-  card.score("ACP-INIT-309", typeof init.capabilities === "object" && init.capabilities !== null ? pass : fail("the initialize answer states no capabilities object"));
+  card.score("ACP-INIT-309", typeof init.capabilities === "object" && init.capabilities !== null ? pass : fail(`the initialize answer states no capabilities object: its result was ${show(init)}`));
+  // An answer of v1's shape has v1's agentCapabilities instead: the same fact ACP-INIT-382 shows, counted once there.
+  if (run.notV2 !== undefined) card.link("ACP-INIT-309", "ACP-INIT-382", "the agent answered protocol 2 with a v1 InitializeResponse, whose capabilities are v1's agentCapabilities");
   for (const [id, from, why] of V2_RESTATED) card.restate?.(id, from, why);
   card.score("ACP-EXT-304", extra.length === 0 ? pass : fail(`custom fields at the root of spec types, which no published ACP schema defines (custom data goes in _meta): ${[...new Set(extra)].slice(0, 3).join("; ")}`));
 }

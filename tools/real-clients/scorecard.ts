@@ -1,5 +1,5 @@
 /**
- * `npm run real-clients -- INSTALL_DIR [--install] [--out FILE]`: runs
+ * `npm run real-clients -- INSTALL_DIR [--install] [--render] [--out FILE]`: runs
  * `acp-router check --client` on each client of CLIENTS and writes
  * docs/real-clients.md (render.ts). The repository's own clients (the example
  * client, the SDK-built fixture) run from the repository; third-party clients
@@ -12,7 +12,7 @@
  * absolute path is written to the page.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,13 +82,25 @@ function install(dir: string, pkg: NonNullable<RealClient["pkg"]>): void {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, out: { type: "string" }, timeout: { type: "string" } } });
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { install: { type: "boolean" }, out: { type: "string" }, timeout: { type: "string" }, render: { type: "boolean" } } });
   const dir = positionals[0] === undefined ? undefined : resolve(positionals[0]);
   if (dir === undefined) {
-    process.stderr.write("usage: npm run real-clients -- INSTALL_DIR [--install] [--timeout S] [--out FILE]\n");
+    process.stderr.write("usage: npm run real-clients -- INSTALL_DIR [--install] [--render] [--timeout S] [--out FILE]\n");
     return 2;
   }
   const timeoutS = Number(values.timeout ?? 10);
+  const out = values.out ?? join(repo, "docs/real-clients.md");
+  // --render: the page again from the saved runs (real-clients.json), nothing run.
+  if (values.render) {
+    const saved = JSON.parse(readFileSync(join(dir, "real-clients.json"), "utf8")) as (Omit<ClientResult, "client"> & { client: string })[];
+    const again = saved.flatMap((r) => {
+      const client = CLIENTS.find((c) => c.name === r.client);
+      return client === undefined ? [] : [{ ...r, client }];
+    });
+    writeFileSync(out, renderPage(again, timeoutS));
+    process.stderr.write(`wrote ${out}\n`);
+    return 0;
+  }
   const results: ClientResult[] = [];
   for (const client of CLIENTS) {
     if (client.pkg && values.install) install(dir, client.pkg);
@@ -103,7 +115,6 @@ async function main(argv: readonly string[]): Promise<number> {
       2,
     )}\n`,
   );
-  const out = values.out ?? join(repo, "docs/real-clients.md");
   writeFileSync(out, renderPage(results, timeoutS));
   process.stderr.write(`wrote ${out}\n`);
   return 0;
