@@ -94,7 +94,10 @@ async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1)
       .split(home)
       .join("$HOME")
       .split(cwd)
-      .join("<cwd>");
+      .join("<cwd>")
+      // The repository the scorecard runs from is the agent's process cwd: an agent that reports it would name a path of this machine.
+      .split(process.cwd())
+      .join("<repo>");
   if (report !== undefined) report = JSON.parse(scrub(JSON.stringify(report))) as CheckReport;
   const sdk = sdkOf(folder, agent.pkg);
   return { ...base, report, exit: result.code, seconds, stderrTail: scrub(result.stderr).trim().split("\n").slice(-3).join("\n"), left: left.map((p) => scrub(p.cmd)), ...(sdk === undefined ? {} : { sdk }) };
