@@ -137,8 +137,9 @@ describe("several backends behind HAProxy with cookie affinity", haproxy.suite, 
       if (o.backend === victim.name) {
         expect(o.outcome).toBe("failed");
         // A POST after the kill gets the balancer's 503; the broken event stream is reconnected, and
-        // the balancer's refusal (503, or 404 from another backend) or no answer at all ends the connection.
-        expect(o.message).toMatch(/^(connection closed: (the event stream dropped \(.+\) and (the event stream was not resumed: HTTP \d+.*|\d+ reconnects failed .*)|the WebSocket closed \(code 1006\))|HTTP 503)$/s);
+        // the balancer's refusal (503, or 404 from another backend) or no answer at all ends the connection;
+        // on a loaded machine the POST itself may find the balancer's connection reset ("fetch failed").
+        expect(o.message).toMatch(/^(connection closed: (the event stream dropped \(.+\) and (the event stream was not resumed: HTTP \d+.*|\d+ reconnects failed .*)|the WebSocket closed \(code 1006\)|fetch failed)|HTTP 503)$/s);
       } else expect(o).toEqual({ backend: o.backend, outcome: "end_turn" });
     }
     expect(outcomes.filter((o) => o.backend === victim.name).length).toBeGreaterThan(0);

@@ -86,6 +86,8 @@ describe("an owner of acp-router mock-agent killed with SIGKILL", () => {
         // The grandchild is in the mock agent's group (with tsx's esbuild service, if it runs the agent).
         const group = groupMembers(agent);
         expect(group).toContain(grandchild);
+        // `sh -c "trap …; exec sleep 3600"`: it reads "sh" until the exec, which a loaded machine may not have reached yet.
+        for (let i = 0; i < 250 && commandLine(grandchild) === "sh"; i++) await new Promise((r) => setTimeout(r, 20));
         expect(commandLine(grandchild)).toBe("sleep");
         tree = [...new Set([...group, ...children])];
         expect(
