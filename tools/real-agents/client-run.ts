@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { folderOf, type RealAgent } from "./agents.ts";
+import { scrubPaths } from "./scrub.ts";
 
 /** One agent's client run, as scorecard.ts saves it (real-agents-client.json beside the installs). */
 export interface ClientRun {
@@ -117,16 +118,7 @@ export async function runClientOne(repo: string, dir: string, agent: RealAgent, 
       if (!m) break;
       methods.push(m[1]!);
     }
-  const scrub = (s: string) =>
-    s
-      .split(folder)
-      .join(`<${folderOf(agent)}>`)
-      .split(home)
-      .join("$HOME")
-      .split(cwd)
-      .join("<cwd>")
-      .split(repo)
-      .join("<repo>/");
+  const scrub = (s: string) => scrubPaths(s, { folder, folderName: folderOf(agent), home, cwd, repo });
   return {
     agent,
     exit: code,

@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CheckReport } from "../check/main.ts";
 import { AGENTS, folderOf, type RealAgent } from "./agents.ts";
+import { scrubPaths } from "./scrub.ts";
 import { runClientOne, type ClientRun } from "./client-run.ts";
 import { renderPage, type AgentRun } from "./render.ts";
 import { sdkOf } from "./sdk.ts";
@@ -87,17 +88,7 @@ async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1)
   } catch {
     report = undefined;
   }
-  const scrub = (s: string) =>
-    s
-      .split(folder)
-      .join(`<${folderOf(agent)}>`)
-      .split(home)
-      .join("$HOME")
-      .split(cwd)
-      .join("<cwd>")
-      // The repository the scorecard runs from is the agent's process cwd: an agent that reports it would name a path of this machine.
-      .split(process.cwd())
-      .join("<repo>");
+  const scrub = (s: string) => scrubPaths(s, { folder, folderName: folderOf(agent), home, cwd, repo });
   if (report !== undefined) report = JSON.parse(scrub(JSON.stringify(report))) as CheckReport;
   const sdk = sdkOf(folder, agent.pkg);
   return { ...base, report, exit: result.code, seconds, stderrTail: scrub(result.stderr).trim().split("\n").slice(-3).join("\n"), left: left.map((p) => scrub(p.cmd)), ...(sdk === undefined ? {} : { sdk }) };
