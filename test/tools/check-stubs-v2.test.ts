@@ -9,8 +9,8 @@ import { V2_UNSTABLE_ROWS } from "../../tools/check/unstable-surface.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-v2-agent.mjs", import.meta.url));
 
-async function check(mode: string) {
-  const card = await checkJson(["--timeout", "3", "--cwd", scratch()], [process.execPath, stub, mode]);
+async function check(mode: string, timeout = 3) {
+  const card = await checkJson(["--timeout", String(timeout), "--cwd", scratch()], [process.execPath, stub, mode]);
   return { card, row: (id: string) => card.rows.find((r) => r.id === id), failed: card.rows.filter((r) => r.outcome === "fail").map((r) => r.id) };
 }
 
@@ -22,6 +22,12 @@ describe("check's v2 cancel rows against a scripted v2 stub agent", () => {
     expect(failed).not.toContain("ACP-JSONRPC-302");
     expect(failed).toContain("ACP-JSONRPC-306");
     expect(row("ACP-JSONRPC-308")?.outcome).toBe("pass");
+  }, 90_000);
+
+  it("a fresh process's first initialize gets the slow-start wait wherever check starts one: a slow agent echoing protocolVersion 9999 to the version probe fails ACP-INIT-303", async () => {
+    const { row } = await check("slow-echo", 1);
+    expect(row("ACP-INIT-303")?.outcome).toBe("fail");
+    expect(row("ACP-INIT-303")?.evidence).toMatch(/protocolVersion 9999, a version no agent speaks, not the latest version the agent supports$/);
   }, 90_000);
 
   it("v1's agentInfo and agentCapabilities in a v2 initialize answer are fields of a published schema (a note), not custom fields; a field no schema defines fails ACP-EXT-304", async () => {

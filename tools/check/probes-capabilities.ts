@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { AgentLine, ClientAnswer, Driver } from "./driver.ts";
 import { answerOf, deathReason, exchange, quote, seconds, show, type Run } from "./kit.ts";
+import { firstInitialize, SLOW_START_FACTOR } from "./first-initialize.ts";
 import { fail, na, pass } from "./score.ts";
 import { ErrorCode } from "../../src/errors.ts";
 import { CLIENT_INFO, configLists, isObj } from "./depth-kit.ts";
@@ -116,16 +117,15 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
   // A fresh session cwd, not the folder the agent was started in: paths must follow the session's cwd (ACP-SESSION-104/105).
   const cwd = mkdtempSync(join(tmpdir(), "acp-router-check-"));
   try {
-    let first = await d.request("initialize", { protocolVersion: 9999, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
-    // A slow start is waited for as in the main run (three times the timeout); its latency is not a violation.
-    if (first === undefined && d.death === undefined) first = (await d.waitFor(answerOf(d.lastRequestId), d.timeout * 3, 0))?.body;
+    // A slow start is waited for as in the main run (first-initialize.ts); its latency is not a violation.
+    let first = (await firstInitialize(d, { protocolVersion: 9999, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO })).answer;
     const version = (first?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     const asked = d.sentLine(d.lastRequestId);
     const answerLine = d.answerTo(d.lastRequestId);
     card.score(
       "ACP-INIT-003",
       first === undefined
-        ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * 4)}`)
+        ? fail(`check sent ${asked === undefined ? "initialize with protocolVersion 9999" : quote(d, asked)}; no answer within ${seconds(d.timeout * (SLOW_START_FACTOR + 1))}`)
         : typeof version === "number" && Number.isInteger(version) && version >= 1 && version < 9999
           ? pass
           : fail(`${exchange(d, asked, answerLine)}: ${first.error !== undefined ? "an error, not" : `protocolVersion ${show(version)}, not`} the latest version the agent supports`),
@@ -135,7 +135,7 @@ export async function capabilitiesRun(run: Run, spawn: (label: string) => Driver
       await d.close();
       d = spawn("capabilities run: initialize with protocolVersion 1");
       d.answerer = answerer(d, seen, true);
-      const again = await d.request("initialize", { protocolVersion: 1, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO });
+      const again = (await firstInitialize(d, { protocolVersion: 1, clientCapabilities: ALL_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO })).answer;
       if ((again?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion !== 1) {
         card.all(
           CAPS_ROWS.filter((id) => id !== "ACP-INIT-003"),

@@ -20,6 +20,7 @@
  *   exists (anything but -32601).
  */
 import type { Driver } from "./driver.ts";
+import { firstInitialize, SLOW_START_FACTOR } from "./first-initialize.ts";
 import { errorCode, exchange, seconds, show, silent, type Run } from "./kit.ts";
 import { fail, na, pass, passNoted } from "./score.ts";
 import { describeErrors, v2ResultShape, validAuthEntries } from "./schema-shape.ts";
@@ -57,8 +58,9 @@ export function judgeV2Initialize(run: Run, result: Record<string, unknown>, ini
 async function askVersion(spawn: (label: string) => Driver, version: number): Promise<{ evidence: string; answer: Record<string, unknown> | undefined; waited: number }> {
   const other = spawn(`version probe: initialize with protocolVersion ${version}`);
   try {
-    const answer = await other.request("initialize", { protocolVersion: version, info: CLIENT_INFO, capabilities: {} });
-    return { evidence: exchange(other, other.sentLine(other.lastRequestId), other.answerTo(other.lastRequestId)), answer, waited: other.timeout };
+    // A fresh process: its first initialize gets the slow-start wait (first-initialize.ts), as the main run's does.
+    const { answer } = await firstInitialize(other, { protocolVersion: version, info: CLIENT_INFO, capabilities: {} });
+    return { evidence: exchange(other, other.sentLine(other.lastRequestId), other.answerTo(other.lastRequestId)), answer, waited: other.timeout * (SLOW_START_FACTOR + 1) };
   } finally {
     await other.close();
   }

@@ -11,7 +11,7 @@
  */
 import { V1_CHECKLIST, V2_CHECKLIST } from "./checklist.ts";
 import type { Driver } from "./driver.ts";
-import { answerOf, deathReason, describeError, quoteText, type Run, type RunOptions, seconds, show } from "./kit.ts";
+import { deathReason, describeError, quoteText, type Run, type RunOptions, seconds, show } from "./kit.ts";
 import { depthProbes, V1_DEPTH_ROWS } from "./probes-depth.ts";
 import { sessionProbes, V1_SESSION_ROWS } from "./probes-session.ts";
 import { unstableProbes, v2UnstableProbes } from "./probes-unstable.ts";
@@ -22,6 +22,7 @@ import { V1_WIRE, V2_WIRE, wireProbes, wireRows } from "./probes-wire.ts";
 import { createScorecard, fail, na, notRun, pass, passNoted, type Scorecard } from "./score.ts";
 import { judgeV2Initialize } from "./probes-v2-init.ts";
 import { shutdown } from "./probes-shutdown.ts";
+import { firstInitialize, SLOW_START_FACTOR } from "./first-initialize.ts";
 import { mcpProbe } from "./probes-mcp.ts";
 import { fromMonitor } from "./traffic.ts";
 
@@ -29,19 +30,13 @@ const CLIENT_INFO = { name: "acp-router-check", version: "0.1.0" };
 
 type Body = Record<string, unknown> | undefined;
 
-/** How much longer than the timeout a first `initialize` is waited for, to tell a slow start from none: 3 times the timeout. */
-const SLOW_START_FACTOR = 3;
-
-/** Sends `initialize` and waits; an answer after the timeout (a slow start) is waited for longer and noted. */
+/** Sends the first `initialize` and waits (first-initialize.ts); an answer after the timeout (a slow start) is noted. */
 async function initialize(run: Run, params: unknown): Promise<{ answer: Body; late: string | undefined }> {
   const { d } = run;
-  const answer = await d.request("initialize", params);
-  if (answer !== undefined || d.death !== undefined) return { answer, late: undefined };
-  const id = d.lastRequestId;
-  const sent = d.unanswered.find((u) => u.id === id)?.sent ?? 0;
-  const late = await d.waitFor(answerOf(id), d.timeout * SLOW_START_FACTOR, 0);
-  if (late === undefined) return { answer: undefined, late: `no answer within ${seconds(d.timeout)}, nor in the ${seconds(d.timeout * SLOW_START_FACTOR)} after` };
-  return { answer: late.body, late: `no answer within ${seconds(d.timeout)}; answered after ${seconds(late.t - sent)} (a slow start: --timeout ${Math.ceil((late.t - sent) / 1000) + 10} waits for it)` };
+  const { answer, lateMs } = await firstInitialize(d, params);
+  if (answer === undefined && d.death === undefined && d.unanswered.some((u) => u.id === d.lastRequestId)) return { answer, late: `no answer within ${seconds(d.timeout)}, nor in the ${seconds(d.timeout * SLOW_START_FACTOR)} after` };
+  if (lateMs === undefined) return { answer, late: undefined };
+  return { answer, late: `no answer within ${seconds(d.timeout)}; answered after ${seconds(lateMs)} (a slow start: --timeout ${Math.ceil(lateMs / 1000) + 10} waits for it)` };
 }
 
 /** Runs the whole check; resolves with the scorecard (whose checklist says which protocol was used). */
