@@ -105,7 +105,11 @@ export async function depthProbes(run: Run, init: Obj, spawn: ((label: string) =
   const sid = await sessionNewDepth(run);
   if (sid !== undefined) await sessionLifecycleDepth(run, init, sessionCaps, sid);
   // No session to load, resume, close, list or delete: those rows are n/a with session/new's answer (not "not run" by a later probe).
-  else if (run.noSession !== undefined) card.all(LIFECYCLE_ROWS.filter((id) => !card.has(id)), na(run.noSession));
+  else if (run.noSession !== undefined)
+    card.all(
+      LIFECYCLE_ROWS.filter((id) => !card.has(id)),
+      na(run.noSession),
+    );
   await step(run, "capability gates (none advertised)", GATE_ROWS, async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     const sid = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
