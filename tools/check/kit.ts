@@ -30,6 +30,8 @@ export interface Run {
   notV2?: string | undefined;
   /** A session whose text prompt was answered with a result (set by the session probes): shutdown leaves a turn of it pending. */
   turnSession?: string | undefined;
+  /** Why the session/new depth probe got no session (its answer, described), set by it: the lifecycle rows are n/a with it. */
+  noSession?: string | undefined;
   /** Request ids whose wait expired, with the rows whose evidence says so (late answers are noted at the end). */
   readonly watched: { readonly row: string; readonly id: number | string; readonly evidence: string; readonly judge?: ((late: Record<string, unknown>, after: string) => Verdict) | undefined }[];
 }

@@ -39,6 +39,9 @@ export { ALL_CLIENT_CAPABILITIES } from "./probes-capabilities.ts";
 export { EXERCISES } from "./capabilities-exercises.ts";
 export { properties } from "./probes-traffic-v1.ts";
 
+/** The rows of the session lifecycle probes (probes-session-lifecycle.ts), which need a session. */
+const LIFECYCLE_ROWS = ["ACP-LOAD-102", "ACP-LOAD-002", "ACP-RESUME-002", "ACP-CLOSE-002", "ACP-LIST-204", "ACP-LIST-002", "ACP-LIST-107", "ACP-SESSION-103", "ACP-ADDDIRS-101", "ACP-DELETE-002"];
+
 /** A probe's rows that never break: MAY statements. */
 const MAY_ROWS = ["ACP-TRANSPORT-102", "ACP-CANCEL-106", "ACP-CANCEL-107", "ACP-CANCEL-108", "ACP-EXT-203", "ACP-CLOSE-102", "ACP-AUTH-104", "ACP-EXT-102"];
 const INIT_ROWS = ["ACP-INIT-002", "ACP-INIT-004", "ACP-INIT-109", "ACP-INIT-110", "ACP-AUTH-001", "ACP-AUTH-002", "ACP-MCP-103", "ACP-TRANSPORT-103"];
@@ -101,6 +104,12 @@ export async function depthProbes(run: Run, init: Obj, spawn: ((label: string) =
   const from = d.lines.length;
   const sid = await sessionNewDepth(run);
   if (sid !== undefined) await sessionLifecycleDepth(run, init, sessionCaps, sid);
+  // No session to load, resume, close, list or delete: those rows are n/a with session/new's answer (not "not run" by a later probe).
+  else if (run.noSession !== undefined)
+    card.all(
+      LIFECYCLE_ROWS.filter((id) => !card.has(id)),
+      na(run.noSession),
+    );
   await step(run, "capability gates (none advertised)", GATE_ROWS, async () => {
     const created = await d.request("session/new", { cwd: run.options.cwd, mcpServers: [] });
     const sid = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;

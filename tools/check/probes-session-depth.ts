@@ -24,9 +24,15 @@ export async function sessionNewDepth(run: Run): Promise<string | undefined> {
     const meta = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "acp-router.check": { nested: [1, null, { deep: true }], odd: "" } };
     const created = await d.request("session/new", { cwd, mcpServers: [], _meta: meta });
     if (created === undefined) return card.score("ACP-META-102", silent(run, "ACP-META-102"));
-    if (created.error !== undefined) return card.all(SESSION_NEW_ROWS, na(`session/new was answered ${describeError(created)}`));
+    if (created.error !== undefined) {
+      run.noSession = `session/new was answered ${describeError(created)}`;
+      return card.all(SESSION_NEW_ROWS, na(run.noSession));
+    }
     const result = isObj(created.result) ? created.result : {};
-    if (typeof result.sessionId !== "string") return card.all(SESSION_NEW_ROWS, na(`session/new answered ${show(created)}`));
+    if (typeof result.sessionId !== "string") {
+      run.noSession = `session/new answered ${show(created)}`;
+      return card.all(SESSION_NEW_ROWS, na(run.noSession));
+    }
     sid = result.sessionId;
     ids.push(sid);
     card.all(["ACP-META-001", "ACP-META-102"], pass);
