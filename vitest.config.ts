@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 import { acpRouterEntries } from "./compat/sdk/dev/acp-router-entries.mjs";
+import LongestFirst from "./test/support/longest-first.ts";
 
 /** Folders whose tests run in-process. */
 const unitFolders = ["api", "codegen", "conformance", "connection", "extensions", "reliability", "transport", "validation", "versions"];
@@ -101,6 +102,8 @@ const resolve = {
 export default defineConfig({
   test: {
     maxWorkers: workers,
+    // The longest files first, also on a fresh clone (test/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     reporters: ["default", "./test/support/skip-reporter.ts"],
     projects: [
       { resolve, test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
