@@ -53,6 +53,24 @@ function leftovers(folder: string): { pid: number; cmd: string }[] {
   });
 }
 
+/**
+ * How long a finished run's processes get to end before they count as left: check ends an agent's
+ * process group itself (SIGTERM, then SIGKILL a second later, from its watcher once check has exited),
+ * so a process read in that second is still being ended, not left behind.
+ */
+const SETTLE_MS = 3000;
+
+/** The processes naming `folder` still running SETTLE_MS after the run ended (read every 250 ms until none is). */
+async function leftAfterSettling(folder: string): Promise<{ pid: number; cmd: string }[]> {
+  const until = performance.now() + SETTLE_MS;
+  let left = leftovers(folder);
+  while (left.length > 0 && performance.now() < until) {
+    await new Promise((r) => setTimeout(r, 250));
+    left = leftovers(folder);
+  }
+  return left;
+}
+
 /** Runs check on one agent offline; resolves with its report (or why there is none). */
 async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1): Promise<AgentRun> {
   const folder = join(dir, folderOf(agent));
@@ -74,7 +92,7 @@ async function runOne(dir: string, agent: RealAgent, timeout: number, asked?: 1)
     child.once("close", (code) => done({ code, stdout, stderr }));
   });
   const seconds = (performance.now() - started) / 1000;
-  const left = leftovers(folder);
+  const left = await leftAfterSettling(folder);
   for (const p of left) {
     try {
       process.kill(p.pid, "SIGKILL");
