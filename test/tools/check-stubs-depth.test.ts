@@ -182,6 +182,11 @@ describe("the repository's agents under check's depth probes", () => {
 });
 
 describe("the v2 example agent's session/resume", () => {
+  it("an agent whose every prompt is refused (offline) after an update for its session: a turn ended by session/close cannot be told from one failing on its own, so ACP-CLOSE-002 is n/a, not a fail", async () => {
+    const { row } = await check("prompts-refused");
+    expect(row("ACP-CLOSE-002")).toMatchObject({ outcome: "n/a", evidence: "no prompt was answered with a result, so a turn ended by session/close could not be told from one failing on its own" });
+  }, 90_000);
+
   it('replays with replayFrom {"type":"start"} exactly the updates the client saw live (the echoed user message included), before its answer', async () => {
     const d = startDriver(tsNode(exampleAgent), { timeout: 10_000, graceMs: 2000 });
     try {

@@ -111,6 +111,9 @@ export async function sessionLifecycleDepth(run: Run, init: Obj, sessionCaps: Ob
 
   await step(run, "session/close", ["ACP-CLOSE-002"], async () => {
     if (!isObj(sessionCaps.close)) return card.score("ACP-CLOSE-002", na("sessionCapabilities.close is not advertised"));
+    // As for session/cancel: a turn of an agent whose prompts are all refused (offline, unauthenticated) fails on its
+    // own, so how a closed one is answered shows nothing about the close.
+    if (run.turnSession === undefined) return card.score("ACP-CLOSE-002", na("no prompt was answered with a result, so a turn ended by session/close could not be told from one failing on its own"));
     const created = await d.request("session/new", { cwd, mcpServers: [] });
     const id = (created?.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof id !== "string") return card.score("ACP-CLOSE-002", na(`session/new was answered ${show(created)}`));
