@@ -107,7 +107,8 @@ export default defineConfig({
     reporters: ["default", "./test/support/skip-reporter.ts"],
     projects: [
       { resolve, test: { ...shared, name: "unit", include: files(unitFolders), exclude: [...configDefaults.exclude, ...startsProcesses, ...checksPublishedShape] } },
-      { resolve, test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses] } },
+      // The integration tier's tools run from a bundle of the command line made once per run (test/support/cli-bundle.ts).
+      { resolve, test: { ...shared, name: "integration", include: [...files(integrationFolders), ...startsProcesses], globalSetup: ["./test/support/cli-bundle.ts"] } },
       { resolve, test: { ...shared, name: "proxies hosted", include: hostedProxyRuns, env: { ACP_PROXY_HOSTING: "in-process" } } },
       { test: { ...shared, name: "package", include: [...files(packageFolders), ...checksPublishedShape], globalSetup: ["./test/package/setup.ts"] } },
     ],

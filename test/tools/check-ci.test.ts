@@ -11,12 +11,12 @@ import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { applyExpectations, prefixes, renderJUnit, selectRows } from "../../tools/check/ci.ts";
 import type { CheckReport, ScoreRow } from "../../tools/check/score.ts";
-import { fixture, repoRoot, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
+import { bundledCli, fixture, repoRoot, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
 
 async function check(args: readonly string[], mode: string): Promise<{ code: number | null; stdout: string }> {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), ...STUB_WINDOWS, "--timeout", "2", "--cwd", scratch(), ...args, "--", process.execPath, stub, mode) as [string, ...string[]];
+  const [file, ...rest] = bundledCli("check", ...STUB_WINDOWS, "--timeout", "2", "--cwd", scratch(), ...args, "--", process.execPath, stub, mode) as [string, ...string[]];
   return new Promise((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
     let stdout = "";

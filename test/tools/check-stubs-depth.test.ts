@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { startDriver, type AgentLine } from "../../tools/check/driver.ts";
-import { checkJson, exampleAgent, fixture, repoRoot, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
+import { bundledCli, checkJson, exampleAgent, fixture, repoRoot, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-depth-agent.mjs", import.meta.url));
 
@@ -16,7 +16,7 @@ const check = (...mode: string[]) => checkWindows(STUB_WINDOWS, ...mode);
 
 /** The same with check's watch windows given (`--quiet`, `--exit-grace`). */
 async function checkWindows(windows: readonly string[], ...mode: string[]) {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...windows, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, stub, ...mode) as [string, ...string[]];
+  const [file, ...rest] = bundledCli("check", "--json", ...windows, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, stub, ...mode) as [string, ...string[]];
   const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
     let stdout = "";
@@ -120,7 +120,7 @@ describe("check's depth probes against a scripted stub agent", () => {
 
 describe("a cancelled prompt compared with an uncancelled one", () => {
   it("when the text prompt errors, a prompt cancelled 50 ms in and answered end_turn is a MUST fail of ACP-CANCEL-001, not n/a", async () => {
-    const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url)), "error-unless-cancelled") as [string, ...string[]];
+    const [file, ...rest] = bundledCli("check", "--json", ...STUB_WINDOWS, "--protocol", "1", "--timeout", "2", "--cwd", scratch(), "--", process.execPath, fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url)), "error-unless-cancelled") as [string, ...string[]];
     const stdout = await new Promise<string>((resolve) => {
       const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
       let out = "";
@@ -166,7 +166,7 @@ describe("the repository's agents under check's depth probes", () => {
     const count = (o: string) => card.rows.filter((r) => r.outcome === o).length;
     return { card, count, judged: count("pass") + count("fail") + count("n/a") };
   }
-  const mock = [...tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url))), "mock-agent"];
+  const mock = bundledCli("mock-agent");
 
   it.each([["1"], ["2"]])(
     "acp-router mock-agent, protocol %s: no fail, no row without a probe, at least 90 percent of the observable rows judged",

@@ -11,7 +11,7 @@ import type { CheckReport } from "../../tools/check/main.ts";
 import { INVALID_REQUEST } from "../../tools/check/probes-wire.ts";
 import { NO_KEYWORD } from "../../tools/check/score.ts";
 import { countLine } from "../../tools/check/main.ts";
-import { fixture, repoRoot, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
+import { bundledCli, fixture, repoRoot, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const stub = fileURLToPath(new URL("../fixtures/check-agent.mjs", import.meta.url));
 const SESSION_ROWS = ["ACP-SESSION-001", "ACP-LIST-103", "ACP-PROMPT-001", "ACP-PROMPT-101", "ACP-SESSION-101", "ACP-PROMPT-003", "ACP-CANCEL-001", "ACP-CANCEL-102", "ACP-CANCEL-105"];
@@ -19,7 +19,7 @@ const WIRE_ROWS = ["ACP-INFO-PARSE-001", "ACP-INFO-INVALIDREQ-001", "ACP-JSONRPC
 
 /** Runs check (killed after 50 s) with `env`, and parses its JSON scorecard. */
 async function check(args: readonly string[], agent: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "2", "--cwd", scratch(), ...args, "--", ...agent) as [string, ...string[]];
+  const [file, ...rest] = bundledCli("check", "--json", ...STUB_WINDOWS, "--timeout", "2", "--cwd", scratch(), ...args, "--", ...agent) as [string, ...string[]];
   const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "ignore"] });
     let stdout = "";
@@ -200,7 +200,7 @@ describe("check against scripted stub agents", () => {
   }, 60_000);
 
   it("--help prints the usage on stdout and exits 0", async () => {
-    const run = await runCommand(tsNode(fixture("run-check.ts"), "--help"));
+    const run = await runCommand(bundledCli("check", "--help"));
     expect(run.code).toBe(0);
     expect(run.stdout.toString("utf8")).toMatch(/^usage: acp-router check \[options\] -- <agent command\.\.\.>/);
     expect(run.stdout.toString("utf8")).toContain("--timeout SECONDS how long to wait for each answer (default: 30)");

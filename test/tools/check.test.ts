@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../../tools/check/main.ts";
 import { V1_CHECKLIST, V2_CHECKLIST } from "../../tools/check/checklist.ts";
-import { exampleAgent, fixture, runCommand, scratch, sdkAgent, STUB_WINDOWS, tsNode } from "./support.ts";
+import { bundledCli, exampleAgent, fixture, runCommand, scratch, sdkAgent, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const check = async (agent: readonly string[], ...options: string[]) => {
-  const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "10", "--cwd", scratch(), ...options, "--", ...agent), "", 90_000);
+  const run = await runCommand(bundledCli("check", "--json", ...STUB_WINDOWS, "--timeout", "10", "--cwd", scratch(), ...options, "--", ...agent), "", 90_000);
   const card = JSON.parse(run.stdout.toString("utf8")) as CheckReport;
   return { code: run.code, card, failed: card.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.evidence}`), outcome: (id: string) => card.rows.find((r) => r.id === id)?.outcome };
 };

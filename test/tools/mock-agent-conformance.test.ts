@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import type { Summary } from "../../tools/inspect/summary.ts";
 import { mockAgent, mockCwd } from "./mock-agent-support.ts";
 import { sdkV1Client, sdkV2Client, spawnedStream } from "./mock-agent-sdk.ts";
-import { fixture, inspectCommand, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
+import { bundledCli, fixture, inspectCommand, runCommand, scratch, STUB_WINDOWS, tsNode } from "./support.ts";
 
 const V1_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, elicitation: { form: {} } };
 
@@ -85,7 +85,7 @@ describe("acp-router check -- acp-router mock-agent", () => {
   it.each([1, 2] as const)(
     "passes with 0 MUST failures in v%i",
     async (version) => {
-      const run = await runCommand(tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, "--timeout", "10", "--protocol", String(version), "--cwd", scratch(), "--", ...mockAgent()), "", 90_000);
+      const run = await runCommand(bundledCli("check", "--json", ...STUB_WINDOWS, "--timeout", "10", "--protocol", String(version), "--cwd", scratch(), "--", ...mockAgent()), "", 90_000);
       const report = JSON.parse(run.stdout.toString("utf8")) as { protocol: number; passed: boolean; rows: { id: string; tier: string; outcome: string }[] };
       expect(report.protocol).toBe(version);
       expect(report.rows.filter((r) => r.outcome === "fail").map((r) => `${r.id} ${r.tier}`)).toEqual([]);

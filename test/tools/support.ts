@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../support/process.ts";
 import { tempDir } from "../support/temp.ts";
+import { bundledCli } from "../support/cli-bundle.ts";
+
+export { bundledCli };
 import type { CheckReport } from "../../tools/check/main.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,8 +23,8 @@ export const tsNode = (file: string, ...args: string[]) => [process.execPath, "-
 /** `acp-router <args…>` through the package's bin, as `npx acp-router` runs it. */
 export const acpRouter = (...args: string[]) => tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url)), ...args);
 
-/** The command line that runs `acp-router inspect <args…> -- <agent…>` through the test launcher. */
-export const inspectCommand = (args: readonly string[], agent: readonly string[]) => tsNode(fixture("run-inspect.ts"), ...args, "--", ...agent);
+/** The command line that runs `acp-router inspect <args…> -- <agent…>` from the run's bundle of the command line (test/support/cli-bundle.ts). */
+export const inspectCommand = (args: readonly string[], agent: readonly string[]) => bundledCli("inspect", ...args, "--", ...agent);
 
 /** A fresh temporary directory for one test's files. */
 export const scratch = () => tempDir("acp-inspect-");
@@ -90,9 +93,9 @@ export function converse(command: readonly string[], steps: readonly { readonly 
  */
 export const STUB_WINDOWS = ["--quiet", "0.1", "--exit-grace", "1"] as const;
 
-/** Runs `check --json` (through the run-check fixture) with `args` on `agent`, killed after `killAfterMs`, and parses its scorecard. */
+/** Runs `check --json` (from the run's bundle of the command line) with `args` on `agent`, killed after `killAfterMs`, and parses its scorecard. */
 export async function checkJson(args: readonly string[], agent: readonly string[], killAfterMs = 80_000): Promise<CheckReport> {
-  const [file, ...rest] = tsNode(fixture("run-check.ts"), "--json", ...STUB_WINDOWS, ...args, "--", ...agent) as [string, ...string[]];
+  const [file, ...rest] = bundledCli("check", "--json", ...STUB_WINDOWS, ...args, "--", ...agent) as [string, ...string[]];
   const stdout = await new Promise<string>((resolve) => {
     const child = spawn(file, rest, { cwd: repoRoot, stdio: ["ignore", "pipe", "ignore"] });
     let out = "";

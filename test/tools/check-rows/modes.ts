@@ -6,10 +6,9 @@
  * group: a run is a base and a group, and every row its faults name is judged on it.
  */
 import { fileURLToPath } from "node:url";
-import { tsNode } from "../support.ts";
+import { bundledCli } from "../support.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
-const bin = fileURLToPath(new URL("../../../bin/acp-router.ts", import.meta.url));
 /** The relay that injects the faults. */
 export const RELAY = fixture("rows/mutate.mjs");
 
@@ -17,7 +16,7 @@ export const RELAY = fixture("rows/mutate.mjs");
 export interface Base {
   readonly command: readonly string[];
   readonly options: readonly string[];
-  /** `--timeout` in seconds: 1 for plain JavaScript stubs, 3 for those started through tsx (their start takes a second). */
+  /** `--timeout` in seconds: 1 for the plain JavaScript stubs, 3 for mock-agent (the whole library behind it: a bigger start and more work per answer). */
   readonly timeout: number;
   /** Which side check scores: an agent (`check`) or a client (`check --client`, the command holding `{agent}`). */
   readonly side: "agent" | "client";
@@ -28,8 +27,8 @@ const node = process.execPath;
 export const BASES: Readonly<Record<string, Base>> = {
   depth1: { command: [node, fixture("check-depth-agent.mjs")], options: ["--protocol", "1"], timeout: 1, side: "agent" },
   agent1: { command: [node, fixture("check-agent.mjs")], options: ["--protocol", "1"], timeout: 1, side: "agent" },
-  mock1: { command: tsNode(bin, "mock-agent"), options: ["--protocol", "1"], timeout: 3, side: "agent" },
-  mock2: { command: tsNode(bin, "mock-agent"), options: ["--protocol", "2"], timeout: 3, side: "agent" },
+  mock1: { command: bundledCli("mock-agent"), options: ["--protocol", "1"], timeout: 3, side: "agent" },
+  mock2: { command: bundledCli("mock-agent"), options: ["--protocol", "2"], timeout: 3, side: "agent" },
   v2stub: { command: [node, fixture("check-v2-agent.mjs")], options: ["--protocol", "2"], timeout: 1, side: "agent" },
   // Clients: `{agent}` is where check --client puts its agent (and where the relay goes in front of it).
   client1: { command: [node, fixture("clients/scripted-client.mjs"), "--agent", "{agent}"], options: ["--client"], timeout: 1, side: "client" },
