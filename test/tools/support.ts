@@ -23,8 +23,12 @@ export const tsNode = (file: string, ...args: string[]) => [process.execPath, "-
 /** `acp-router <args…>` through the package's bin, as `npx acp-router` runs it. */
 export const acpRouter = (...args: string[]) => tsNode(fileURLToPath(new URL("../../bin/acp-router.ts", import.meta.url)), ...args);
 
-/** The command line that runs `acp-router inspect <args…> -- <agent…>` from the run's bundle of the command line (test/support/cli-bundle.ts). */
-export const inspectCommand = (args: readonly string[], agent: readonly string[]) => bundledCli("inspect", ...args, "--", ...agent);
+/**
+ * The command line that runs `acp-router inspect <args…> -- <agent…>` through the test launcher (tsx, not the
+ * run's bundle: `inspect --table` loads a table that imports acp-router's sources, which must be the same
+ * modules as inspect's own, as an installed package's are).
+ */
+export const inspectCommand = (args: readonly string[], agent: readonly string[]) => tsNode(fixture("run-inspect.ts"), ...args, "--", ...agent);
 
 /** A fresh temporary directory for one test's files. */
 export const scratch = () => tempDir("acp-inspect-");
