@@ -144,7 +144,7 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const tsx = (file: string, ...args: string[]) => [process.execPath, "--import", "tsx", file, ...args];
 
 describe("spawnAgent({ tracing })", () => {
-  const printEnv = "process.stdout.write(JSON.stringify({ TRACEPARENT: process.env.TRACEPARENT, OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME, KEEP: process.env.KEEP }) + '\\n')";
+  const printEnv = "process.stdout.write(JSON.stringify({ TRACEPARENT: process.env.TRACEPARENT, OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME, ACP_ROUTER_TEST_KEEP: process.env.ACP_ROUTER_TEST_KEEP }) + '\\n')";
   const envOf = async (options: Parameters<typeof spawnAgent>[2]) => {
     const agent = spawnAgent(process.execPath, ["-e", printEnv], { stderr: "ignore", ...options });
     let text = "";
@@ -161,11 +161,11 @@ describe("spawnAgent({ tracing })", () => {
       const span = trace.getTracer("test").startSpan("spawn");
       const expected = `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`;
       const [inherited, explicit, own] = await context.with(trace.setSpan(context.active(), span), () =>
-        Promise.all([envOf({ tracing: otelTracing() }), envOf({ tracing: otelTracing(), env: { PATH: process.env.PATH, KEEP: "1" } }), envOf({ tracing: otelTracing(), env: { PATH: process.env.PATH, TRACEPARENT: "mine" } })]),
+        Promise.all([envOf({ tracing: otelTracing() }), envOf({ tracing: otelTracing(), env: { PATH: process.env.PATH, ACP_ROUTER_TEST_KEEP: "1" } }), envOf({ tracing: otelTracing(), env: { PATH: process.env.PATH, TRACEPARENT: "mine" } })]),
       );
       span.end();
       expect(inherited).toEqual({ TRACEPARENT: expected, OTEL_SERVICE_NAME: "editor" });
-      expect(explicit).toEqual({ TRACEPARENT: expected, OTEL_SERVICE_NAME: "editor", KEEP: "1" });
+      expect(explicit).toEqual({ TRACEPARENT: expected, OTEL_SERVICE_NAME: "editor", ACP_ROUTER_TEST_KEEP: "1" });
       expect(own).toEqual({ TRACEPARENT: "mine", OTEL_SERVICE_NAME: "editor" });
       expect(await envOf({})).toEqual({ OTEL_SERVICE_NAME: "editor" });
     } finally {
